@@ -1,0 +1,126 @@
+# review-lsp build: one binary (server + batch CLI), its tests, the demo and the benchmarks.
+# Libraries come from Debian's -dev packages through pkg-config; the two tree-sitter grammars
+# are fetched from the npm registry at pinned versions (checked against their integrity hashes)
+# into the build directory and are never committed.
+
+BUILD   ?= build
+CC      ?= cc
+PKGS    := jansson libgit2 libpcre2-8 libuv tree-sitter
+DEB_PKGS := build-essential pkg-config git libjansson-dev libgit2-dev libpcre2-dev libuv1-dev \
+            libtree-sitter-dev nodejs npm
+VERSION := 0.1.0
+
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
+               -I. -I$(BUILD)/gen -DREVIEW_LSP_VERSION='"$(VERSION)"'
+OPT      ?= -O2 -g
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+GRAMMAR_DIR := $(BUILD)/grammars
+PY_GRAMMAR  := tree-sitter-python@0.21.0
+PY_SHA512   := IUKx7JcTVbByUx1iHGFS/QsIjx7pqwTMHL9bl/NGyhyyydbfNrpruo2C7W6V4KZrbkkCOlX8QVrCoGOFW5qecg==
+CPP_GRAMMAR := tree-sitter-cpp@0.22.3
+CPP_SHA512  := p7w5903L/koqTQFVDwyyX0vjioxoZu2G4zT2ZHVG8DvLQbWN6OjNAqfMsCi+WdVkfMgU+7j06hS8i3j6Q0sPNQ==
+
+SRC_ENGINE := $(sort $(wildcard engine/*.c engine/collectors/*.c))
+SRC_LSP    := $(sort $(wildcard lsp/*.c))
+SRC_CLI    := $(sort $(wildcard cli/*.c))
+SRC_ALL    := $(SRC_ENGINE) $(SRC_LSP) $(SRC_CLI)
+GRAMMAR_OBJS_NAMES := python_parser python_scanner cpp_parser cpp_scanner
+EMBED_NAMES := rules_md families_txt
+
+.PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e help
+all: $(BUILD)/review-lsp
+
+help:
+	@echo "make demo   build, then review a small example repository"
+	@echo "make test   build with sanitizers and run every test"
+	@echo "make e2e    real VS Code (code-server) end-to-end tests"
+	@echo "make bench  benchmarks"
+
+# --- dependencies -----------------------------------------------------------------------------
+$(BUILD)/.deps-ok:
+	@mkdir -p $(BUILD)
+	@if ! pkg-config --exists $(PKGS) 2>/dev/null || ! command -v npm >/dev/null 2>&1 || ! command -v git >/dev/null 2>&1; then \
+	  echo "installing Debian packages: $(DEB_PKGS)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PKGS) >/dev/null \
+	    || { echo "error: could not install $(DEB_PKGS)" >&2; exit 1; }; \
+	fi
+	@pkg-config --exists $(PKGS) || { echo "error: pkg-config cannot find: $(PKGS)" >&2; exit 1; }
+	@touch $@
+deps: $(BUILD)/.deps-ok
+
+# --- grammars (fetched, verified, never committed) --------------------------------------------
+$(GRAMMAR_DIR)/.ok: scripts/fetch-grammar.sh | $(BUILD)/.deps-ok
+	@mkdir -p $(GRAMMAR_DIR)
+	sh scripts/fetch-grammar.sh $(PY_GRAMMAR) $(PY_SHA512) $(GRAMMAR_DIR)/python
+	sh scripts/fetch-grammar.sh $(CPP_GRAMMAR) $(CPP_SHA512) $(GRAMMAR_DIR)/cpp
+	@touch $@
+grammars: $(GRAMMAR_DIR)/.ok
+
+GRAMMAR_CFLAGS := -std=c11 -O2 -g -w
+$(BUILD)/grammar/python_parser.o: $(GRAMMAR_DIR)/.ok
+	@mkdir -p $(dir $@); $(CC) $(GRAMMAR_CFLAGS) -I$(GRAMMAR_DIR)/python/src -c $(GRAMMAR_DIR)/python/src/parser.c -o $@
+$(BUILD)/grammar/python_scanner.o: $(GRAMMAR_DIR)/.ok
+	@mkdir -p $(dir $@); $(CC) $(GRAMMAR_CFLAGS) -I$(GRAMMAR_DIR)/python/src -c $(GRAMMAR_DIR)/python/src/scanner.c -o $@
+$(BUILD)/grammar/cpp_parser.o: $(GRAMMAR_DIR)/.ok
+	@mkdir -p $(dir $@); $(CC) $(GRAMMAR_CFLAGS) -I$(GRAMMAR_DIR)/cpp/src -c $(GRAMMAR_DIR)/cpp/src/parser.c -o $@
+$(BUILD)/grammar/cpp_scanner.o: $(GRAMMAR_DIR)/.ok
+	@mkdir -p $(dir $@); $(CC) $(GRAMMAR_CFLAGS) -I$(GRAMMAR_DIR)/cpp/src -c $(GRAMMAR_DIR)/cpp/src/scanner.c -o $@
+GRAMMAR_OBJS := $(GRAMMAR_OBJS_NAMES:%=$(BUILD)/grammar/%.o)
+
+# --- embedded data (the bundled rules file and the derivation table) --------------------------
+$(BUILD)/gen/embedded.c: rules/rules.md rules/families.txt scripts/embed.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh $@ rules_md=rules/rules.md families_txt=rules/families.txt
+
+# --- the binary, normal and sanitizer builds --------------------------------------------------
+LIBS = $(shell pkg-config --libs $(PKGS)) -lm
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+
+OBJS     := $(SRC_ALL:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded.o
+SAN_OBJS := $(SRC_ALL:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/embedded.o
+
+$(BUILD)/obj/%.o: %.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(OPT) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/san/%.o: %.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c
+	@mkdir -p $(dir $@); $(CC) -std=c11 -O2 -c $< -o $@
+$(BUILD)/san/gen/embedded.o: $(BUILD)/gen/embedded.c
+	@mkdir -p $(dir $@); $(CC) -std=c11 -O1 -c $< -o $@
+
+$(BUILD)/review-lsp: $(OBJS) $(GRAMMAR_OBJS)
+	$(CC) $(OPT) -o $@ $^ $(LIBS)
+$(BUILD)/review-lsp-san: $(SAN_OBJS) $(GRAMMAR_OBJS)
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LIBS)
+sanitize: $(BUILD)/review-lsp-san
+
+-include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
+
+# --- unit tests (C, linked against the engine objects) ----------------------------------------
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+ENGINE_SAN_OBJS := $(SRC_ENGINE:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/embedded.o
+LSP_SAN_OBJS := $(SRC_LSP:%.c=$(BUILD)/san/%.o)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS) $(LIBS)
+
+# --- the commands from the README -------------------------------------------------------------
+test: $(BUILD)/review-lsp $(BUILD)/review-lsp-san $(UNIT_BINS)
+	@BUILD=$(BUILD) sh tests/run-all.sh
+
+demo: $(BUILD)/review-lsp
+	@sh scripts/demo.sh $(BUILD)
+
+bench: $(BUILD)/review-lsp
+	@sh bench/run.sh $(BUILD)
+
+e2e: $(BUILD)/review-lsp
+	@BUILD=$(BUILD) sh tests/e2e/run.sh
+
+clean:
+	rm -rf $(BUILD)

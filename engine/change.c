@@ -1,0 +1,154 @@
+/* The change model of change.h: building it up, looking files up, and reading head text. */
+#include "engine/change.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/util.h"
+
+change *change_new(void)
+{
+    change *c = xcalloc(1, sizeof *c);
+    c->title = xstrdup("");
+    return c;
+}
+
+void change_file_clear(change_file *f)
+{
+    free(f->path);
+    free(f->old_path);
+    free(f->skip_reason);
+    for (size_t i = 0; i < f->nlines; i++)
+        free(f->lines[i].text);
+    free(f->lines);
+    for (size_t i = 0; i < f->nhunks; i++)
+        free(f->hunks[i].section);
+    free(f->hunks);
+    free(f->head_text);
+    memset(f, 0, sizeof *f);
+}
+
+void change_free(change *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->nfiles; i++)
+        change_file_clear(&c->files[i]);
+    free(c->files);
+    free(c->title);
+    free(c->head_root);
+    free(c->raw_diff);
+    for (size_t i = 0; i < c->nnotes; i++)
+        free(c->notes[i]);
+    free(c->notes);
+    free(c);
+}
+
+change_file *change_add_file(change *c, const char *path)
+{
+    change_file *f = ARRAY_PUSH(c->files, c->nfiles, c->files_cap);
+    memset(f, 0, sizeof *f);
+    f->path = xstrdup(path);
+    f->old_path = xstrdup(path);
+    return f;
+}
+
+diff_hunk *change_file_add_hunk(change_file *f, int old_start, int old_count, int new_start,
+                                int new_count, const char *section)
+{
+    diff_hunk *h = ARRAY_PUSH(f->hunks, f->nhunks, f->hunks_cap);
+    h->old_start = old_start;
+    h->old_count = old_count;
+    h->new_start = new_start;
+    h->new_count = new_count;
+    h->section = xstrdup(section ? section : "");
+    h->first = f->nlines;
+    h->count = 0;
+    return h;
+}
+
+void change_file_add_line(change_file *f, char kind, int old_no, int new_no, const char *text,
+                          size_t len)
+{
+    diff_line *l = ARRAY_PUSH(f->lines, f->nlines, f->lines_cap);
+    l->kind = kind;
+    l->old_no = old_no;
+    l->new_no = new_no;
+    l->text = xstrndup(text, len);
+    l->len = len;
+    if (f->nhunks)
+        f->hunks[f->nhunks - 1].count++;
+    if (kind == '+')
+        f->nadd++;
+    else if (kind == '-')
+        f->ndel++;
+}
+
+void change_note(change *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = xvasprintf(fmt, ap);
+    va_end(ap);
+    *ARRAY_PUSH(c->notes, c->nnotes, c->notes_cap) = msg;
+}
+
+const change_file *change_find(const change *c, const char *path)
+{
+    for (size_t i = 0; i < c->nfiles; i++)
+        if (strcmp(c->files[i].path, path) == 0)
+            return &c->files[i];
+    return NULL;
+}
+
+/* True when the hunks cover the whole head file: a single hunk starting at line 1 with no
+ * deleted or context lines, which is how a new file's diff looks. */
+static bool diff_has_whole_head(const change_file *f)
+{
+    if (f->is_new && !f->is_binary)
+        return true;
+    if (f->nhunks != 1 || f->hunks[0].new_start > 1)
+        return false;
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind != '+')
+            return false;
+    return true;
+}
+
+char *change_head_text(const change *c, const change_file *f, size_t *len, char **cause)
+{
+    if (f->head_text) {
+        if (len)
+            *len = f->head_len;
+        return xstrndup(f->head_text, f->head_len);
+    }
+    if (f->is_deleted) {
+        if (cause)
+            *cause = xasprintf("%s: deleted in the head", f->path);
+        return NULL;
+    }
+    if (c->head_root) {
+        char *p = xasprintf("%s/%s", c->head_root, f->path);
+        char *text = read_file(p, 0, len, cause);
+        free(p);
+        return text;
+    }
+    if (diff_has_whole_head(f)) {
+        strbuf sb;
+        sb_init(&sb);
+        for (size_t i = 0; i < f->nlines; i++) {
+            if (f->lines[i].kind == '-')
+                continue;
+            sb_add(&sb, f->lines[i].text, f->lines[i].len);
+            sb_addc(&sb, '\n');
+        }
+        if (len)
+            *len = sb.len;
+        return sb_detach(&sb);
+    }
+    if (cause)
+        *cause = xasprintf("%s: head file not available (give --root DIR with the post-change tree)",
+                           f->path);
+    return NULL;
+}

@@ -1,0 +1,70 @@
+/* A tiny unit-test harness: TEST functions, CHECK assertions, and a main that runs the tests
+ * listed in RUN_TESTS and prints one "PASS name" / "FAIL name" line per test for
+ * tests/run-all.sh to count. */
+#ifndef RL_UNIT_H
+#define RL_UNIT_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int unit_failed_now;
+
+#define CHECK(cond)                                                                    \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            fprintf(stderr, "  %s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            unit_failed_now = 1;                                                       \
+        }                                                                              \
+    } while (0)
+
+#define CHECK_STR(a, b)                                                                  \
+    do {                                                                                 \
+        const char *a_ = (a), *b_ = (b);                                                 \
+        if (!a_ || !b_ || strcmp(a_, b_) != 0) {                                         \
+            fprintf(stderr, "  %s:%d: CHECK_STR failed:\n    got:  %s\n    want: %s\n", \
+                    __FILE__, __LINE__, a_ ? a_ : "(null)", b_ ? b_ : "(null)");        \
+            unit_failed_now = 1;                                                         \
+        }                                                                                \
+    } while (0)
+
+#define CHECK_INT(a, b)                                                                   \
+    do {                                                                                  \
+        long long a_ = (long long)(a), b_ = (long long)(b);                               \
+        if (a_ != b_) {                                                                   \
+            fprintf(stderr, "  %s:%d: CHECK_INT failed: %s == %lld, want %lld\n", __FILE__, \
+                    __LINE__, #a, a_, b_);                                                \
+            unit_failed_now = 1;                                                          \
+        }                                                                                 \
+    } while (0)
+
+#define TEST(name) static void name(void)
+
+typedef struct unit_case {
+    const char *name;
+    void (*fn)(void);
+} unit_case;
+
+#define UNIT_CASE(fn) {#fn, fn}
+
+static inline int unit_main(const char *suite, const unit_case *cases, size_t n)
+{
+    int failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        unit_failed_now = 0;
+        cases[i].fn();
+        printf("%s %s.%s\n", unit_failed_now ? "FAIL" : "PASS", suite, cases[i].name);
+        failed += unit_failed_now;
+    }
+    fflush(stdout);
+    return failed ? 1 : 0;
+}
+
+#define UNIT_MAIN(suite, ...)                                              \
+    int main(void)                                                         \
+    {                                                                      \
+        static const unit_case cases[] = {__VA_ARGS__};                    \
+        return unit_main(suite, cases, sizeof cases / sizeof cases[0]);    \
+    }
+
+#endif
