@@ -1,0 +1,39 @@
+/* The interface every evidence collector implements (one file per collector under
+ * engine/collectors/). A collector reads the change (and head/base text through the helpers
+ * here), appends findings, and always states what it did in one status line: what it found,
+ * "nothing found: …", or "skipped: …" — silence is never ambiguous.
+ *
+ * Ownership: the context borrows everything; a collector owns nothing after it returns. */
+#ifndef RL_COLLECTOR_H
+#define RL_COLLECTOR_H
+
+#include "engine/change.h"
+#include "engine/finding.h"
+#include "engine/util.h"
+
+typedef struct repo repo;
+
+typedef struct collector_ctx {
+    const change *chg;
+    repo *rp;              /* the repository, or NULL in --diff mode */
+    const char *root;      /* directory of the head tree (work tree or --root), or NULL */
+    finding_list *out;     /* append findings here */
+    strbuf status;         /* the collector's one-line status; set with collector_status */
+} collector_ctx;
+
+typedef struct collector {
+    const char *name;      /* "guards", "siblings", ... */
+    const char *rules;     /* the rule ids it gives evidence for, space separated */
+    void (*run)(collector_ctx *ctx);
+} collector;
+
+/* Set the status line ("found 2 …", "nothing found: …", "skipped: …"). */
+void collector_status(collector_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Base text of a file (NULL with *cause when not available: --diff mode, new file). */
+char *collector_base_text(collector_ctx *ctx, const change_file *f, size_t *len, char **cause);
+
+/* The registry, NULL-terminated, in the order they run. */
+extern const collector *const collectors_all[];
+
+#endif

@@ -1,0 +1,62 @@
+/* The engine facade: what the server and the batch CLI call. It opens a repository (or takes
+ * a change built from a diff file), keeps the editor's unsaved buffers as overlays, and
+ * produces a review: the change, the derived rule families and the findings of every
+ * collector, with the rule catalogue used to describe them.
+ *
+ * Ownership: engine_* functions borrow their string arguments (copying what they keep);
+ * a review is owned by the caller and freed with review_free. */
+#ifndef RL_ENGINE_H
+#define RL_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/change.h"
+#include "engine/derive.h"
+#include "engine/finding.h"
+#include "engine/rules_catalog.h"
+
+typedef struct engine_settings {
+    const char *base;        /* target ref; NULL: upstream, origin/main, origin/master, main, master, HEAD */
+    const char *title;       /* NULL: newest commit subject since the base, else branch name */
+    const char *rules_path;  /* NULL: workspace's .claude/skills/review-pr/rules.md, else bundled */
+    size_t max_file_bytes;   /* 0: default 2 MiB */
+    const char *const *disabled_rules; /* NULL-terminated, or NULL */
+} engine_settings;
+
+typedef struct review {
+    change *chg;
+    derive_result derived;
+    finding_list findings;   /* sorted by path and line; suppressions and disabled rules removed */
+    char **collector_status; /* one line per collector, "name: status" */
+    size_t ncollectors;
+    char *base_desc;         /* e.g. "origin/main (merge base 1a2b3c4)" */
+} review;
+
+typedef struct engine engine;
+
+/* Open the repository containing path. Returns NULL with *cause when path is not inside a git
+ * repository (or the repository cannot be read). */
+engine *engine_open(const char *path, const engine_settings *s, char **cause);
+void engine_free(engine *e);
+/* Replace the settings (copied). Re-resolves the base on the next review. */
+void engine_configure(engine *e, const engine_settings *s);
+const char *engine_workdir(const engine *e);   /* absolute, with a trailing '/' */
+const rule_catalog *engine_catalog(const engine *e);
+/* A message explaining a rules-file fallback, or NULL (borrowed). */
+const char *engine_catalog_problem(const engine *e);
+
+/* Unsaved editor text for a path relative to the work tree; it replaces the disk content. */
+void engine_set_overlay(engine *e, const char *relpath, const char *text, size_t len);
+void engine_drop_overlay(engine *e, const char *relpath);
+
+/* Review the whole change (base → work tree with overlays). Returns 0, or -1 with *cause. */
+int engine_review(engine *e, review **out, char **cause);
+
+/* Review a change built elsewhere (--diff mode). root may be NULL. */
+review *engine_review_change(change *chg, const char *root, const rule_catalog *cat,
+                             const char *const *disabled_rules);
+
+void review_free(review *r);
+
+#endif
