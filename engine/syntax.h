@@ -1,0 +1,289 @@
+/* The syntax layer: tree-sitter parsing of the files under review (Python; C++ for HIP/CUDA and
+ * C/C++ sources and headers) and the small structural helpers collectors share — functions and
+ * their spans, call sites with their arguments, struct/class fields in order, layout pins
+ * (static_assert / offsetof / sizeof), imports and comments.
+ *
+ * A syntax_doc owns a copy of the text and its tree. It can be updated in place (the server's
+ * open documents): syntax_update diffs the new text against the old one and hands tree-sitter
+ * one edit, so the reparse is incremental. HIP-only syntax the C++ grammar does not know
+ * (`__global__`, `__device__`, `__launch_bounds__(n)`, `<<<grid, block>>>` launches, ...) is
+ * blanked to spaces in the copy the parser reads, never in doc->text, so every byte offset and
+ * line/column is the same in both; a `k<<<g, b>>>(x)` launch reads as a call of k.
+ *
+ * A file that does not parse cleanly still yields a tree (tree-sitter recovers); has_errors
+ * says so and syntax_first_error gives a place for the log. Parse errors are never findings.
+ *
+ * Positions: lines are 1-based, columns 0-based byte offsets into the line (as in finding.h).
+ * Spans are inclusive of both their first and last line.
+ *
+ * Ownership: functions taking a syntax_doc borrow it; every list filled by a syntax_* function
+ * is owned by the caller and released with its *_list_free (which leaves it empty and reusable);
+ * every char * inside a list item is owned by the list. Returned char * are the caller's to
+ * free. Borrowed pointers into doc->text are invalidated by syntax_update / syntax_edit.
+ * A syntax_doc is not thread-safe; distinct docs may be used from distinct threads. */
+#ifndef RL_SYNTAX_H
+#define RL_SYNTAX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <tree_sitter/api.h>
+
+/* --- documents -------------------------------------------------------------------------- */
+
+typedef enum syn_lang {
+    SYN_NONE = 0,   /* not a language we parse */
+    SYN_PYTHON,     /* .py, .pyi */
+    SYN_CPP,        /* .cu .cuh .hip .h .hpp .hh .hxx .cpp .cc .cxx .c .inl .ipp */
+} syn_lang;
+
+/* The language of a path from its extension (case-sensitive, as on disk); SYN_NONE if none. */
+syn_lang syntax_lang_of_path(const char *path);
+/* "python", "cpp" or "none". */
+const char *syntax_lang_name(syn_lang lang);
+
+typedef struct syntax_doc {
+    syn_lang lang;
+    char *text;          /* the text as given (owned, NUL-terminated) */
+    size_t len;
+    TSTree *tree;        /* never NULL for a doc returned by syntax_parse */
+    bool has_errors;     /* the tree contains ERROR or MISSING nodes */
+    /* private: */
+    char *parsed;        /* the text the parser read (HIP syntax blanked), same length */
+    size_t *line_starts; /* byte offset of each line's first byte */
+    int nlines;          /* number of lines (a final line without "\n" counts) */
+    TSParser *parser;
+} syntax_doc;
+
+/* Parse text (copied) as lang. Returns NULL with *cause (caller frees) when lang is SYN_NONE
+ * or the runtime refuses the grammar; a text with syntax errors still parses. */
+syntax_doc *syntax_parse(syn_lang lang, const char *text, size_t len, char **cause);
+/* Parse a file's text with the language its path implies (NULL with *cause if none). */
+syntax_doc *syntax_parse_path(const char *path, const char *text, size_t len, char **cause);
+void syntax_free(syntax_doc *d);
+
+/* Replace the whole text and reparse incrementally (only the changed middle is re-read).
+ * Returns 0, or -1 with *cause (the doc then keeps its previous text and tree). */
+int syntax_update(syntax_doc *d, const char *text, size_t len, char **cause);
+/* Replace bytes [start, old_end) of the current text by repl[0..repl_len) and reparse
+ * incrementally. Offsets are clamped to the text. Returns 0, or -1 with *cause. */
+int syntax_edit(syntax_doc *d, size_t start, size_t old_end, const char *repl, size_t repl_len,
+                char **cause);
+
+/* The first ERROR/MISSING node's line and column (0 and -1 when the tree has no error), and a
+ * short description ("syntax error" / "missing ;") into *what when what is non-NULL (caller
+ * frees). For logs only. */
+int syntax_first_error(const syntax_doc *d, int *col, char **what);
+
+/* --- positions and text ----------------------------------------------------------------- */
+
+/* 1-based line of a byte offset (clamped). */
+int syntax_line_of(const syntax_doc *d, size_t byte);
+/* Byte offset of the first byte of a 1-based line (d->len past the end). */
+size_t syntax_line_start(const syntax_doc *d, int line);
+/* A line's text, borrowed from doc->text, without its "\n" (a "\r" kept); NULL past the end. */
+const char *syntax_line_text(const syntax_doc *d, int line, size_t *len);
+/* The text of a node as a new string. */
+char *syntax_node_text(const syntax_doc *d, TSNode n);
+/* 1-based first and last line of a node (the last line is the line of its last byte). */
+int syntax_node_line(TSNode n);
+int syntax_node_end_line(TSNode n);
+/* The smallest named node covering the byte range [start, end). */
+TSNode syntax_node_at(const syntax_doc *d, size_t start, size_t end);
+/* True when the byte at (line, col) is inside a comment. */
+bool syntax_in_comment(const syntax_doc *d, int line, int col);
+/* True when the line has code outside comments and string literals used as statements
+ * (Python docstrings); false for blank, comment-only and docstring-only lines. */
+bool syntax_line_has_code(const syntax_doc *d, int line);
+
+/* Run a tree-sitter query (S-expression source) over the doc, restricted to the lines
+ * [first_line, last_line] (0, 0 for the whole doc), calling fn once per match. Returns 0, or
+ * -1 with *cause when the query does not compile (a bug: queries are constants). The match
+ * is borrowed for the call only. fn returns false to stop early. */
+typedef bool (*syntax_match_fn)(const syntax_doc *d, const TSQuery *q, const TSQueryMatch *m,
+                                void *arg);
+int syntax_query(const syntax_doc *d, const char *source, int first_line, int last_line,
+                 syntax_match_fn fn, void *arg, char **cause);
+/* The name of capture index i of q (borrowed). */
+const char *syntax_capture_name(const TSQuery *q, uint32_t i);
+
+/* --- functions -------------------------------------------------------------------------- */
+
+typedef struct syn_func {
+    char *name;        /* the plain name: "forward", "paged_attention_kernel", "~Foo", "operator+" */
+    char *qualname;    /* with enclosing classes / namespaces / outer functions:
+                          Python "Cls.method", "outer.inner"; C++ "ns::Foo::bar" (a qualified
+                          declarator like Foo::bar counts too) */
+    int start_line;    /* first line, including decorators (Python) and template<...> (C++) */
+    int end_line;      /* last line of the body */
+    int name_line;     /* line of the def / the declarator's name */
+    int body_line;     /* first line of the body (the line after ":" or of "{") */
+    int depth;         /* 0 at top level; +1 per enclosing function or class */
+    bool is_method;    /* directly inside a class (Python) or a class/struct body, or a
+                          qualified C++ name */
+    bool is_kernel;    /* C++: __global__ */
+    bool is_device;    /* C++: __device__ (also true with __host__ __device__) */
+    bool is_template;  /* C++: inside template<...> */
+    bool is_async;     /* Python: async def */
+    uint32_t start_byte, end_byte;  /* span of the whole definition (decorators/template incl.) */
+} syn_func;
+
+typedef struct syn_func_list {
+    syn_func *items;   /* in source order of their start (outer before inner) */
+    size_t n, cap;
+} syn_func_list;
+
+/* Every function definition in the doc: Python def / async def (nested, methods, decorated);
+ * C++ function definitions (free, member, qualified out-of-line, templates, kernels, inline
+ * member definitions in class bodies, constructors/destructors/operators). Lambdas are not
+ * functions here. Appends to out. */
+void syntax_functions(const syntax_doc *d, syn_func_list *out);
+/* The innermost function whose span contains line, or NULL (borrowed from l). */
+const syn_func *syntax_enclosing_function(const syn_func_list *l, int line);
+void syn_func_list_free(syn_func_list *l);
+
+/* --- calls ------------------------------------------------------------------------------ */
+
+typedef struct syn_arg {
+    char *keyword;     /* Python keyword argument name, or NULL for a positional argument */
+    char *text;        /* the value's source text ("*args" / "**kw" for splats) */
+    int line, col;     /* start of the value */
+    int end_line, end_col;
+} syn_arg;
+
+typedef struct syn_call {
+    char *callee;      /* the callee as written, template arguments dropped:
+                          "torch.zeros", "fx::make_buffer_tensor", "self.run", "TORCH_CHECK",
+                          "kernel" (for kernel<<<...>>>(...)) */
+    char *name;        /* its last component: "zeros", "make_buffer_tensor", "run" */
+    char *receiver;    /* what precedes the last component: "torch", "fx", "self", or NULL */
+    int line, col;     /* start of the whole call */
+    int end_line, end_col;
+    int args_line, args_col;  /* the "(" */
+    syn_arg *args;     /* in source order; positional ones have keyword == NULL */
+    size_t nargs;
+    size_t npositional;/* how many of args are positional */
+} syn_call;
+
+typedef struct syn_call_list {
+    syn_call *items;   /* in source order of their start */
+    size_t n, cap;
+} syn_call_list;
+
+/* Every call whose start lies in lines [first_line, last_line] (0, 0: the whole doc). Python
+ * `call`, C++ `call_expression` (which includes function-like macro uses such as TORCH_CHECK
+ * inside functions) and HIP kernel launches. Appends to out. */
+void syntax_calls(const syntax_doc *d, int first_line, int last_line, syn_call_list *out);
+/* The positional argument i (0-based) or the keyword argument kw (when kw is non-NULL and
+ * present), whichever is given; NULL when neither is there (borrowed). */
+const syn_arg *syntax_call_arg(const syn_call *c, int i, const char *kw);
+void syn_call_list_free(syn_call_list *l);
+
+/* --- structs and classes ---------------------------------------------------------------- */
+
+typedef struct syn_field {
+    char *name;        /* "seq_len"; "" for an anonymous nested struct/union member */
+    char *type;        /* declared type with qualifiers, without the declarator:
+                          "const float", "int32_t", "struct Foo", "std::array<int, 4>" */
+    char *declarator;  /* the declarator as written: "*ptr", "data[4]", "x", "bits : 3" */
+    int pointer_depth; /* number of '*' (and '&') in the declarator */
+    char *array_dims;  /* "[4][2]" or NULL */
+    int bitfield;      /* bit-field width, or -1 (or 0 when not a literal) */
+    bool is_static;    /* static members take no space in the object */
+    int line, col;     /* the field's name */
+    uint32_t start_byte, end_byte;  /* the whole field declaration */
+} syn_field;
+
+typedef struct syn_struct {
+    char *name;        /* "Foo", or the typedef name for `typedef struct {...} Foo;`; "" if none */
+    char *qualname;    /* with enclosing namespaces / classes: "aiter::Foo" */
+    char *kind;        /* "struct", "class", "union" (C++), "class" (Python) */
+    int start_line, end_line;
+    int name_line;
+    bool is_template;
+    syn_field *fields; /* data members in declaration order (methods excluded); for Python,
+                          class-level annotated assignments "x: int = 0" and plain "x = ..." */
+    size_t nfields, fields_cap;
+    uint32_t start_byte, end_byte;
+} syn_struct;
+
+typedef struct syn_struct_list {
+    syn_struct *items;
+    size_t n, cap;
+} syn_struct_list;
+
+/* Every struct/class/union definition with a body (C++, nested ones too) and every Python
+ * class. Appends to out. */
+void syntax_structs(const syntax_doc *d, syn_struct_list *out);
+/* The first struct named name (plain or qualified), or NULL (borrowed). */
+const syn_struct *syntax_find_struct(const syn_struct_list *l, const char *name);
+void syn_struct_list_free(syn_struct_list *l);
+
+/* --- layout pins: static_assert / offsetof / sizeof ------------------------------------- */
+
+typedef enum syn_site_kind {
+    SYN_STATIC_ASSERT,  /* static_assert(cond[, msg]) / _Static_assert */
+    SYN_OFFSETOF,       /* offsetof(T, member) / __builtin_offsetof */
+    SYN_SIZEOF,         /* sizeof(T) / sizeof expr; also alignof(T) is not listed */
+} syn_site_kind;
+
+typedef struct syn_site {
+    syn_site_kind kind;
+    char *text;        /* the whole site: "offsetof(kargs, seq_len)" */
+    char *arg1;        /* static_assert: the condition; offsetof: the type; sizeof: operand */
+    char *arg2;        /* static_assert: the message or NULL; offsetof: the member; sizeof NULL */
+    int line, col, end_line, end_col;
+    bool in_macro;     /* inside a #define body (found by scanning its text) */
+    int assert_index;  /* index in the list of the static_assert containing it, or -1 */
+} syn_site;
+
+typedef struct syn_site_list {
+    syn_site *items;   /* in source order */
+    size_t n, cap;
+} syn_site_list;
+
+/* Every static_assert / offsetof / sizeof in the doc's code, including inside macro
+ * invocations and #define bodies, not in comments or string literals. C++ only (a Python doc
+ * yields nothing). Appends to out. */
+void syntax_layout_sites(const syntax_doc *d, syn_site_list *out);
+void syn_site_list_free(syn_site_list *l);
+
+/* --- imports ---------------------------------------------------------------------------- */
+
+typedef struct syn_import {
+    char *module;      /* Python: "aiter.ops.triton.foo" ("" for `from . import x`);
+                          C++: the included path "aiter_hip_common.h" */
+    char *name;        /* Python from-import: the imported name ("*" for a star import);
+                          NULL for `import a.b` and for #include */
+    char *alias;       /* `as` name or NULL */
+    int level;         /* Python: leading dots of a relative import (0 absolute) */
+    bool is_include;   /* C++ #include */
+    bool is_system;    /* #include <...> */
+    int line, col;
+} syn_import;
+
+typedef struct syn_import_list {
+    syn_import *items; /* one per imported name, in source order */
+    size_t n, cap;
+} syn_import_list;
+
+/* Every import in the doc (also inside functions and try/if blocks). Appends to out. */
+void syntax_imports(const syntax_doc *d, syn_import_list *out);
+void syn_import_list_free(syn_import_list *l);
+
+/* --- comments --------------------------------------------------------------------------- */
+
+typedef struct syn_comment {
+    char *text;        /* the comment as written, markers included */
+    int line, col, end_line, end_col;
+} syn_comment;
+
+typedef struct syn_comment_list {
+    syn_comment *items;
+    size_t n, cap;
+} syn_comment_list;
+
+/* Every comment whose start lies in lines [first_line, last_line] (0, 0: all). Appends. */
+void syntax_comments(const syntax_doc *d, int first_line, int last_line, syn_comment_list *out);
+void syn_comment_list_free(syn_comment_list *l);
+
+#endif
