@@ -105,6 +105,13 @@ int syntax_query(const syntax_doc *d, const char *source, int first_line, int la
                  syntax_match_fn fn, void *arg, char **cause);
 /* The name of capture index i of q (borrowed). */
 const char *syntax_capture_name(const TSQuery *q, uint32_t i);
+/* The compiled form of a query (compiled on first use, then shared by every doc and thread;
+ * borrowed, valid until syntax_cleanup), or NULL with *cause. */
+const TSQuery *syntax_compiled_query(syn_lang lang, const char *source, char **cause);
+/* The tree-sitter grammar of a language (NULL for SYN_NONE). */
+const TSLanguage *syntax_ts_language(syn_lang lang);
+/* Free the shared compiled queries; call once at exit, when no doc is being queried. */
+void syntax_cleanup(void);
 
 /* --- functions -------------------------------------------------------------------------- */
 

@@ -1,0 +1,573 @@
+/* The syntax layer's documents: parsing with tree-sitter, the HIP masking that lets the C++
+ * grammar read kernels, incremental reparse, positions, queries (compiled once per process and
+ * shared), and the small position/comment helpers. The structural helpers built on top of it
+ * (functions, calls, structs, layout pins, imports, comments) live in syntax_helpers.c. */
+#include "engine/syntax.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/util.h"
+
+const TSLanguage *tree_sitter_python(void);
+const TSLanguage *tree_sitter_cpp(void);
+
+/* Parsing a file should never take this long; past it we give up rather than hang. */
+#define PARSE_TIMEOUT_MICROS (5u * 1000u * 1000u)
+
+/* Map a path's extension to a language. */
+syn_lang syntax_lang_of_path(const char *path)
+{
+    static const char *const py[] = {".py", ".pyi", NULL};
+    static const char *const cpp[] = {".cu", ".cuh", ".hip", ".h", ".hpp", ".hh", ".hxx", ".cpp",
+                                      ".cc", ".cxx", ".c", ".inl", ".ipp", NULL};
+    if (!path)
+        return SYN_NONE;
+    for (int i = 0; py[i]; i++)
+        if (str_ends(path, py[i]))
+            return SYN_PYTHON;
+    for (int i = 0; cpp[i]; i++)
+        if (str_ends(path, cpp[i]))
+            return SYN_CPP;
+    return SYN_NONE;
+}
+
+/* The name of a language, for logs. */
+const char *syntax_lang_name(syn_lang lang)
+{
+    return lang == SYN_PYTHON ? "python" : lang == SYN_CPP ? "cpp" : "none";
+}
+
+/* The tree-sitter grammar of a language. */
+const TSLanguage *syntax_ts_language(syn_lang lang)
+{
+    return lang == SYN_PYTHON ? tree_sitter_python() : lang == SYN_CPP ? tree_sitter_cpp() : NULL;
+}
+
+static bool is_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* HIP/CUDA and ck_tile decorations the C++ grammar does not know; blanked before parsing. */
+static const char *const hip_words[] = {
+    "__global__", "__device__", "__host__", "__forceinline__", "__noinline__", "__shared__",
+    "__constant__", "__managed__", "__inline__", "CK_TILE_DEVICE", "CK_TILE_HOST",
+    "CK_TILE_HOST_DEVICE", "CK_TILE_HOST_DEVICE_EXTERN", "__launch_bounds__", NULL,
+};
+
+/* Blank n bytes at p, keeping newlines so line numbers hold. */
+static void blank(char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != '\n' && p[i] != '\r')
+            p[i] = ' ';
+}
+
+/* Length of a balanced (...) group starting at s[i] == '(' within len, or 0 if unbalanced. */
+static size_t paren_group(const char *s, size_t i, size_t len, size_t limit)
+{
+    int depth = 0;
+    for (size_t j = i; j < len && j - i < limit; j++) {
+        if (s[j] == '(')
+            depth++;
+        else if (s[j] == ')' && --depth == 0)
+            return j - i + 1;
+        else if (s[j] == ';' || s[j] == '{')
+            return 0;
+    }
+    return 0;
+}
+
+/* Blank HIP-only syntax in a copy of text: the decoration words above (with the argument list
+ * of __launch_bounds__) and the <<<...>>> of kernel launches. Same length, same newlines. */
+static void hip_mask(char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (c == '<' && i + 2 < len && s[i + 1] == '<' && s[i + 2] == '<') {
+            /* a launch configuration: <<< ... >>> followed by "(" */
+            for (size_t j = i + 3; j + 2 < len && j - i < 1024; j++) {
+                if (s[j] == ';' || s[j] == '{' || s[j] == '}')
+                    break;
+                if (s[j] == '>' && s[j + 1] == '>' && s[j + 2] == '>') {
+                    size_t k = j + 3;
+                    while (k < len && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r'))
+                        k++;
+                    if (k < len && s[k] == '(') {
+                        blank(s + i, j + 3 - i);
+                        i = j + 2;
+                    }
+                    break;
+                }
+            }
+            continue;
+        }
+        if ((c != '_' && c != 'C') || (i > 0 && is_ident_char(s[i - 1])))
+            continue;
+        for (int w = 0; hip_words[w]; w++) {
+            size_t n = strlen(hip_words[w]);
+            if (i + n > len || memcmp(s + i, hip_words[w], n) != 0 ||
+                (i + n < len && is_ident_char(s[i + n])))
+                continue;
+            size_t end = i + n;
+            if (strcmp(hip_words[w], "__launch_bounds__") == 0) {
+                size_t k = end;
+                while (k < len && (s[k] == ' ' || s[k] == '\t'))
+                    k++;
+                size_t g = k < len && s[k] == '(' ? paren_group(s, k, len, 256) : 0;
+                if (!g)
+                    break;
+                end = k + g;
+            }
+            blank(s + i, end - i);
+            i = end - 1;
+            break;
+        }
+    }
+}
+
+/* Recompute the line index of a doc from its text. */
+static void index_lines(syntax_doc *d)
+{
+    size_t cap = 0, n = 0;
+    free(d->line_starts);
+    d->line_starts = NULL;
+    *ARRAY_PUSH(d->line_starts, n, cap) = 0;
+    for (size_t i = 0; i < d->len; i++)
+        if (d->text[i] == '\n' && i + 1 < d->len)
+            *ARRAY_PUSH(d->line_starts, n, cap) = i + 1;
+    d->nlines = d->len == 0 ? 0 : (int)n;
+}
+
+/* A fresh copy of text to hand the parser (masked for C++). */
+static char *parser_copy(syn_lang lang, const char *text, size_t len)
+{
+    char *p = xmalloc(len + 1);
+    memcpy(p, text, len);
+    p[len] = '\0';
+    if (lang == SYN_CPP)
+        hip_mask(p, len);
+    return p;
+}
+
+/* Parse a text in a language into a new document. */
+syntax_doc *syntax_parse(syn_lang lang, const char *text, size_t len, char **cause)
+{
+    const TSLanguage *tl = syntax_ts_language(lang);
+    if (!tl) {
+        *cause = xstrdup("not a language the syntax layer parses");
+        return NULL;
+    }
+    if (len > UINT32_MAX / 2) {
+        *cause = xstrdup("text too large to parse");
+        return NULL;
+    }
+    TSParser *p = ts_parser_new();
+    if (!ts_parser_set_language(p, tl)) {
+        ts_parser_delete(p);
+        *cause = xasprintf("tree-sitter runtime refuses the %s grammar (ABI %u)",
+                           syntax_lang_name(lang), ts_language_version(tl));
+        return NULL;
+    }
+    ts_parser_set_timeout_micros(p, PARSE_TIMEOUT_MICROS);
+    char *parsed = parser_copy(lang, text ? text : "", text ? len : 0);
+    TSTree *t = ts_parser_parse_string(p, NULL, parsed, (uint32_t)len);
+    if (!t) {
+        free(parsed);
+        ts_parser_delete(p);
+        *cause = xstrdup("parse timed out");
+        return NULL;
+    }
+    syntax_doc *d = xcalloc(1, sizeof *d);
+    d->lang = lang;
+    d->text = xstrndup(text ? text : "", text ? len : 0);
+    d->len = len;
+    d->parsed = parsed;
+    d->parser = p;
+    d->tree = t;
+    d->has_errors = ts_node_has_error(ts_tree_root_node(t));
+    index_lines(d);
+    return d;
+}
+
+/* Parse a file's text with the language its extension implies. */
+syntax_doc *syntax_parse_path(const char *path, const char *text, size_t len, char **cause)
+{
+    syn_lang lang = syntax_lang_of_path(path);
+    if (lang == SYN_NONE) {
+        *cause = xasprintf("%s: not a Python or C++ file", path ? path : "(null)");
+        return NULL;
+    }
+    return syntax_parse(lang, text, len, cause);
+}
+
+/* Release a document and everything it owns. */
+void syntax_free(syntax_doc *d)
+{
+    if (!d)
+        return;
+    ts_tree_delete(d->tree);
+    ts_parser_delete(d->parser);
+    free(d->text);
+    free(d->parsed);
+    free(d->line_starts);
+    free(d);
+}
+
+/* The row/column point of a byte offset within s. */
+static TSPoint point_of(const char *s, size_t off)
+{
+    TSPoint pt = {0, 0};
+    size_t line_start = 0;
+    for (size_t i = 0; i < off; i++)
+        if (s[i] == '\n') {
+            pt.row++;
+            line_start = i + 1;
+        }
+    pt.column = (uint32_t)(off - line_start);
+    return pt;
+}
+
+/* Replace the doc's text, telling tree-sitter only the range that changed in the parsed copy
+ * (computed from the masked texts, so a change of masking outside the user's edit is seen). */
+int syntax_update(syntax_doc *d, const char *text, size_t len, char **cause)
+{
+    if (len > UINT32_MAX / 2) {
+        *cause = xstrdup("text too large to parse");
+        return -1;
+    }
+    char *parsed = parser_copy(d->lang, text ? text : "", text ? len : 0);
+    size_t old_len = d->len, pre = 0, suf = 0;
+    while (pre < old_len && pre < len && d->parsed[pre] == parsed[pre])
+        pre++;
+    while (suf < old_len - pre && suf < len - pre &&
+           d->parsed[old_len - 1 - suf] == parsed[len - 1 - suf])
+        suf++;
+    if (pre == old_len && pre == len && memcmp(d->text, text ? text : "", len) == 0) {
+        free(parsed);
+        return 0;
+    }
+    TSInputEdit e = {
+        .start_byte = (uint32_t)pre,
+        .old_end_byte = (uint32_t)(old_len - suf),
+        .new_end_byte = (uint32_t)(len - suf),
+        .start_point = point_of(d->parsed, pre),
+        .old_end_point = point_of(d->parsed, old_len - suf),
+        .new_end_point = point_of(parsed, len - suf),
+    };
+    TSTree *old = ts_tree_copy(d->tree);
+    ts_tree_edit(old, &e);
+    TSTree *t = ts_parser_parse_string(d->parser, old, parsed, (uint32_t)len);
+    ts_tree_delete(old);
+    if (!t) {
+        ts_parser_reset(d->parser);
+        free(parsed);
+        *cause = xstrdup("reparse timed out");
+        return -1;
+    }
+    ts_tree_delete(d->tree);
+    d->tree = t;
+    free(d->parsed);
+    d->parsed = parsed;
+    free(d->text);
+    d->text = xstrndup(text ? text : "", text ? len : 0);
+    d->len = len;
+    d->has_errors = ts_node_has_error(ts_tree_root_node(t));
+    index_lines(d);
+    return 0;
+}
+
+/* Splice repl into the doc's text and reparse incrementally. */
+int syntax_edit(syntax_doc *d, size_t start, size_t old_end, const char *repl, size_t repl_len,
+                char **cause)
+{
+    if (start > d->len)
+        start = d->len;
+    if (old_end > d->len)
+        old_end = d->len;
+    if (old_end < start)
+        old_end = start;
+    strbuf sb;
+    sb_init(&sb);
+    sb_add(&sb, d->text, start);
+    sb_add(&sb, repl ? repl : "", repl ? repl_len : 0);
+    sb_add(&sb, d->text + old_end, d->len - old_end);
+    int rc = syntax_update(d, sb.buf, sb.len, cause);
+    sb_free(&sb);
+    return rc;
+}
+
+/* Depth-first search for the first ERROR or MISSING node under n. */
+static bool find_error(TSNode n, TSNode *out)
+{
+    if (strcmp(ts_node_type(n), "ERROR") == 0 || ts_node_is_missing(n)) {
+        *out = n;
+        return true;
+    }
+    if (!ts_node_has_error(n))
+        return false;
+    uint32_t c = ts_node_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (find_error(ts_node_child(n, i), out))
+            return true;
+    return false;
+}
+
+/* Where the first syntax error is, for the log. */
+int syntax_first_error(const syntax_doc *d, int *col, char **what)
+{
+    TSNode e;
+    if (!d->has_errors || !find_error(ts_tree_root_node(d->tree), &e)) {
+        if (col)
+            *col = -1;
+        if (what)
+            *what = NULL;
+        return 0;
+    }
+    TSPoint p = ts_node_start_point(e);
+    if (col)
+        *col = (int)p.column;
+    if (what)
+        *what = ts_node_is_missing(e) ? xasprintf("missing %s", ts_node_type(e))
+                                      : xstrdup("syntax error");
+    return (int)p.row + 1;
+}
+
+/* --- positions ------------------------------------------------------------------------ */
+
+/* The 1-based line holding a byte offset (binary search over the line index). */
+int syntax_line_of(const syntax_doc *d, size_t byte)
+{
+    if (d->nlines == 0)
+        return 1;
+    int lo = 0, hi = d->nlines - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (d->line_starts[mid] <= byte)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo + 1;
+}
+
+/* Byte offset where a 1-based line starts. */
+size_t syntax_line_start(const syntax_doc *d, int line)
+{
+    if (line < 1)
+        return 0;
+    if (line > d->nlines)
+        return d->len;
+    return d->line_starts[line - 1];
+}
+
+/* A line's text (borrowed) and length without its newline. */
+const char *syntax_line_text(const syntax_doc *d, int line, size_t *len)
+{
+    if (line < 1 || line > d->nlines) {
+        if (len)
+            *len = 0;
+        return NULL;
+    }
+    size_t s = d->line_starts[line - 1];
+    size_t e = line < d->nlines ? d->line_starts[line] - 1 : d->len;
+    if (e > s && d->text[e - 1] == '\n')
+        e--;
+    if (len)
+        *len = e - s;
+    return d->text + s;
+}
+
+/* A node's source text, copied. */
+char *syntax_node_text(const syntax_doc *d, TSNode n)
+{
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (e > d->len)
+        e = (uint32_t)d->len;
+    if (s > e)
+        s = e;
+    return xstrndup(d->text + s, e - s);
+}
+
+/* A node's first line, 1-based. */
+int syntax_node_line(TSNode n)
+{
+    return (int)ts_node_start_point(n).row + 1;
+}
+
+/* A node's last line, 1-based (a node ending at column 0 ends on the line before). */
+int syntax_node_end_line(TSNode n)
+{
+    TSPoint e = ts_node_end_point(n), s = ts_node_start_point(n);
+    if (e.column == 0 && e.row > s.row)
+        return (int)e.row;
+    return (int)e.row + 1;
+}
+
+/* The smallest named node spanning a byte range. */
+TSNode syntax_node_at(const syntax_doc *d, size_t start, size_t end)
+{
+    return ts_node_named_descendant_for_byte_range(ts_tree_root_node(d->tree), (uint32_t)start,
+                                                   (uint32_t)end);
+}
+
+/* The byte offset of (line, col), clamped to the line. */
+static size_t offset_of(const syntax_doc *d, int line, int col)
+{
+    size_t len;
+    const char *t = syntax_line_text(d, line, &len);
+    if (!t)
+        return d->len;
+    if (col < 0)
+        col = 0;
+    if ((size_t)col > len)
+        col = (int)len;
+    return (size_t)(t - d->text) + (size_t)col;
+}
+
+/* True when node n or an ancestor is a comment. */
+static bool node_is_comment(TSNode n)
+{
+    for (; !ts_node_is_null(n); n = ts_node_parent(n))
+        if (strcmp(ts_node_type(n), "comment") == 0)
+            return true;
+    return false;
+}
+
+/* Whether the byte at (line, col) is inside a comment. */
+bool syntax_in_comment(const syntax_doc *d, int line, int col)
+{
+    size_t off = offset_of(d, line, col);
+    TSNode n = ts_node_descendant_for_byte_range(ts_tree_root_node(d->tree), (uint32_t)off,
+                                                 (uint32_t)off + 1);
+    return node_is_comment(n) && ts_node_start_byte(n) <= off && off < ts_node_end_byte(n);
+}
+
+/* True when n lies inside a Python string that is a statement of its own (a docstring). */
+static bool node_is_docstring(TSNode n)
+{
+    for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
+        if (strcmp(ts_node_type(n), "string") == 0) {
+            TSNode p = ts_node_parent(n);
+            return !ts_node_is_null(p) && strcmp(ts_node_type(p), "expression_statement") == 0 &&
+                   ts_node_named_child_count(p) == 1;
+        }
+    }
+    return false;
+}
+
+/* Whether a line carries code (not only blanks, comments, docstrings). */
+bool syntax_line_has_code(const syntax_doc *d, int line)
+{
+    size_t len;
+    const char *t = syntax_line_text(d, line, &len);
+    if (!t)
+        return false;
+    size_t base = (size_t)(t - d->text);
+    TSNode root = ts_tree_root_node(d->tree);
+    for (size_t i = 0; i < len;) {
+        if (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\f') {
+            i++;
+            continue;
+        }
+        TSNode n = ts_node_descendant_for_byte_range(root, (uint32_t)(base + i),
+                                                     (uint32_t)(base + i + 1));
+        if (ts_node_is_null(n) || ts_node_start_byte(n) > base + i ||
+            ts_node_end_byte(n) <= base + i)
+            return true;
+        if (!node_is_comment(n) && !(d->lang == SYN_PYTHON && node_is_docstring(n)))
+            return true;
+        size_t e = ts_node_end_byte(n);
+        i = e > base + i ? e - base : i + 1;
+    }
+    return false;
+}
+
+/* --- queries: compiled once per process, shared by every doc ---------------------------- */
+
+typedef struct query_entry {
+    struct query_entry *next;
+    syn_lang lang;
+    char *source;
+    TSQuery *q;
+} query_entry;
+
+static pthread_mutex_t query_lock = PTHREAD_MUTEX_INITIALIZER;
+static query_entry *query_cache; /* append-only until syntax_cleanup; guarded by query_lock */
+
+/* The compiled query for (lang, source), compiling it on first use. */
+const TSQuery *syntax_compiled_query(syn_lang lang, const char *source, char **cause)
+{
+    const TSQuery *found = NULL;
+    pthread_mutex_lock(&query_lock);
+    for (query_entry *e = query_cache; e; e = e->next)
+        if (e->lang == lang && strcmp(e->source, source) == 0) {
+            found = e->q;
+            break;
+        }
+    if (!found) {
+        uint32_t err_off = 0;
+        TSQueryError err = TSQueryErrorNone;
+        TSQuery *q = ts_query_new(syntax_ts_language(lang), source, (uint32_t)strlen(source),
+                                  &err_off, &err);
+        if (!q) {
+            *cause = xasprintf("query does not compile for %s: error %d at offset %u",
+                               syntax_lang_name(lang), (int)err, err_off);
+        } else {
+            query_entry *e = xcalloc(1, sizeof *e);
+            e->lang = lang;
+            e->source = xstrdup(source);
+            e->q = q;
+            e->next = query_cache;
+            query_cache = e;
+            found = q;
+        }
+    }
+    pthread_mutex_unlock(&query_lock);
+    return found;
+}
+
+/* Free every compiled query (at exit, so leak checkers see a clean heap). */
+void syntax_cleanup(void)
+{
+    pthread_mutex_lock(&query_lock);
+    while (query_cache) {
+        query_entry *e = query_cache;
+        query_cache = e->next;
+        ts_query_delete(e->q);
+        free(e->source);
+        free(e);
+    }
+    pthread_mutex_unlock(&query_lock);
+}
+
+/* Run a query over a line range of the doc, calling fn per match. */
+int syntax_query(const syntax_doc *d, const char *source, int first_line, int last_line,
+                 syntax_match_fn fn, void *arg, char **cause)
+{
+    const TSQuery *q = syntax_compiled_query(d->lang, source, cause);
+    if (!q)
+        return -1;
+    TSQueryCursor *qc = ts_query_cursor_new();
+    if (first_line > 0 || last_line > 0) {
+        TSPoint s = {(uint32_t)(first_line > 0 ? first_line - 1 : 0), 0};
+        TSPoint e = {last_line > 0 ? (uint32_t)last_line : UINT32_MAX / 2, 0};
+        ts_query_cursor_set_point_range(qc, s, e);
+    }
+    ts_query_cursor_exec(qc, q, ts_tree_root_node(d->tree));
+    TSQueryMatch m;
+    while (ts_query_cursor_next_match(qc, &m))
+        if (!fn(d, q, &m, arg))
+            break;
+    ts_query_cursor_delete(qc);
+    return 0;
+}
+
+/* The name of a capture of a query. */
+const char *syntax_capture_name(const TSQuery *q, uint32_t i)
+{
+    uint32_t n;
+    return ts_query_capture_name_for_id(q, i, &n);
+}
