@@ -485,6 +485,106 @@ bool syntax_line_has_code(const syntax_doc *d, int line)
     return false;
 }
 
+/* True when n lies inside a string literal (any language); sets *whole when the literal is a
+ * Python docstring, to be blanked with its quotes. */
+static bool node_in_string(const syntax_doc *d, TSNode n, bool *whole)
+{
+    *whole = false;
+    for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
+        const char *t = ts_node_type(n);
+        if (strcmp(t, "string") == 0 || strcmp(t, "string_literal") == 0 ||
+            strcmp(t, "raw_string_literal") == 0 || strcmp(t, "char_literal") == 0 ||
+            strcmp(t, "concatenated_string") == 0 || strcmp(t, "system_lib_string") == 0) {
+            *whole = d->lang == SYN_PYTHON && node_is_docstring(n);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A line's code with comments and string contents blanked, from the tree. */
+char *syntax_line_code(const syntax_doc *d, int line)
+{
+    size_t len;
+    const char *t = syntax_line_text(d, line, &len);
+    if (!t)
+        return NULL;
+    char *out = xstrndup(t, len);
+    size_t base = (size_t)(t - d->text);
+    TSNode root = ts_tree_root_node(d->tree);
+    for (size_t i = 0; i < len;) {
+        if (t[i] == ' ' || t[i] == '\t' || t[i] == '\r') {
+            i++;
+            continue;
+        }
+        TSNode n = ts_node_descendant_for_byte_range(root, (uint32_t)(base + i),
+                                                     (uint32_t)(base + i + 1));
+        if (ts_node_is_null(n) || ts_node_start_byte(n) > base + i || ts_node_end_byte(n) <= base + i) {
+            i++;
+            continue;
+        }
+        size_t e = ts_node_end_byte(n) - base;
+        if (e > len)
+            e = len;
+        if (e <= i)
+            e = i + 1;
+        bool whole;
+        if (node_is_comment(n)) {
+            memset(out + i, ' ', e - i);
+        } else if (node_in_string(d, n, &whole)) {
+            const char *ty = ts_node_type(n);
+            bool quote = strcmp(ty, "\"") == 0 || strcmp(ty, "'") == 0 || strcmp(ty, "string_start") == 0 ||
+                         strcmp(ty, "string_end") == 0;
+            if (whole || !quote)
+                memset(out + i, ' ', e - i);
+        }
+        i = e;
+    }
+    return out;
+}
+
+/* A line's code with comments and string contents blanked, lexically. */
+char *syntax_text_code(syn_lang lang, const char *text, size_t len)
+{
+    char *out = xstrndup(text ? text : "", text ? len : 0);
+    const char *s = str_lskip(out);
+    if (lang == SYN_CPP && (s[0] == '*' || (s[0] == '/' && s[1] == '*'))) {
+        const char *close = strstr(s, "*/");
+        size_t upto = close ? (size_t)(close - out) + 2 : len;
+        memset(out, ' ', upto);
+        if (!close)
+            return out;
+    }
+    char quote = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = out[i];
+        if (quote) {
+            if (c == '\\' && i + 1 < len) {
+                out[i] = out[i + 1] = ' ';
+                i++;
+            } else if (c == quote) {
+                quote = 0;
+            } else {
+                out[i] = ' ';
+            }
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            quote = c;
+        } else if ((lang == SYN_PYTHON && c == '#') ||
+                   (lang != SYN_PYTHON && c == '/' && i + 1 < len && out[i + 1] == '/')) {
+            memset(out + i, ' ', len - i);
+            break;
+        } else if (lang != SYN_PYTHON && c == '/' && i + 1 < len && out[i + 1] == '*') {
+            const char *close = strstr(out + i + 2, "*/");
+            size_t e = close ? (size_t)(close - out) + 2 : len;
+            memset(out + i, ' ', e - i);
+            i = e - 1;
+        }
+    }
+    return out;
+}
+
 /* --- queries: compiled once per process, shared by every doc ---------------------------- */
 
 typedef struct query_entry {

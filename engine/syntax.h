@@ -95,6 +95,15 @@ bool syntax_in_comment(const syntax_doc *d, int line, int col);
  * (Python docstrings); false for blank, comment-only and docstring-only lines. */
 bool syntax_line_has_code(const syntax_doc *d, int line);
 
+/* The code of a line: its text (as a new string, same length and columns) with comments
+ * and the contents of string literals blanked to spaces (quotes kept); Python docstrings are
+ * blanked entirely. NULL past the end. */
+char *syntax_line_code(const syntax_doc *d, int line);
+/* The same without a tree, lexically, for a lone line of a file that could not be had or
+ * parsed (a diff line): `#` (Python) or `//` (C++) comments, a line that starts inside a
+ * C block comment (`*`, `/ *`), and quoted strings on the line. A new string. */
+char *syntax_text_code(syn_lang lang, const char *text, size_t len);
+
 /* Run a tree-sitter query (S-expression source) over the doc, restricted to the lines
  * [first_line, last_line] (0, 0 for the whole doc), calling fn once per match. Returns 0, or
  * -1 with *cause when the query does not compile (a bug: queries are constants). The match

@@ -624,8 +624,51 @@ TEST(query_range)
     syntax_cleanup();
 }
 
+TEST(line_code)
+{
+    const char *py = "x = 1\n"
+                     "def f(a):\n"
+                     "    \"\"\"assert a is fine\"\"\"\n"
+                     "    assert a > 0, \"assert failed # here\"  # assert trailing\n";
+    syntax_doc *d = parse("g.py", py);
+    if (!d)
+        return;
+    char *c = syntax_line_code(d, 4);
+    CHECK_STR(c, "    assert a > 0, \"                    \"                   ");
+    free(c);
+    c = syntax_line_code(d, 3);
+    CHECK_INT(strlen(c), 26);
+    CHECK_INT(strspn(c, " "), 26);
+    free(c);
+    CHECK(syntax_line_code(d, 9) == NULL);
+    syntax_free(d);
+    const char *cpp = "int f() {\n"
+                      "  /* TORCH_CHECK(x) */ TORCH_CHECK(n > 0, \"n // >0\"); // TORCH_CHECK\n"
+                      "}\n";
+    d = parse("g.cu", cpp);
+    if (!d)
+        return;
+    c = syntax_line_code(d, 2);
+    CHECK_STR(c, "                       TORCH_CHECK(n > 0, \"       \");               ");
+    free(c);
+    syntax_free(d);
+    const char *l = "  TORCH_CHECK(n > 0, \"n // >0\"); // TORCH_CHECK";
+    c = syntax_text_code(SYN_CPP, l, strlen(l));
+    CHECK_STR(c, "  TORCH_CHECK(n > 0, \"       \");               ");
+    free(c);
+    l = " * assert(x) in a block comment */ int y;";
+    c = syntax_text_code(SYN_CPP, l, strlen(l));
+    CHECK_STR(c, "                                   int y;");
+    free(c);
+    l = "    assert a, 'it\\'s # not'  # note";
+    c = syntax_text_code(SYN_PYTHON, l, strlen(l));
+    CHECK_STR(c, "    assert a, '           '        ");
+    free(c);
+}
+
 UNIT_MAIN("syntax", UNIT_CASE(lang_of_path), UNIT_CASE(python_functions), UNIT_CASE(python_calls),
           UNIT_CASE(python_imports_comments_classes), UNIT_CASE(cpp_functions_hip),
           UNIT_CASE(cpp_calls_launch), UNIT_CASE(cpp_structs), UNIT_CASE(cpp_layout_sites),
           UNIT_CASE(incremental_update), UNIT_CASE(incremental_hip_masking),
-          UNIT_CASE(broken_input), UNIT_CASE(query_api), UNIT_CASE(query_range))
+          UNIT_CASE(broken_input), UNIT_CASE(line_code), UNIT_CASE(query_api),
+          UNIT_CASE(query_range))
