@@ -1,14 +1,53 @@
-/* Entry point of review-lsp: dispatches to the language server (no arguments, or --stdio) or
- * to one of the batch commands (check, rules, explain). */
+/* Entry point of review-lsp: the language server (no arguments, or --stdio) or one of the
+ * batch commands (check, rules, explain). */
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli.h"
+#include "lsp/lsp.h"
+
+static const char USAGE[] =
+    "usage: review-lsp [--stdio] [--log FILE]      run the language server on stdin/stdout\n"
+    "       review-lsp check [PATH] [options]      review the change and print findings\n"
+    "       review-lsp rules [PATH] [options]      print the derived rule families (rules.txt)\n"
+    "       review-lsp explain ID                  print one rule's text\n"
+    "       review-lsp --help | --version\n"
+    "\n"
+    "options:\n"
+    "  --base REF            compare with the merge base of HEAD and REF\n"
+    "                        (default: upstream, origin/main, origin/master, main, master, HEAD)\n"
+    "  --title T             the change's title (default: newest commit subject since the base)\n"
+    "  --diff FILE           review a unified diff file instead of a repository\n"
+    "  --root DIR            with --diff: the directory holding the post-change files\n"
+    "  --format F            check output: text (default), json, sarif\n"
+    "  --fail-on SEV         check exits 1 when a finding is at least SEV (warning, information)\n"
+    "  --rules FILE          rules file (default: the repository's .claude/skills/review-pr/\n"
+    "                        rules.md, else the bundled one)\n"
+    "  --disable ID          do not report rule ID (repeatable)\n"
+    "  --max-file-bytes N    skip files larger than N bytes (default 2097152)\n"
+    "\n"
+    "exit codes: 0 done (findings are advisory), 1 findings at --fail-on level,\n"
+    "            2 usage error, 3 PATH is not in a git repository\n";
+
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-        printf("review-lsp %s\n", REVIEW_LSP_VERSION);
-        return 0;
+    if (argc < 2 || strcmp(argv[1], "--stdio") == 0 || strcmp(argv[1], "--log") == 0)
+        return lsp_main(argc, argv);
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        fputs(USAGE, stdout);
+        return EXIT_OK;
     }
-    fprintf(stderr, "review-lsp: not implemented yet\n");
-    return 2;
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("review-lsp %s\n", REVIEW_LSP_VERSION);
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "check"))
+        return cmd_check(argc - 2, argv + 2);
+    if (!strcmp(cmd, "rules"))
+        return cmd_rules(argc - 2, argv + 2);
+    if (!strcmp(cmd, "explain"))
+        return cmd_explain(argc - 2, argv + 2);
+    fprintf(stderr, "review-lsp: unknown command '%s' (try --help)\n", cmd);
+    return EXIT_USAGE;
 }

@@ -41,7 +41,7 @@ void finding_add_related(finding *f, const char *path, int line, const char *fmt
     va_end(ap);
 }
 
-static void finding_clear(finding *f)
+void finding_clear(finding *f)
 {
     free(f->rule_id);
     free(f->path);

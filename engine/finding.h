@@ -48,6 +48,8 @@ finding *findings_add(finding_list *l, const char *rule_id, severity sev, const 
     __attribute__((format(printf, 7, 8)));
 void finding_add_related(finding *f, const char *path, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Free what one finding owns (not the finding itself). */
+void finding_clear(finding *f);
 void findings_clear(finding_list *l);
 /* Sort by path, line, column, rule id. */
 void findings_sort(finding_list *l);

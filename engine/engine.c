@@ -1,0 +1,277 @@
+/* The engine facade (engine.h): settings, rules-file choice, overlays, and the review itself —
+ * build the change, derive the families, run every collector, drop suppressed findings. */
+#include "engine/engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine/collector.h"
+#include "engine/repo.h"
+#include "engine/suppress.h"
+#include "engine/util.h"
+
+typedef struct overlay_entry {
+    char *path;
+    char *text;
+    size_t len;
+} overlay_entry;
+
+struct engine {
+    repo *rp;
+    char *base;
+    char *title;
+    char *rules_path;
+    size_t max_file_bytes;
+    char **disabled;
+    size_t ndisabled;
+    rule_catalog *cat;
+    char *cat_problem;
+    overlay_entry *ovl;
+    size_t novl, ovl_cap;
+};
+
+static char *dup_or_null(const char *s)
+{
+    return s && *s ? xstrdup(s) : NULL;
+}
+
+/* Choose and load the rules file: the setting, else the workspace's own, else bundled. */
+static void load_catalog(engine *e)
+{
+    catalog_free(e->cat);
+    free(e->cat_problem);
+    e->cat = NULL;
+    e->cat_problem = NULL;
+    if (e->rules_path) {
+        e->cat = catalog_load(e->rules_path, &e->cat_problem);
+        return;
+    }
+    char *own = xasprintf("%s.claude/skills/review-pr/rules.md", repo_workdir(e->rp));
+    struct stat st;
+    if (stat(own, &st) == 0)
+        e->cat = catalog_load(own, &e->cat_problem);
+    else
+        e->cat = catalog_bundled();
+    free(own);
+}
+
+static void free_settings(engine *e)
+{
+    free(e->base);
+    free(e->title);
+    free(e->rules_path);
+    for (size_t i = 0; i < e->ndisabled; i++)
+        free(e->disabled[i]);
+    free(e->disabled);
+    e->disabled = NULL;
+    e->ndisabled = 0;
+}
+
+void engine_configure(engine *e, const engine_settings *s)
+{
+    char *old_rules = e->rules_path ? xstrdup(e->rules_path) : NULL;
+    bool first = e->cat == NULL;
+    free_settings(e);
+    engine_settings none = {0};
+    if (!s)
+        s = &none;
+    e->base = dup_or_null(s->base);
+    e->title = dup_or_null(s->title);
+    e->rules_path = dup_or_null(s->rules_path);
+    e->max_file_bytes = s->max_file_bytes ? s->max_file_bytes : 2u << 20;
+    if (s->disabled_rules)
+        for (size_t i = 0; s->disabled_rules[i]; i++) {
+            e->disabled = xrealloc(e->disabled, (e->ndisabled + 1) * sizeof *e->disabled);
+            e->disabled[e->ndisabled++] = xstrdup(s->disabled_rules[i]);
+        }
+    bool rules_changed = (old_rules == NULL) != (e->rules_path == NULL) ||
+                         (old_rules && strcmp(old_rules, e->rules_path) != 0);
+    if (first || rules_changed)
+        load_catalog(e);
+    free(old_rules);
+}
+
+engine *engine_open(const char *path, const engine_settings *s, char **cause)
+{
+    repo *rp = repo_open(path, cause);
+    if (!rp)
+        return NULL;
+    engine *e = xcalloc(1, sizeof *e);
+    e->rp = rp;
+    engine_configure(e, s);
+    return e;
+}
+
+void engine_free(engine *e)
+{
+    if (!e)
+        return;
+    free_settings(e);
+    catalog_free(e->cat);
+    free(e->cat_problem);
+    for (size_t i = 0; i < e->novl; i++) {
+        free(e->ovl[i].path);
+        free(e->ovl[i].text);
+    }
+    free(e->ovl);
+    repo_free(e->rp);
+    free(e);
+}
+
+const char *engine_workdir(const engine *e)
+{
+    return repo_workdir(e->rp);
+}
+
+const rule_catalog *engine_catalog(const engine *e)
+{
+    return e->cat;
+}
+
+const char *engine_catalog_problem(const engine *e)
+{
+    return e->cat_problem;
+}
+
+void engine_set_overlay(engine *e, const char *relpath, const char *text, size_t len)
+{
+    for (size_t i = 0; i < e->novl; i++)
+        if (strcmp(e->ovl[i].path, relpath) == 0) {
+            free(e->ovl[i].text);
+            e->ovl[i].text = xstrndup(text, len);
+            e->ovl[i].len = len;
+            return;
+        }
+    overlay_entry *o = ARRAY_PUSH(e->ovl, e->novl, e->ovl_cap);
+    o->path = xstrdup(relpath);
+    o->text = xstrndup(text, len);
+    o->len = len;
+}
+
+void engine_drop_overlay(engine *e, const char *relpath)
+{
+    for (size_t i = 0; i < e->novl; i++)
+        if (strcmp(e->ovl[i].path, relpath) == 0) {
+            free(e->ovl[i].path);
+            free(e->ovl[i].text);
+            e->ovl[i] = e->ovl[--e->novl];
+            return;
+        }
+}
+
+static bool rule_disabled(const char *const *disabled, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(disabled[i], id) == 0)
+            return true;
+    return false;
+}
+
+/* Drop findings whose rule is disabled or whose head line carries a suppression for it. */
+static void filter_findings(review *r, const char *const *disabled, size_t ndisabled)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < r->findings.n; i++) {
+        finding *f = &r->findings.items[i];
+        bool drop = rule_disabled(disabled, ndisabled, f->rule_id);
+        if (!drop) {
+            const change_file *cf = change_find(r->chg, f->path);
+            const char *line;
+            size_t len;
+            if (cf && cf->head_text &&
+                text_line_at(cf->head_text, cf->head_len, f->range.line, &line, &len))
+                drop = suppress_line_ignores(line, len, f->rule_id);
+        }
+        if (drop) {
+            finding_clear(f);
+            continue;
+        }
+        r->findings.items[keep++] = *f;
+    }
+    r->findings.n = keep;
+}
+
+/* Run derivation and every collector over r->chg. */
+static void run_all(review *r, repo *rp, const char *root, const char *title,
+                    const char *const *disabled, size_t ndisabled)
+{
+    derive_run(r->chg, title, &r->derived);
+    size_t n = 0;
+    while (collectors_all[n])
+        n++;
+    r->collector_status = xcalloc(n + 1, sizeof *r->collector_status);
+    for (size_t i = 0; i < n; i++) {
+        collector_ctx ctx = {r->chg, rp, root, &r->findings, {0}};
+        sb_init(&ctx.status);
+        collectors_all[i]->run(&ctx);
+        r->collector_status[r->ncollectors++] =
+            xasprintf("%s: %s", collectors_all[i]->name, ctx.status.len ? ctx.status.buf : "ran");
+        sb_free(&ctx.status);
+    }
+    filter_findings(r, disabled, ndisabled);
+    findings_sort(&r->findings);
+}
+
+int engine_review(engine *e, review **out, char **cause)
+{
+    char *desc = NULL, *notes = NULL;
+    repo_resolve_base(e->rp, e->base, &desc, &notes);
+    overlay *ov = xcalloc(e->novl + 1, sizeof *ov);
+    for (size_t i = 0; i < e->novl; i++) {
+        ov[i].path = e->ovl[i].path;
+        ov[i].text = e->ovl[i].text;
+        ov[i].len = e->ovl[i].len;
+    }
+    change *c = repo_build_change(e->rp, ov, e->novl, e->max_file_bytes, cause);
+    free(ov);
+    if (!c) {
+        free(desc);
+        free(notes);
+        return -1;
+    }
+    if (notes && *notes) {
+        char *save = NULL;
+        for (char *l = strtok_r(notes, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+            change_note(c, "%s", l);
+    }
+    free(notes);
+    free(c->title);
+    c->title = e->title ? xstrdup(e->title) : repo_default_title(e->rp);
+    review *r = xcalloc(1, sizeof *r);
+    r->chg = c;
+    r->base_desc = desc;
+    run_all(r, e->rp, repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled);
+    *out = r;
+    return 0;
+}
+
+review *engine_review_change(change *chg, const char *root, const rule_catalog *cat,
+                             const char *const *disabled_rules)
+{
+    (void)cat;
+    review *r = xcalloc(1, sizeof *r);
+    r->chg = chg;
+    if (root && !chg->head_root)
+        chg->head_root = xstrdup(root);
+    r->base_desc = xstrdup("(diff file)");
+    size_t nd = 0;
+    while (disabled_rules && disabled_rules[nd])
+        nd++;
+    run_all(r, NULL, root, chg->title, disabled_rules, nd);
+    return r;
+}
+
+void review_free(review *r)
+{
+    if (!r)
+        return;
+    change_free(r->chg);
+    derive_result_clear(&r->derived);
+    findings_clear(&r->findings);
+    for (size_t i = 0; i < r->ncollectors; i++)
+        free(r->collector_status[i]);
+    free(r->collector_status);
+    free(r->base_desc);
+    free(r);
+}

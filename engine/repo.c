@@ -1,0 +1,496 @@
+/* libgit2 implementation of repo.h: base resolution, the base → work tree diff (with
+ * overlays for unsaved buffers), and base/head text lookups. */
+#include "engine/repo.h"
+
+#include <git2.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/util.h"
+
+struct repo {
+    git_repository *git;
+    char *workdir;
+    git_oid base;
+    bool have_base;      /* false: unborn branch, compare against the empty tree */
+    char base_hex[GIT_OID_HEXSZ + 1];
+};
+
+/* libgit2's last error as a new string. */
+static char *git_cause(const char *what)
+{
+    const git_error *e = git_error_last();
+    return xasprintf("%s: %s", what, e && e->message ? e->message : "unknown libgit2 error");
+}
+
+repo *repo_open(const char *path, char **cause)
+{
+    static bool inited;
+    if (!inited) {
+        git_libgit2_init();
+        inited = true;
+    }
+    git_repository *g = NULL;
+    if (git_repository_open_ext(&g, path, 0, NULL) < 0) {
+        *cause = xasprintf("%s is not inside a git repository", path);
+        return NULL;
+    }
+    if (git_repository_is_bare(g)) {
+        git_repository_free(g);
+        *cause = xasprintf("%s is a bare repository (no work tree to review)", path);
+        return NULL;
+    }
+    repo *r = xcalloc(1, sizeof *r);
+    r->git = g;
+    const char *wd = git_repository_workdir(g);
+    r->workdir = xstrdup(wd ? wd : "./");
+    return r;
+}
+
+void repo_free(repo *r)
+{
+    if (!r)
+        return;
+    git_repository_free(r->git);
+    free(r->workdir);
+    free(r);
+}
+
+const char *repo_workdir(const repo *r)
+{
+    return r->workdir;
+}
+
+const char *repo_base_id(const repo *r)
+{
+    return r->have_base ? r->base_hex : "";
+}
+
+/* Peel a revision string to a commit id; 0 on success. */
+static int commit_of(git_repository *g, const char *spec, git_oid *out)
+{
+    git_object *obj = NULL;
+    if (git_revparse_single(&obj, g, spec) < 0)
+        return -1;
+    git_object *c = NULL;
+    int rc = git_object_peel(&c, obj, GIT_OBJECT_COMMIT);
+    if (rc == 0) {
+        git_oid_cpy(out, git_object_id(c));
+        git_object_free(c);
+    }
+    git_object_free(obj);
+    return rc;
+}
+
+int repo_resolve_base(repo *r, const char *target, char **desc, char **notes)
+{
+    strbuf nb;
+    sb_init(&nb);
+    git_oid head, tgt;
+    r->have_base = false;
+    r->base_hex[0] = '\0';
+    if (git_repository_head_unborn(r->git) == 1 || commit_of(r->git, "HEAD", &head) < 0) {
+        *desc = xstrdup("empty tree (no commits yet: every file is new)");
+        if (notes)
+            *notes = sb_detach(&nb);
+        else
+            sb_free(&nb);
+        return 0;
+    }
+    int state = git_repository_state(r->git);
+    if (state != GIT_REPOSITORY_STATE_NONE)
+        sb_addf(&nb, "a %s is in progress; reviewing the work tree as it stands\n",
+                state >= GIT_REPOSITORY_STATE_REBASE ? "rebase" : "merge or cherry-pick");
+    char *chosen = NULL;
+    if (target && *target) {
+        if (commit_of(r->git, target, &tgt) == 0)
+            chosen = xstrdup(target);
+        else
+            sb_addf(&nb, "base '%s' does not name a commit here; using the default\n", target);
+    }
+    if (!chosen) {
+        git_reference *hr = NULL, *up = NULL;
+        if (git_repository_head(&hr, r->git) == 0 && git_reference_is_branch(hr) &&
+            git_branch_upstream(&up, hr) == 0) {
+            git_oid_cpy(&tgt, git_reference_target(up) ? git_reference_target(up) : &head);
+            chosen = xstrdup(git_reference_shorthand(up));
+        }
+        git_reference_free(up);
+        git_reference_free(hr);
+    }
+    static const char *const fallbacks[] = {"refs/remotes/origin/main", "refs/remotes/origin/master",
+                                            "refs/heads/main", "refs/heads/master"};
+    for (size_t i = 0; !chosen && i < sizeof fallbacks / sizeof *fallbacks; i++)
+        if (commit_of(r->git, fallbacks[i], &tgt) == 0)
+            chosen = xstrdup(fallbacks[i] + (str_starts(fallbacks[i], "refs/remotes/") ? 13 : 11));
+    if (!chosen) {
+        git_oid_cpy(&tgt, &head);
+        chosen = xstrdup("HEAD");
+        if (git_repository_head_detached(r->git) == 1)
+            sb_adds(&nb, "HEAD is detached and no main/master branch exists; reviewing uncommitted work only\n");
+    }
+    git_oid mb;
+    if (git_merge_base(&mb, r->git, &head, &tgt) == 0) {
+        git_oid_cpy(&r->base, &mb);
+    } else {
+        sb_addf(&nb, "no merge base between HEAD and %s (shallow or unrelated history); using %s itself\n",
+                chosen, chosen);
+        git_oid_cpy(&r->base, &tgt);
+    }
+    r->have_base = true;
+    git_oid_tostr(r->base_hex, sizeof r->base_hex, &r->base);
+    *desc = xasprintf("%s (merge base %.10s)", chosen, r->base_hex);
+    free(chosen);
+    if (notes)
+        *notes = sb_detach(&nb);
+    else
+        sb_free(&nb);
+    return 0;
+}
+
+/* The base tree, or NULL for an unborn branch. */
+static git_tree *base_tree(repo *r)
+{
+    if (!r->have_base)
+        return NULL;
+    git_commit *c = NULL;
+    git_tree *t = NULL;
+    if (git_commit_lookup(&c, r->git, &r->base) == 0) {
+        git_commit_tree(&t, c);
+        git_commit_free(c);
+    }
+    return t;
+}
+
+typedef struct patch_state {
+    change_file *f;
+    int new_no;
+} patch_state;
+
+/* Copy one libgit2 patch into the change file f. */
+static void copy_patch(git_patch *p, change_file *f)
+{
+    size_t nh = git_patch_num_hunks(p);
+    for (size_t h = 0; h < nh; h++) {
+        const git_diff_hunk *hunk;
+        size_t nl;
+        if (git_patch_get_hunk(&hunk, &nl, p, h) < 0)
+            continue;
+        const char *hdr = hunk->header;
+        const char *sec = strstr(hdr + 2, "@@");
+        char *section = xstrdup(sec ? str_lskip(sec + 2) : "");
+        size_t sl = strlen(section);
+        while (sl && (section[sl - 1] == '\n' || section[sl - 1] == '\r'))
+            section[--sl] = '\0';
+        change_file_add_hunk(f, hunk->old_start, hunk->old_lines, hunk->new_start, hunk->new_lines,
+                             section);
+        free(section);
+        int new_no = hunk->new_lines == 0 ? hunk->new_start + 1 : hunk->new_start;
+        if (new_no < 1)
+            new_no = 1;
+        for (size_t i = 0; i < nl; i++) {
+            const git_diff_line *l;
+            if (git_patch_get_line_in_hunk(&l, p, h, i) < 0)
+                continue;
+            char kind = l->origin == GIT_DIFF_LINE_ADDITION   ? '+'
+                        : l->origin == GIT_DIFF_LINE_DELETION ? '-'
+                        : l->origin == GIT_DIFF_LINE_CONTEXT  ? ' '
+                                                              : 0;
+            if (!kind)
+                continue;
+            size_t len = l->content_len;
+            if (len && l->content[len - 1] == '\n')
+                len--;
+            if (kind == '+') {
+                change_file_add_line(f, '+', 0, l->new_lineno, l->content, len);
+                new_no = l->new_lineno + 1;
+            } else if (kind == '-') {
+                change_file_add_line(f, '-', l->old_lineno, new_no, l->content, len);
+            } else {
+                change_file_add_line(f, ' ', l->old_lineno, l->new_lineno, l->content, len);
+                new_no = l->new_lineno + 1;
+            }
+        }
+    }
+}
+
+/* Look up the blob of path in the base tree (NULL when absent). */
+static git_blob *base_blob(repo *r, git_tree *tree, const char *path)
+{
+    if (!tree)
+        return NULL;
+    git_tree_entry *e = NULL;
+    if (git_tree_entry_bypath(&e, tree, path) < 0)
+        return NULL;
+    git_blob *b = NULL;
+    if (git_tree_entry_type(e) == GIT_OBJECT_BLOB)
+        git_blob_lookup(&b, r->git, git_tree_entry_id(e));
+    git_tree_entry_free(e);
+    return b;
+}
+
+static const overlay *find_overlay(const overlay *ovl, size_t n, const char *path)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(ovl[i].path, path) == 0)
+            return &ovl[i];
+    return NULL;
+}
+
+/* Fill f from the diff of the base blob (may be NULL) against text; false when identical. */
+static bool diff_blob_text(repo *r, git_blob *old, const char *old_path, const char *path,
+                           const char *text, size_t len, change_file *f)
+{
+    git_diff_options o;
+    git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+    o.context_lines = 3;
+    git_patch *p = NULL;
+    if (git_patch_from_blob_and_buffer(&p, old, old_path, text, len, path, &o) < 0)
+        return false;
+    const git_diff_delta *d = git_patch_get_delta(p);
+    bool differs = d->status != GIT_DELTA_UNMODIFIED && git_patch_num_hunks(p) > 0;
+    if (differs) {
+        if (d->flags & GIT_DIFF_FLAG_BINARY) {
+            f->is_binary = f->is_skipped = true;
+            free(f->skip_reason);
+            f->skip_reason = xstrdup("binary file");
+        } else {
+            copy_patch(p, f);
+        }
+    }
+    git_patch_free(p);
+    (void)r;
+    return differs;
+}
+
+/* Read the work tree version of a path (NULL when unreadable or too large). */
+static char *workdir_text(repo *r, const char *path, size_t max_bytes, size_t *len, char **why)
+{
+    char *full = xasprintf("%s%s", r->workdir, path);
+    char *t = read_file(full, max_bytes, len, why);
+    free(full);
+    return t;
+}
+
+change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_bytes, char **cause)
+{
+    if (!max_bytes)
+        max_bytes = 2u << 20;
+    git_tree *tree = base_tree(r);
+    git_diff_options o;
+    git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+    o.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+              GIT_DIFF_SHOW_UNTRACKED_CONTENT | GIT_DIFF_INCLUDE_TYPECHANGE;
+    o.context_lines = 3;
+    git_diff *diff = NULL;
+    change *c = change_new();
+    if (git_diff_tree_to_workdir_with_index(&diff, r->git, tree, &o) < 0) {
+        char *why = git_cause("the index cannot be read");
+        change_note(c, "%s; comparing with the work tree directly", why);
+        free(why);
+        if (git_diff_tree_to_workdir(&diff, r->git, tree, &o) < 0) {
+            *cause = git_cause("cannot diff the work tree");
+            git_tree_free(tree);
+            change_free(c);
+            return NULL;
+        }
+    }
+    git_diff_find_options fo;
+    git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
+    fo.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_FOR_UNTRACKED;
+    git_diff_find_similar(diff, &fo);
+
+    size_t nd = git_diff_num_deltas(diff);
+    bool *overlay_used = xcalloc(novl + 1, sizeof(bool));
+    for (size_t i = 0; i < nd; i++) {
+        const git_diff_delta *d = git_diff_get_delta(diff, i);
+        if (d->status == GIT_DELTA_UNMODIFIED || d->status == GIT_DELTA_IGNORED)
+            continue;
+        const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
+        bool deleted = d->status == GIT_DELTA_DELETED;
+        if (deleted)
+            path = d->old_file.path;
+        change_file *f = change_add_file(c, path);
+        free(f->old_path);
+        f->old_path = xstrdup(d->old_file.path ? d->old_file.path : path);
+        f->is_new = d->status == GIT_DELTA_ADDED || d->status == GIT_DELTA_UNTRACKED;
+        f->is_deleted = deleted;
+        f->is_renamed = d->status == GIT_DELTA_RENAMED;
+        if (d->new_file.mode == GIT_FILEMODE_COMMIT || d->old_file.mode == GIT_FILEMODE_COMMIT) {
+            f->is_skipped = true;
+            f->skip_reason = xstrdup("submodule");
+            change_note(c, "%s: submodule, not reviewed", path);
+            continue;
+        }
+        const overlay *ov = deleted ? NULL : find_overlay(ovl, novl, path);
+        if (ov) {
+            overlay_used[ov - ovl] = true;
+            git_blob *old = f->is_new ? NULL : base_blob(r, tree, f->old_path);
+            bool differs = diff_blob_text(r, old, f->old_path, path, ov->text, ov->len, f);
+            git_blob_free(old);
+            if (!differs && !f->is_renamed) {
+                change_file_clear(f);
+                c->nfiles--;
+                continue;
+            }
+            f->head_text = xstrndup(ov->text, ov->len);
+            f->head_len = ov->len;
+            continue;
+        }
+        if (!deleted && d->new_file.size > max_bytes) {
+            f->is_skipped = true;
+            f->skip_reason = xasprintf("larger than %zu bytes", max_bytes);
+            change_note(c, "%s: %s, not reviewed", path, f->skip_reason);
+            continue;
+        }
+        git_patch *p = NULL;
+        if (git_patch_from_diff(&p, diff, i) < 0 || !p) {
+            char *why = git_cause(path);
+            change_note(c, "%s", why);
+            free(why);
+            f->is_skipped = true;
+            f->skip_reason = xstrdup("could not be read");
+            continue;
+        }
+        if (git_patch_get_delta(p)->flags & GIT_DIFF_FLAG_BINARY) {
+            f->is_binary = f->is_skipped = true;
+            f->skip_reason = xstrdup("binary file");
+            change_note(c, "%s: binary file, not reviewed", path);
+        } else {
+            copy_patch(p, f);
+            if (!deleted) {
+                char *why = NULL;
+                f->head_text = workdir_text(r, path, max_bytes, &f->head_len, &why);
+                free(why);
+            }
+        }
+        git_patch_free(p);
+    }
+    /* Overlays of files that are identical on disk: the buffer alone makes them differ. */
+    for (size_t k = 0; k < novl; k++) {
+        if (overlay_used[k] || change_find(c, ovl[k].path))
+            continue;
+        git_blob *old = base_blob(r, tree, ovl[k].path);
+        change_file *f = change_add_file(c, ovl[k].path);
+        f->is_new = old == NULL;
+        if (diff_blob_text(r, old, ovl[k].path, ovl[k].path, ovl[k].text, ovl[k].len, f)) {
+            f->head_text = xstrndup(ovl[k].text, ovl[k].len);
+            f->head_len = ovl[k].len;
+        } else {
+            change_file_clear(f);
+            c->nfiles--;
+        }
+        git_blob_free(old);
+    }
+    free(overlay_used);
+    git_diff_free(diff);
+    git_tree_free(tree);
+    c->head_root = xstrdup(r->workdir);
+    return c;
+}
+
+int repo_diff_path(repo *r, const char *path, const char *text, size_t len, size_t max_bytes,
+                   change_file **out, char **cause)
+{
+    if (!max_bytes)
+        max_bytes = 2u << 20;
+    *out = NULL;
+    git_tree *tree = base_tree(r);
+    git_blob *old = base_blob(r, tree, path);
+    char *disk = NULL;
+    if (!text) {
+        char *why = NULL;
+        disk = workdir_text(r, path, max_bytes, &len, &why);
+        if (!disk && !old) {
+            free(why);
+            git_tree_free(tree);
+            return 0;   /* neither in the base nor on disk: nothing differs */
+        }
+        free(why);
+        text = disk;
+    }
+    change_file *f = xcalloc(1, sizeof *f);
+    f->path = xstrdup(path);
+    f->old_path = xstrdup(path);
+    f->is_new = old == NULL;
+    bool differs;
+    if (!text) {
+        /* deleted on disk */
+        f->is_deleted = true;
+        differs = diff_blob_text(r, old, path, path, "", 0, f);
+        f->is_deleted = true;
+    } else {
+        differs = diff_blob_text(r, old, path, path, text, len, f);
+        if (differs) {
+            f->head_text = xstrndup(text, len);
+            f->head_len = len;
+        }
+    }
+    git_blob_free(old);
+    git_tree_free(tree);
+    free(disk);
+    if (!differs) {
+        change_file_clear(f);
+        free(f);
+        return 0;
+    }
+    *out = f;
+    (void)cause;
+    return 0;
+}
+
+char *repo_base_text(repo *r, const char *path, size_t *len, char **cause)
+{
+    git_tree *tree = base_tree(r);
+    git_blob *b = base_blob(r, tree, path);
+    git_tree_free(tree);
+    if (!b) {
+        if (cause)
+            *cause = xasprintf("%s: not in the base", path);
+        return NULL;
+    }
+    size_t n = (size_t)git_blob_rawsize(b);
+    char *t = xstrndup(git_blob_rawcontent(b), n);
+    git_blob_free(b);
+    if (len)
+        *len = n;
+    return t;
+}
+
+char *repo_default_title(repo *r)
+{
+    char *title = NULL;
+    git_revwalk *w = NULL;
+    if (git_revwalk_new(&w, r->git) == 0 && git_revwalk_push_head(w) == 0) {
+        if (r->have_base)
+            git_revwalk_hide(w, &r->base);
+        git_oid id;
+        if (git_revwalk_next(&id, w) == 0) {
+            git_commit *c = NULL;
+            if (git_commit_lookup(&c, r->git, &id) == 0) {
+                const char *s = git_commit_summary(c);
+                if (s)
+                    title = xstrdup(s);
+                git_commit_free(c);
+            }
+        }
+    }
+    git_revwalk_free(w);
+    if (title)
+        return title;
+    git_reference *hr = NULL;
+    if (git_repository_head(&hr, r->git) == 0 && git_reference_is_branch(hr))
+        title = xstrdup(git_reference_shorthand(hr));
+    else if (git_repository_head_unborn(r->git) == 1) {
+        /* unborn: the branch HEAD points at */
+        git_reference *sym = NULL;
+        if (git_reference_lookup(&sym, r->git, "HEAD") == 0 && git_reference_symbolic_target(sym)) {
+            const char *t = git_reference_symbolic_target(sym);
+            title = xstrdup(str_starts(t, "refs/heads/") ? t + 11 : t);
+        }
+        git_reference_free(sym);
+    }
+    git_reference_free(hr);
+    return title ? title : xstrdup("");
+}
