@@ -1,0 +1,301 @@
+/* Code actions and commands. For each review diagnostic under the cursor: "Open rule ID in
+ * rules.md" (command review.openRule), "Go to evidence" for each related location (command
+ * review.openLocation) and "Ignore ID on this line" (a WorkspaceEdit adding or extending a
+ * `// review: ignore[ID]` / `# review: ignore[ID]` comment). workspace/executeCommand runs
+ * review.openRule and review.openLocation (window/showDocument when the client supports it;
+ * the result always carries the location so an editor plugin can open it itself),
+ * review.rescan and review.showDerivedRules (the derived families in the original rules.txt
+ * format, returned and logged). */
+#include <string.h>
+
+#include "lsp/server.h"
+#include "lsp/uri.h"
+
+const char *const actions_commands[] = {
+    "review.openRule", "review.openLocation", "review.rescan", "review.showDerivedRules", NULL,
+};
+
+/* The line comment syntax for a file, from its name, or NULL when it has none we may use. */
+static const char *comment_style(const char *rel)
+{
+    static const char *const slashes[] = {".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp",
+                                          ".hxx", ".cu", ".cuh", ".hip", ".inl", ".ipp",
+                                          ".cl", ".js", ".ts", ".rs", ".go", ".java", NULL};
+    static const char *const hashes[] = {".py", ".pyi", ".pyx", ".sh", ".bash", ".yaml", ".yml",
+                                         ".toml", ".cmake", ".cfg", ".ini", ".mk", ".txt", NULL};
+    const char *base = strrchr(rel, '/');
+    base = base ? base + 1 : rel;
+    if (strcmp(base, "Makefile") == 0 || strcmp(base, "CMakeLists.txt") == 0)
+        return "#";
+    for (size_t i = 0; slashes[i]; i++)
+        if (str_ends(base, slashes[i]))
+            return "//";
+    for (size_t i = 0; hashes[i]; i++)
+        if (str_ends(base, hashes[i]))
+            return "#";
+    return NULL;
+}
+
+/* The location of a rule in the rules file: {uri, range} with the rule's first line
+ * selected, or NULL when the rule or the file is unknown. */
+static json_t *rule_location(server *s, const char *rule, int *line_out)
+{
+    const rule_entry *e = catalog_find(engine_catalog(s->eng), rule);
+    const char *file = diagnostics_rules_file(s);
+    if (!e || !file)
+        return NULL;
+    char *u = uri_from_path(file);
+    json_t *loc = json_pack("{s:s, s:{s:{s:i, s:i}, s:{s:i, s:i}}}", "uri", u, "range", "start",
+                            "line", e->line - 1, "character", 0, "end", "line", e->line,
+                            "character", 0);
+    free(u);
+    if (line_out)
+        *line_out = e->line;
+    return loc;
+}
+
+/* A code action (or a bare Command for clients without literal support) that runs a command. */
+static json_t *command_action(server *s, const char *title, const char *command, json_t *arg,
+                              json_t *diag)
+{
+    json_t *cmd = json_pack("{s:s, s:s, s:[o]}", "title", title, "command", command, "arguments", arg);
+    if (!s->caps.code_action_literals)
+        return cmd;
+    json_t *a = json_pack("{s:s, s:s, s:o}", "title", title, "kind", "quickfix", "command", cmd);
+    if (diag)
+        json_object_set_new(a, "diagnostics", json_pack("[O]", diag));
+    return a;
+}
+
+/* The "Ignore ID on this line" action for a finding, or NULL when the file has no comment
+ * syntax or the rule is already ignored there. */
+static json_t *ignore_action(server *s, const char *rel, const char *uri, int line0,
+                             const char *rule, json_t *diag)
+{
+    const char *cs = comment_style(rel);
+    if (!cs || !s->caps.code_action_literals)
+        return NULL;
+    size_t len = 0;
+    char *text = documents_text(s, rel, &len);
+    if (!text)
+        return NULL;
+    line_index li;
+    lines_build(&li, text, len);
+    json_t *action = NULL;
+    if ((size_t)line0 < li.nlines) {
+        size_t ll;
+        const char *lp = lines_get(&li, (size_t)line0, &ll);
+        char *line = xstrndup(lp, ll);
+        char *tag = strstr(line, "review: ignore[");
+        char *close = tag ? strchr(tag, ']') : NULL;
+        size_t at;
+        char *insert = NULL;
+        if (tag && close) {
+            char *inside = xstrndup(tag + 15, (size_t)(close - tag - 15));
+            bool has = false;
+            for (char *save = NULL, *t = strtok_r(inside, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+                has = has || strcmp(t, rule) == 0;
+            free(inside);
+            if (!has) {
+                at = (size_t)(close - line);
+                insert = xasprintf(", %s", rule);
+            }
+        } else {
+            at = ll;
+            insert = xasprintf("%s%s review: ignore[%s]", strcmp(cs, "#") == 0 ? "  " : " ", cs, rule);
+        }
+        if (insert) {
+            size_t u = pos_units_from_bytes(lp, ll, at, s->caps.utf8);
+            json_t *edit = json_pack("{s:{s:{s:i, s:I}, s:{s:i, s:I}}, s:s}", "range", "start",
+                                     "line", line0, "character", (json_int_t)u, "end", "line",
+                                     line0, "character", (json_int_t)u, "newText", insert);
+            json_t *changes = json_object();
+            json_object_set_new(changes, uri, json_pack("[o]", edit));
+            char *title = xasprintf("Ignore %s on this line", rule);
+            action = json_pack("{s:s, s:s, s:{s:o}}", "title", title, "kind", "quickfix", "edit",
+                               "changes", changes);
+            if (diag)
+                json_object_set_new(action, "diagnostics", json_pack("[O]", diag));
+            free(title);
+            free(insert);
+        }
+        free(line);
+    }
+    lines_free(&li);
+    free(text);
+    return action;
+}
+
+/* True when the client's diagnostic list names this stored diagnostic's code (or is empty). */
+static json_t *matching_client_diag(json_t *ctx_diags, stored_diag *sd)
+{
+    size_t i;
+    json_t *d;
+    const char *code = jstr(sd->diag, "code");
+    json_int_t line = json_integer_value(jpath(sd->diag, "range.start.line"));
+    json_array_foreach(ctx_diags, i, d) {
+        const char *src = jstr(d, "source");
+        if (src && strcmp(src, "review") != 0)
+            continue;
+        if (jstr(d, "code") && code && strcmp(jstr(d, "code"), code) == 0 &&
+            json_integer_value(jpath(d, "range.start.line")) == line)
+            return d;
+    }
+    return NULL;
+}
+
+/* textDocument/codeAction. */
+void actions_code_action(server *s, json_t *id, json_t *params)
+{
+    const char *uri = jstr(json_object_get(params, "textDocument"), "uri");
+    json_t *range = json_object_get(params, "range");
+    json_t *l0 = jpath(range, "start.line"), *l1 = jpath(range, "end.line");
+    if (!uri || !json_is_integer(l0) || !json_is_integer(l1)) {
+        rpc_error(s, id, RPC_INVALID_PARAMS, "textDocument/codeAction: textDocument.uri and range required");
+        return;
+    }
+    json_t *ctx_diags = jpath(params, "context.diagnostics");
+    bool filter = json_is_array(ctx_diags) && json_array_size(ctx_diags) > 0;
+    json_t *out = json_array();
+    const char *why;
+    char *rel = documents_relpath(s, uri, &why);
+    if (!rel) {
+        log_msg(s, LOG_LOG, "code actions for %s: none (%s)", uri, why);
+        rpc_respond(s, id, out);
+        return;
+    }
+    json_int_t a = json_integer_value(l0), b = json_integer_value(l1);
+    for (size_t i = 0; i < s->ndiags; i++) {
+        stored_diag *sd = &s->diags[i];
+        if (strcmp(sd->relpath, rel) != 0 || sd->line0 < a || sd->line0 > b)
+            continue;
+        json_t *cd = filter ? matching_client_diag(ctx_diags, sd) : NULL;
+        if (filter && !cd)
+            continue;
+        json_t *diag = cd ? cd : sd->diag;
+        const char *kind = jstr(jpath(sd->diag, "data"), "kind");
+        bool is_finding = kind && strcmp(kind, "finding") == 0;
+        for (size_t k = 0; sd->rule_ids[k] && k < 8; k++) {
+            int line = 0;
+            json_t *loc = rule_location(s, sd->rule_ids[k], &line);
+            if (!loc)
+                continue;
+            json_t *arg = json_pack("{s:s, s:O, s:i, s:O}", "rule", sd->rule_ids[k], "uri",
+                                    json_object_get(loc, "uri"), "line", line, "range",
+                                    json_object_get(loc, "range"));
+            json_decref(loc);
+            const char *file = diagnostics_rules_file(s);
+            const char *base = file && strrchr(file, '/') ? strrchr(file, '/') + 1 : "rules.md";
+            char *title = xasprintf("Open rule %s in %s", sd->rule_ids[k], base);
+            json_array_append_new(out, command_action(s, title, "review.openRule", arg, diag));
+            free(title);
+        }
+        if (!is_finding)
+            continue;
+        size_t r;
+        json_t *rel_loc;
+        json_array_foreach(jpath(sd->diag, "data.related"), r, rel_loc) {
+            json_t *loc = json_object_get(rel_loc, "location");
+            const char *msg = jstr(rel_loc, "message");
+            char *title = xasprintf("Go to evidence: %s", msg ? msg : "related location");
+            json_t *arg = json_pack("{s:O, s:O}", "uri", json_object_get(loc, "uri"), "range",
+                                    json_object_get(loc, "range"));
+            json_array_append_new(out, command_action(s, title, "review.openLocation", arg, diag));
+            free(title);
+        }
+        json_t *ign = ignore_action(s, rel, uri, sd->line0, sd->rule_ids[0], diag);
+        if (ign)
+            json_array_append_new(out, ign);
+    }
+    free(rel);
+    rpc_respond(s, id, out);
+}
+
+/* Ask the client to show a location (when it can); the command's result carries it anyway. */
+static void show_location(server *s, json_t *loc)
+{
+    if (!s->caps.show_document)
+        return;
+    json_t *p = json_pack("{s:O, s:b, s:O}", "uri", json_object_get(loc, "uri"), "takeFocus", 1,
+                          "selection", json_object_get(loc, "range"));
+    rpc_request(s, "window/showDocument", p, NULL, NULL);
+}
+
+/* review.openRule: argument "ID" or {"rule": "ID", ...}. */
+static void cmd_open_rule(server *s, json_t *id, json_t *arg)
+{
+    const char *rule = json_is_string(arg) ? json_string_value(arg) : jstr(arg, "rule");
+    if (!rule) {
+        rpc_error(s, id, RPC_INVALID_PARAMS, "review.openRule: expected a rule id argument");
+        return;
+    }
+    if (!s->eng) {
+        rpc_error(s, id, RPC_INVALID_PARAMS, "review.openRule: no rules loaded");
+        return;
+    }
+    int line = 0;
+    json_t *loc = rule_location(s, rule, &line);
+    if (!loc) {
+        const char *near[3];
+        size_t n = catalog_near(engine_catalog(s->eng), rule, near, 3);
+        rpc_error(s, id, RPC_INVALID_PARAMS, "review.openRule: unknown rule %s%s%s%s%s%s%s", rule,
+                  n ? " (did you mean " : "", n ? near[0] : "", n > 1 ? ", " : "",
+                  n > 1 ? near[1] : "", n > 2 ? ", " : "", n ? (n > 2 ? near[2] : "") : "");
+        return;
+    }
+    show_location(s, loc);
+    json_object_set_new(loc, "rule", json_string(rule));
+    json_object_set_new(loc, "line", json_integer(line));
+    json_object_set_new(loc, "shown", json_boolean(s->caps.show_document));
+    rpc_respond(s, id, loc);
+}
+
+/* review.openLocation: argument {"uri", "range"}. */
+static void cmd_open_location(server *s, json_t *id, json_t *arg)
+{
+    if (!jstr(arg, "uri") || !json_is_object(json_object_get(arg, "range"))) {
+        rpc_error(s, id, RPC_INVALID_PARAMS, "review.openLocation: expected {uri, range}");
+        return;
+    }
+    show_location(s, arg);
+    json_t *res = json_deep_copy(arg);
+    json_object_set_new(res, "shown", json_boolean(s->caps.show_document));
+    rpc_respond(s, id, res);
+}
+
+/* workspace/executeCommand. */
+void actions_execute_command(server *s, json_t *id, json_t *params)
+{
+    const char *cmd = jstr(params, "command");
+    json_t *args = json_object_get(params, "arguments");
+    json_t *arg = json_is_array(args) ? json_array_get(args, 0) : NULL;
+    if (!cmd) {
+        rpc_error(s, id, RPC_INVALID_PARAMS, "workspace/executeCommand: command missing");
+    } else if (strcmp(cmd, "review.openRule") == 0) {
+        cmd_open_rule(s, id, arg);
+    } else if (strcmp(cmd, "review.openLocation") == 0) {
+        cmd_open_location(s, id, arg);
+    } else if (strcmp(cmd, "review.rescan") == 0) {
+        if (s->first_scan_done)
+            diagnostics_review_now(s);
+        json_t *res = json_pack("{s:I, s:I}", "files",
+                                (json_int_t)(s->last && s->last->chg ? s->last->chg->nfiles : 0),
+                                "findings", (json_int_t)(s->last ? s->last->findings.n : 0));
+        rpc_respond(s, id, res);
+    } else if (strcmp(cmd, "review.showDerivedRules") == 0) {
+        if (s->first_scan_done && diagnostics_stale(s))
+            diagnostics_review_now(s);
+        if (!s->last) {
+            rpc_error(s, id, RPC_INVALID_PARAMS, "review.showDerivedRules: no review yet");
+            return;
+        }
+        strbuf sb;
+        sb_init(&sb);
+        derive_format(&s->last->derived, &sb);
+        log_msg(s, LOG_INFO, "derived rules:\n%s", sb.buf);
+        rpc_respond(s, id, json_string(sb.buf));
+        sb_free(&sb);
+    } else {
+        rpc_error(s, id, RPC_INVALID_PARAMS, "workspace/executeCommand: unknown command %s", cmd);
+    }
+}

@@ -1,0 +1,194 @@
+/* The LSP lifecycle: `initialize` (read the client's capabilities, negotiate the position
+ * encoding, take the settings from initializationOptions, open the engine on the workspace,
+ * answer with our capabilities), `initialized` (pull settings with workspace/configuration
+ * when the client can, then start the first scan), `shutdown` and `exit` (0 after shutdown,
+ * 1 without). */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsp/server.h"
+#include "lsp/uri.h"
+
+/* True when a JSON array contains the string s. */
+static bool array_has(json_t *arr, const char *s)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+        return true;
+    return false;
+}
+
+/* Record what the client can do. */
+static void read_client_caps(server *s, json_t *caps)
+{
+    client_caps *c = &s->caps;
+    memset(c, 0, sizeof *c);
+    c->utf8 = array_has(jpath(caps, "general.positionEncodings"), "utf-8");
+    c->work_done_progress = jbool_path(caps, "window.workDoneProgress");
+    c->show_document = jbool_path(caps, "window.showDocument.support");
+    c->configuration = jbool_path(caps, "workspace.configuration");
+    c->pull_diagnostics = json_is_object(jpath(caps, "textDocument.diagnostic"));
+    c->diagnostic_refresh = jbool_path(caps, "workspace.diagnostics.refreshSupport");
+    c->related_information = jbool_path(caps, "textDocument.publishDiagnostics.relatedInformation");
+    c->code_description = jbool_path(caps, "textDocument.publishDiagnostics.codeDescriptionSupport");
+    json_t *fmt = jpath(caps, "textDocument.hover.contentFormat");
+    c->markdown_hover = !json_is_array(fmt) || array_has(fmt, "markdown");
+    c->code_action_literals = json_is_object(jpath(caps, "textDocument.codeAction.codeActionLiteralSupport"));
+    s->dynamic_watch = jbool_path(caps, "workspace.didChangeWatchedFiles.dynamicRegistration");
+}
+
+/* The workspace root the client named: first workspace folder, else rootUri, else rootPath.
+ * Returns an owned path or NULL. */
+static char *client_root(server *s, json_t *params)
+{
+    const char *why = NULL;
+    json_t *folders = json_object_get(params, "workspaceFolders");
+    const char *uri = NULL;
+    if (json_is_array(folders) && json_array_size(folders) > 0) {
+        uri = jstr(json_array_get(folders, 0), "uri");
+        if (json_array_size(folders) > 1)
+            log_msg(s, LOG_INFO, "%zu workspace folders: reviewing the first, %s",
+                    json_array_size(folders), uri ? uri : "?");
+    }
+    if (!uri)
+        uri = jstr(params, "rootUri");
+    if (uri) {
+        char *p = uri_to_path(uri, &why);
+        if (!p)
+            log_msg(s, LOG_WARNING, "workspace %s refused: %s", uri, why);
+        return p;
+    }
+    const char *path = jstr(params, "rootPath");
+    return path ? xstrdup(path) : NULL;
+}
+
+/* Open the engine on the workspace and settle the path prefixes used to map URIs. */
+static void open_workspace(server *s, char *root)
+{
+    if (!root) {
+        log_msg(s, LOG_WARNING, "no workspace folder: nothing to review");
+        return;
+    }
+    engine_settings es;
+    settings_to_engine(&s->cfg, &es);
+    char *cause = NULL;
+    s->eng = engine_open(root, &es, &cause);
+    if (!s->eng) {
+        show_message(s, LOG_WARNING, "review-lsp: %s: %s; no findings will be shown", root,
+                     cause ? cause : "cannot open the repository");
+        free(cause);
+        free(root);
+        return;
+    }
+    s->workdir = xstrdup(engine_workdir(s->eng));
+    /* Keep the client's spelling of the work tree when it is the same directory (a symlink),
+     * so the URIs we send match the ones it knows. */
+    char real[PATH_MAX];
+    if (realpath(root, real)) {
+        char *withslash = xasprintf("%s/", real);
+        if (strcmp(withslash, s->workdir) == 0) {
+            size_t n = strlen(root);
+            s->root = n && root[n - 1] == '/' ? xstrdup(root) : xasprintf("%s/", root);
+        }
+        free(withslash);
+    }
+    if (!s->root)
+        s->root = xstrdup(s->workdir);
+    free(root);
+    const char *problem = engine_catalog_problem(s->eng);
+    if (problem)
+        show_message(s, LOG_WARNING, "review-lsp: %s", problem);
+    log_msg(s, LOG_INFO, "review-lsp %s: work tree %s, rules %s, positions in %s",
+            REVIEW_LSP_VERSION, s->workdir, engine_catalog(s->eng)->path,
+            s->caps.utf8 ? "utf-8" : "utf-16");
+}
+
+/* The capabilities we announce. */
+static json_t *server_capabilities(server *s)
+{
+    json_t *cmds = json_array();
+    for (size_t i = 0; actions_commands[i]; i++)
+        json_array_append_new(cmds, json_string(actions_commands[i]));
+    json_t *caps = json_pack(
+        "{s:s, s:{s:b, s:i, s:{s:b}}, s:b, s:o, s:{s:o}, s:{s:s, s:b, s:b}}",
+        "positionEncoding", s->caps.utf8 ? "utf-8" : "utf-16",
+        "textDocumentSync", "openClose", 1, "change", 2, "save", "includeText", 0,
+        "hoverProvider", 1,
+        "codeActionProvider",
+        s->caps.code_action_literals ? json_pack("{s:[s]}", "codeActionKinds", "quickfix")
+                                     : json_true(),
+        "executeCommandProvider", "commands", cmds,
+        "diagnosticProvider", "identifier", "review", "interFileDependencies", 1,
+        "workspaceDiagnostics", 0);
+    return caps;
+}
+
+/* initialize: see the file comment. */
+void lifecycle_initialize(server *s, json_t *id, json_t *params)
+{
+    s->state = STATE_RUNNING; /* logMessage is allowed while initialize runs */
+    read_client_caps(s, json_object_get(params, "capabilities"));
+    const char *cname = jstr(jpath(params, "clientInfo"), "name");
+    s->client_name = xstrdup(cname ? cname : "unknown client");
+    json_t *opts = json_object_get(params, "initializationOptions");
+    if (json_is_object(opts)) {
+        json_t *review = json_object_get(opts, "review");
+        settings_apply(s, review ? review : opts);
+    }
+    open_workspace(s, client_root(s, params));
+    json_t *result = json_pack("{s:o, s:{s:s, s:s}}", "capabilities", server_capabilities(s),
+                               "serverInfo", "name", "review-lsp", "version", REVIEW_LSP_VERSION);
+    rpc_respond(s, id, result);
+}
+
+/* Register for watched-file events when the client can do it dynamically. */
+static void register_watchers(server *s)
+{
+    json_t *opts = json_pack("{s:[{s:s}]}", "watchers", "globPattern", "**/*");
+    json_t *params = json_pack("{s:[{s:s, s:s, s:o}]}", "registrations", "id", "review-watch",
+                               "method", "workspace/didChangeWatchedFiles", "registerOptions", opts);
+    rpc_request(s, "client/registerCapability", params, NULL, NULL);
+}
+
+/* initialized: the client is ready for our requests. */
+void lifecycle_initialized(server *s, json_t *params)
+{
+    (void)params;
+    if (s->scan_started)
+        return;
+    if (s->eng && s->dynamic_watch)
+        register_watchers(s);
+    if (s->caps.configuration)
+        settings_request_configuration(s, diagnostics_first_scan);
+    else
+        diagnostics_first_scan(s);
+}
+
+/* shutdown: answer what is pending, then refuse everything but exit. */
+void lifecycle_shutdown(server *s, json_t *id, json_t *params)
+{
+    (void)params;
+    if (diagnostics_stale(s) && s->scan_started)
+        diagnostics_review_now(s);
+    rpc_run_deferred(s);
+    while (s->deferred_head) { /* the first scan never ran: nothing fresh to answer with */
+        deferred *d = s->deferred_head;
+        s->deferred_head = d->next;
+        rpc_error(s, d->id, RPC_REQUEST_CANCELLED, "server shutting down");
+        json_decref(d->id);
+        json_decref(d->params);
+        free(d->method);
+        free(d);
+    }
+    s->state = STATE_SHUTDOWN;
+    uv_timer_stop(&s->debounce);
+    rpc_respond(s, id, json_null());
+}
+
+/* exit: leave with 0 after shutdown, 1 otherwise. */
+void lifecycle_exit(server *s)
+{
+    server_stop(s, s->state == STATE_SHUTDOWN ? 0 : 1);
+}

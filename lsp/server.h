@@ -1,0 +1,280 @@
+/* The language server's shared state and the internal API its files use on each other.
+ * One `server` struct holds everything mutable (no globals); each lsp/ file implements one
+ * concern and exports a few functions with its prefix:
+ *
+ *   framing.c      Content-Length message framing (pure; see framing.h)
+ *   transport.c    stdin/stdout on libuv: reading, the bounded write queue, back-pressure
+ *   rpc.c          JSON-RPC 2.0: parsing, validation, dispatch table, replies, cancellation
+ *   lifecycle.c    initialize / initialized / shutdown / exit and the capabilities
+ *   position.c     UTF-8 / UTF-16 position conversion (pure; see position.h)
+ *   uri.c          file: URIs <-> paths (pure; see uri.h)
+ *   documents.c    open documents and text synchronisation, overlays into the engine
+ *   diagnostics.c  running reviews (debounced), publishing and pulling diagnostics
+ *   hover.c        textDocument/hover
+ *   actions.c      textDocument/codeAction and workspace/executeCommand
+ *   settings.c     the "review" settings: parsing, validation, applying
+ *   log.c          window/logMessage, window/showMessage and the --log file
+ *   server.c       lsp_main: the loop, arguments, start-up and tear-down
+ *
+ * Ownership: json_t parameters named `params`/`result`/`data` passed to rpc_respond,
+ * rpc_notify and rpc_request are stolen (the callee decrefs); every other json_t parameter is
+ * borrowed. Strings are borrowed unless a comment says otherwise. */
+#ifndef RL_LSP_SERVER_H
+#define RL_LSP_SERVER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <uv.h>
+
+#include "engine/engine.h"
+#include "engine/util.h"
+#include "lsp/framing.h"
+#include "lsp/position.h"
+
+typedef struct server server;
+
+/* JSON-RPC and LSP error codes. */
+enum {
+    RPC_PARSE_ERROR = -32700,
+    RPC_INVALID_REQUEST = -32600,
+    RPC_METHOD_NOT_FOUND = -32601,
+    RPC_INVALID_PARAMS = -32602,
+    RPC_INTERNAL_ERROR = -32603,
+    RPC_SERVER_NOT_INITIALIZED = -32002,
+    RPC_REQUEST_CANCELLED = -32800,
+};
+
+/* window/logMessage and window/showMessage types; LOG_OFF silences the client log. */
+enum { LOG_OFF = 0, LOG_ERROR = 1, LOG_WARNING = 2, LOG_INFO = 3, LOG_LOG = 4 };
+
+typedef enum server_state {
+    STATE_UNINITIALIZED, /* before `initialize` */
+    STATE_RUNNING,       /* after `initialize` answered */
+    STATE_SHUTDOWN,      /* after `shutdown`: only `exit` is meaningful */
+} server_state;
+
+/* The "review" settings, as last accepted. Strings are owned. */
+typedef struct settings {
+    char *base, *title, *rules_path;
+    char **disabled_rules;        /* NULL-terminated, owned */
+    json_t *severity;             /* object rule id -> LSP severity (integer), owned */
+    bool derived_hints;
+    long debounce_ms;
+    size_t max_file_bytes;
+    int log_level;
+} settings;
+
+/* What the client said it can do (from initialize). */
+typedef struct client_caps {
+    bool utf8;                    /* negotiated position encoding is utf-8 */
+    bool work_done_progress;
+    bool show_document;
+    bool configuration;           /* workspace/configuration */
+    bool pull_diagnostics;        /* textDocument.diagnostic */
+    bool diagnostic_refresh;      /* workspace.diagnostics.refreshSupport */
+    bool related_information;
+    bool code_description;
+    bool markdown_hover;
+    bool code_action_literals;
+} client_caps;
+
+/* One open document. */
+typedef struct document {
+    char *uri;                    /* as the client sent it */
+    char *relpath;                /* relative to the work tree */
+    char *lang;                   /* languageId */
+    int version;
+    char *text;                   /* owned, NUL-terminated, len bytes */
+    size_t len;
+    struct document *next;
+} document;
+
+/* A request whose answer waits for a fresh review (debounce or first scan pending). */
+typedef struct deferred {
+    json_t *id;                   /* owned */
+    char *method;
+    json_t *params;               /* owned */
+    struct deferred *next;
+} deferred;
+
+/* An outstanding server->client request and what to do with its response. */
+typedef struct server_request {
+    long id;
+    void (*done)(server *s, json_t *result, json_t *error, void *ctx);
+    void *ctx;
+    struct server_request *next;
+} server_request;
+
+/* What was last published for a URI, so that stale entries are cleared and repeats skipped. */
+typedef struct published {
+    char *uri;
+    char *relpath;
+    char *digest;                 /* the JSON of the diagnostics array */
+    int version;                  /* -1 when published without a version */
+    bool seen;                    /* marked during a publish pass */
+    struct published *next;
+} published;
+
+/* One diagnostic computed by the last review, kept for hover and code actions. */
+typedef struct stored_diag {
+    char *relpath;
+    int line0;                    /* 0-based line */
+    json_t *diag;                 /* the LSP Diagnostic, owned */
+    char **rule_ids;              /* the rules whose text hover shows (NULL-terminated) */
+} stored_diag;
+
+struct server {
+    uv_loop_t loop;
+    /* transport */
+    uv_stream_t *in_stream;       /* stdin as a pipe or tty, or NULL when stdin is a file */
+    uv_pipe_t in_pipe;
+    uv_tty_t in_tty;
+    uv_fs_t in_file_req;
+    char in_file_buf[65536];
+    bool in_is_file, reading, in_eof;
+    uv_pipe_t out_pipe;
+    uv_tty_t out_tty;
+    uv_stream_t *out_stream;
+    bool out_broken;              /* a write failed: the client is gone */
+    int out_fd;                   /* used with blocking writes when stdout is a file */
+    size_t out_queued;            /* bytes handed to uv_write and not yet written */
+    size_t out_high_water;        /* above this: reading pauses, publishes wait */
+    size_t logs_dropped;
+    framer fr;
+    /* protocol */
+    server_state state;
+    bool exit_requested;
+    int exit_code;
+    long next_request_id;
+    server_request *requests;
+    deferred *deferred_head;
+    client_caps caps;
+    char *client_name;
+    bool dynamic_watch;           /* client registers watched-file globs for us */
+    /* logging */
+    FILE *log_file;
+    /* workspace and engine */
+    char *root;                   /* work tree as given by the client, with trailing '/' */
+    char *workdir;                /* engine_workdir: absolute, trailing '/' */
+    engine *eng;
+    settings cfg;
+    char *bundled_rules_file;     /* where the bundled rules were written for links */
+    document *docs;
+    /* reviews */
+    uv_timer_t debounce;
+    uv_timer_t progress_timeout;
+    uv_idle_t resume_idle;
+    bool review_pending;          /* a review is due (timer armed or first scan not done) */
+    bool first_scan_done;
+    bool scan_started;
+    bool publish_pending;         /* output is backed up: publish when it drains */
+    review *last;                 /* the latest review, or NULL */
+    stored_diag *diags;
+    size_t ndiags, diags_cap;
+    published *pubs;
+    long progress_token;
+    /* statistics for the log */
+    unsigned long reviews_run;
+};
+
+/* --- server.c --- */
+/* Leave the loop: close every handle (flushing stdout) and make lsp_main return code. */
+void server_stop(server *s, int code);
+
+/* --- transport.c --- */
+int transport_start(server *s, char **cause);
+/* Queue one framed message (body is borrowed; copied). Never blocks. */
+void transport_send(server *s, const char *body, size_t len);
+bool transport_backed_up(const server *s);
+void transport_close(server *s);
+
+/* --- rpc.c --- */
+/* Handle one message body from the framer. */
+void rpc_handle_message(server *s, const char *body, size_t len);
+void rpc_respond(server *s, json_t *id, json_t *result);
+void rpc_error(server *s, json_t *id, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void rpc_notify(server *s, const char *method, json_t *params);
+/* Send a request to the client; done runs with its result or error (either may be NULL). */
+void rpc_request(server *s, const char *method, json_t *params,
+                 void (*done)(server *s, json_t *result, json_t *error, void *ctx), void *ctx);
+/* Answer every deferred request now that the review is fresh. */
+void rpc_run_deferred(server *s);
+/* Run a request handler (used by rpc.c's table and for deferred requests). */
+void rpc_dispatch_request(server *s, json_t *id, const char *method, json_t *params);
+void rpc_free_all(server *s);
+
+/* --- lifecycle.c --- */
+void lifecycle_initialize(server *s, json_t *id, json_t *params);
+void lifecycle_initialized(server *s, json_t *params);
+void lifecycle_shutdown(server *s, json_t *id, json_t *params);
+void lifecycle_exit(server *s);
+
+/* --- settings.c --- */
+void settings_init(settings *c);
+void settings_free(settings *c);
+/* Apply a "review" settings object (borrowed); warns about invalid values and keeps the old
+ * ones. Returns a mask of what changed. */
+enum { SET_ENGINE = 1, SET_PUBLISH = 2 };
+int settings_apply(server *s, json_t *review_obj);
+void settings_to_engine(const settings *c, engine_settings *out);
+void settings_changed(server *s, int mask);
+void settings_did_change_configuration(server *s, json_t *params);
+void settings_request_configuration(server *s, void (*then)(server *s));
+
+/* --- log.c --- */
+void log_msg(server *s, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void show_message(server *s, int type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int log_level_parse(const char *name);
+
+/* --- documents.c --- */
+void documents_did_open(server *s, json_t *params);
+void documents_did_change(server *s, json_t *params);
+void documents_did_save(server *s, json_t *params);
+void documents_did_close(server *s, json_t *params);
+document *documents_find(server *s, const char *relpath);
+/* The relative path for a client URI inside the work tree, or NULL with *why (static text). */
+char *documents_relpath(server *s, const char *uri, const char **why);
+void documents_free_all(server *s);
+/* The head text of a file for position conversion: open buffer, else the review's head text,
+ * else the disk. Returns an owned copy or NULL. */
+char *documents_text(server *s, const char *relpath, size_t *len);
+/* A file URI for a path relative to the work tree (caller frees). */
+char *documents_uri(server *s, const char *relpath);
+
+/* --- diagnostics.c --- */
+void diagnostics_init(server *s);
+/* Note that something changed; re-review after debounceMs (0: at the next loop turn). */
+void diagnostics_schedule(server *s);
+/* Review now and publish. */
+void diagnostics_review_now(server *s);
+/* Republish from the last review (settings that only change presentation). */
+void diagnostics_republish(server *s);
+void diagnostics_first_scan(server *s);
+void diagnostics_pull(server *s, json_t *id, json_t *params);
+/* True when a review is due, so answers would be stale. */
+bool diagnostics_stale(const server *s);
+void diagnostics_free_all(server *s);
+/* The rules file for links: absolute path (borrowed) or NULL. */
+const char *diagnostics_rules_file(server *s);
+/* The LSP range for an engine range in a text (new object). */
+json_t *diagnostics_range(server *s, const char *text, size_t len, const text_range *r);
+void diagnostics_output_drained(server *s);
+
+/* --- hover.c --- */
+void hover_request(server *s, json_t *id, json_t *params);
+
+/* --- actions.c --- */
+void actions_code_action(server *s, json_t *id, json_t *params);
+void actions_execute_command(server *s, json_t *id, json_t *params);
+/* The executeCommand command names (NULL-terminated). */
+extern const char *const actions_commands[];
+
+/* --- shared JSON helpers (rpc.c) --- */
+const char *jstr(json_t *obj, const char *key);
+json_t *jpath(json_t *obj, const char *dotted);
+bool jbool_path(json_t *obj, const char *dotted);
+
+#endif
