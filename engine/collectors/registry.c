@@ -4,6 +4,9 @@
 
 #include "engine/collector.h"
 
+extern const collector collector_struct_abi;
+
 const collector *const collectors_all[] = {
+    &collector_struct_abi,
     NULL,
 };

@@ -1,0 +1,996 @@
+/* The struct ABI collector (rule D11): a struct whose layout is pinned by assertions elsewhere
+ * (offsetof(S, f) and static_assert(sizeof(S) ...), often because a precompiled code object
+ * reads it by offset) changes shape and the change leaves those pins as they were.
+ *
+ * For each C/C++ file in the change, the structs whose text the change touches are parsed in
+ * the base and in the head (the syntax layer), their data members aligned by name, and every
+ * edit classified: inserted, removed, retyped, moved. Field offsets and sizes are computed
+ * where the types allow (built-in and HIP vector types, pointers, typedefs and structs of the
+ * same file, arrays of literal length, natural alignment); elsewhere a field's offset is known
+ * to stay only when everything before it is unchanged. The tree-wide pin index (tree_index.h)
+ * then says which offsets and sizes are pinned: a finding is raised only for a pin that shifts
+ * and that the change did not touch, on the line of the edit that shifts it, with each pinning
+ * assertion as related information. Churn in a struct nobody pins is silent, appending at the
+ * end shifts no offset, and another struct's assertions never count. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/collector.h"
+#include "engine/syntax.h"
+#include "engine/tree_index.h"
+
+#define MAX_RELATED 12
+#define LAYOUT_DEPTH 4
+
+/* --- types and layout -------------------------------------------------------------------- */
+
+typedef struct typedef_entry {
+    char *name;
+    char *type;
+} typedef_entry;
+
+typedef struct typedef_list {
+    typedef_entry *items;
+    size_t n, cap;
+} typedef_list;
+
+typedef struct field_layout {
+    bool known;          /* offset and size computable */
+    long long off, size;
+} field_layout;
+
+typedef struct struct_layout {
+    field_layout *f;     /* one per field of the syn_struct (static ones: known, size 0) */
+    bool size_known;
+    long long size, align;
+} struct_layout;
+
+/* One side (base or head) of a file: its parse, structs and typedefs. */
+typedef struct side {
+    syntax_doc *doc;
+    syn_struct_list structs;
+    typedef_list typedefs;
+} side;
+
+typedef struct builtin_type {
+    const char *name;
+    int size, align;
+} builtin_type;
+
+static const builtin_type builtins[] = {
+    {"bool", 1, 1}, {"char", 1, 1}, {"signed char", 1, 1}, {"unsigned char", 1, 1},
+    {"int8_t", 1, 1}, {"uint8_t", 1, 1}, {"int8", 1, 1}, {"uint8", 1, 1},
+    {"short", 2, 2}, {"short int", 2, 2}, {"unsigned short", 2, 2}, {"unsigned short int", 2, 2},
+    {"int16_t", 2, 2}, {"uint16_t", 2, 2}, {"half", 2, 2}, {"__half", 2, 2}, {"_Float16", 2, 2},
+    {"__fp16", 2, 2}, {"hip_bfloat16", 2, 2}, {"__hip_bfloat16", 2, 2}, {"bfloat16", 2, 2},
+    {"bf16", 2, 2}, {"fp16", 2, 2}, {"half_t", 2, 2}, {"bhalf_t", 2, 2},
+    {"int", 4, 4}, {"signed", 4, 4}, {"signed int", 4, 4}, {"unsigned", 4, 4},
+    {"unsigned int", 4, 4}, {"int32_t", 4, 4}, {"uint32_t", 4, 4}, {"float", 4, 4},
+    {"index_t", 4, 4}, {"uint", 4, 4}, {"half2", 4, 4}, {"__half2", 4, 4},
+    {"long", 8, 8}, {"long int", 8, 8}, {"unsigned long", 8, 8}, {"unsigned long int", 8, 8},
+    {"long long", 8, 8}, {"long long int", 8, 8}, {"unsigned long long", 8, 8},
+    {"unsigned long long int", 8, 8}, {"int64_t", 8, 8}, {"uint64_t", 8, 8}, {"size_t", 8, 8},
+    {"ssize_t", 8, 8}, {"ptrdiff_t", 8, 8}, {"intptr_t", 8, 8}, {"uintptr_t", 8, 8},
+    {"double", 8, 8}, {"long_index_t", 8, 8}, {"hipDeviceptr_t", 8, 8},
+    {"float2", 8, 8}, {"int2", 8, 8}, {"uint2", 8, 8}, {"float4", 16, 16}, {"int4", 16, 16},
+    {"uint4", 16, 16}, {"float3", 12, 4}, {"int3", 12, 4}, {"uint3", 12, 4}, {"dim3", 12, 4},
+};
+
+/* The type text with qualifiers and elaborating keywords dropped and spaces collapsed. */
+static char *normalize_type(const char *type)
+{
+    static const char *const drop[] = {"const", "volatile", "struct", "class", "mutable",
+                                       "__restrict__", "__restrict", "typename", NULL};
+    strbuf sb;
+    sb_init(&sb);
+    const char *p = type;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == '\n')
+            p++;
+        const char *w = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+            p++;
+        if (p == w)
+            break;
+        bool skip = false;
+        for (int i = 0; drop[i]; i++)
+            if ((size_t)(p - w) == strlen(drop[i]) && memcmp(w, drop[i], (size_t)(p - w)) == 0)
+                skip = true;
+        if (skip)
+            continue;
+        if (sb.len)
+            sb_addc(&sb, ' ');
+        if (p - w > 5 && memcmp(w, "std::", 5) == 0)
+            w += 5;
+        sb_add(&sb, w, (size_t)(p - w));
+    }
+    return sb_detach(&sb);
+}
+
+/* Collect `typedef T N;` and `using N = T;` declarations of a text (simple ones only). */
+static void collect_typedefs(const char *text, typedef_list *out)
+{
+    const char *p = text;
+    while ((p = strstr(p, "typedef ")) != NULL) {
+        if (p != text && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z'))) {
+            p += 8;
+            continue;
+        }
+        const char *end = strchr(p, ';');
+        if (!end)
+            break;
+        char *decl = xstrndup(p + 8, (size_t)(end - p - 8));
+        if (!strpbrk(decl, "{}()[]*&")) {
+            char *sp = strrchr(decl, ' ');
+            if (sp) {
+                typedef_entry *e = ARRAY_PUSH(out->items, out->n, out->cap);
+                e->name = str_strip(sp + 1);
+                *sp = '\0';
+                e->type = str_strip(decl);
+            }
+        }
+        free(decl);
+        p = end;
+    }
+    p = text;
+    while ((p = strstr(p, "using ")) != NULL) {
+        const char *eq = NULL, *end = strchr(p, ';');
+        if (!end)
+            break;
+        for (const char *q = p; q < end; q++)
+            if (*q == '=') {
+                eq = q;
+                break;
+            }
+        if (eq) {
+            char *name = xstrndup(p + 6, (size_t)(eq - p - 6));
+            char *type = xstrndup(eq + 1, (size_t)(end - eq - 1));
+            char *n2 = str_strip(name), *t2 = str_strip(type);
+            if (!strpbrk(n2, " <:") && !strpbrk(t2, "{}()[]*&")) {
+                typedef_entry *e = ARRAY_PUSH(out->items, out->n, out->cap);
+                e->name = n2;
+                e->type = t2;
+            } else {
+                free(n2);
+                free(t2);
+            }
+            free(name);
+            free(type);
+        }
+        p = end;
+    }
+}
+
+/* Free a typedef list's contents. */
+static void typedef_list_free(typedef_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->items[i].name);
+        free(l->items[i].type);
+    }
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+static bool compute_layout(const side *sd, const syn_struct *s, struct_layout *out, int depth);
+
+/* Size and alignment of a named type (no declarator), through typedefs and same-file structs. */
+static bool type_size(const side *sd, const char *type, long long *size, long long *align,
+                      int depth)
+{
+    char *t = normalize_type(type);
+    bool ok = false;
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0] && !ok; i++)
+        if (strcmp(t, builtins[i].name) == 0) {
+            *size = builtins[i].size;
+            *align = builtins[i].align;
+            ok = true;
+        }
+    const char *plain = strrchr(t, ':');
+    plain = plain ? plain + 1 : t;
+    if (!ok && depth < LAYOUT_DEPTH && !strchr(t, '<')) {
+        for (size_t i = 0; i < sd->typedefs.n && !ok; i++)
+            if (strcmp(sd->typedefs.items[i].name, plain) == 0 &&
+                strcmp(sd->typedefs.items[i].type, type) != 0)
+                ok = type_size(sd, sd->typedefs.items[i].type, size, align, depth + 1);
+        const syn_struct *inner = ok ? NULL : syntax_find_struct(&sd->structs, plain);
+        if (inner && !inner->is_template) {
+            struct_layout l;
+            if (compute_layout(sd, inner, &l, depth + 1) && l.size_known) {
+                *size = l.size;
+                *align = l.align;
+                ok = true;
+            }
+            free(l.f);
+        }
+    }
+    free(t);
+    return ok;
+}
+
+/* Size and alignment of one field; false when not computable. */
+static bool field_size(const side *sd, const syn_field *f, long long *size, long long *align,
+                       int depth)
+{
+    if (f->bitfield >= 0 || !f->name[0] || strstr(f->type, "alignas") ||
+        strstr(f->type, "__attribute__"))
+        return false;
+    if (f->pointer_depth > 0) {
+        *size = 8;
+        *align = 8;
+    } else if (!type_size(sd, f->type, size, align, depth)) {
+        return false;
+    }
+    if (f->array_dims) {
+        const char *p = f->array_dims;
+        while (*p == '[') {
+            char *end;
+            long long n = strtoll(p + 1, &end, 0);
+            while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+                end++;
+            if (end == p + 1 || *end != ']' || n < 0)
+                return false;
+            *size *= n;
+            p = end + 1;
+        }
+    }
+    return true;
+}
+
+/* Lay a struct out with natural alignment. Returns true when the struct could be read (fields
+ * whose offsets are not computable are marked unknown); out->f is the caller's to free. */
+static bool compute_layout(const side *sd, const syn_struct *s, struct_layout *out, int depth)
+{
+    out->f = xcalloc(s->nfields ? s->nfields : 1, sizeof *out->f);
+    out->size_known = true;
+    out->align = 1;
+    bool is_union = strcmp(s->kind, "union") == 0;
+    long long cur = 0, maxsize = 0;
+    bool known = true;
+    for (size_t i = 0; i < s->nfields; i++) {
+        const syn_field *f = &s->fields[i];
+        if (f->is_static) {
+            out->f[i].known = known;
+            out->f[i].off = cur;
+            continue;
+        }
+        long long sz, al;
+        if (!known || !field_size(sd, f, &sz, &al, depth)) {
+            known = false;
+            out->size_known = false;
+            continue;
+        }
+        long long off = is_union ? 0 : (cur + al - 1) / al * al;
+        out->f[i].known = true;
+        out->f[i].off = off;
+        out->f[i].size = sz;
+        if (al > out->align)
+            out->align = al;
+        cur = off + sz;
+        if (sz > maxsize)
+            maxsize = sz;
+    }
+    if (out->size_known) {
+        long long end = is_union ? maxsize : cur;
+        out->size = (end + out->align - 1) / out->align * out->align;
+    }
+    return true;
+}
+
+/* --- the change's lines ------------------------------------------------------------------ */
+
+/* True when the change adds a line in [first, last] of path (or adds the whole file). */
+static bool change_touches(const change *c, const char *path, int first, int last)
+{
+    const change_file *f = change_find(c, path);
+    if (!f)
+        return false;
+    if (f->is_new)
+        return true;
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '+' && f->lines[i].new_no >= first && f->lines[i].new_no <= last)
+            return true;
+    return false;
+}
+
+/* The head line where base line old_no was deleted, or fallback. */
+static int deletion_line(const change_file *f, int old_no, int fallback)
+{
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '-' && f->lines[i].old_no == old_no)
+            return f->lines[i].new_no;
+    return fallback;
+}
+
+/* True when the change adds or deletes a line inside the head span [hs, he] or the base span
+ * [bs, be] (either may be 0, 0). */
+static bool change_in_spans(const change_file *f, int hs, int he, int bs, int be)
+{
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        if (l->kind == '+' && l->new_no >= hs && l->new_no <= he)
+            return true;
+        if (l->kind == '-' && ((l->old_no >= bs && l->old_no <= be) ||
+                               (l->new_no > hs && l->new_no <= he)))
+            return true;
+    }
+    return false;
+}
+
+/* Rebuild the base text from the head text and the diff (the hunks' old side replaces their
+ * new side). NULL with *cause when the head does not match the diff's context. */
+static char *base_from_diff(const change_file *f, const char *head, size_t hlen, char **cause)
+{
+    const char **lines = NULL;
+    size_t *lens = NULL, n = 0, cap = 0, lcap = 0;
+    for (size_t i = 0; i < hlen;) {
+        size_t j = i;
+        while (j < hlen && head[j] != '\n')
+            j++;
+        grow_array((void **)&lens, &lcap, n + 1, sizeof *lens);
+        *ARRAY_PUSH(lines, n, cap) = head + i;
+        lens[n - 1] = j - i;
+        i = j + 1;
+    }
+    strbuf sb;
+    sb_init(&sb);
+    size_t pos = 1;  /* next head line to copy */
+    bool ok = true;
+    for (size_t h = 0; h < f->nhunks && ok; h++) {
+        const diff_hunk *hk = &f->hunks[h];
+        size_t target = (size_t)(hk->new_count ? hk->new_start : hk->new_start + 1);
+        for (; pos < target && pos <= n; pos++) {
+            sb_add(&sb, lines[pos - 1], lens[pos - 1]);
+            sb_addc(&sb, '\n');
+        }
+        for (size_t k = hk->first; k < hk->first + hk->count && ok; k++) {
+            const diff_line *l = &f->lines[k];
+            if (l->kind == '-') {
+                sb_add(&sb, l->text, l->len);
+                sb_addc(&sb, '\n');
+                continue;
+            }
+            if (pos > n || lens[pos - 1] != l->len || memcmp(lines[pos - 1], l->text, l->len)) {
+                ok = false;
+                break;
+            }
+            if (l->kind == ' ') {
+                sb_add(&sb, l->text, l->len);
+                sb_addc(&sb, '\n');
+            }
+            pos++;
+        }
+    }
+    for (; ok && pos <= n; pos++) {
+        sb_add(&sb, lines[pos - 1], lens[pos - 1]);
+        sb_addc(&sb, '\n');
+    }
+    free(lines);
+    free(lens);
+    if (!ok) {
+        sb_free(&sb);
+        *cause = xasprintf("%s: the head file does not match the diff", f->path);
+        return NULL;
+    }
+    return sb_detach(&sb);
+}
+
+/* --- comparing one struct ---------------------------------------------------------------- */
+
+enum edit_kind { EDIT_INSERT, EDIT_REMOVE, EDIT_RETYPE, EDIT_MOVE };
+
+/* One edit of the member list: a run of inserted or removed fields, a retyped or moved one. */
+typedef struct field_edit {
+    enum edit_kind kind;
+    size_t first, count;   /* head indices (insert, retype, move) or base indices (remove) */
+    size_t head_pos;       /* the head index it sits before (its position in head order) */
+    int line;              /* head line of the finding */
+    size_t npins;          /* pins attributed to it */
+} field_edit;
+
+typedef struct shifted_pin {
+    const layout_pin *pin;
+    size_t edit;           /* the edit it is attributed to */
+    bool removed_field;    /* offsetof names a field the change removes */
+    bool amount_known;
+    long long before, after;
+} shifted_pin;
+
+/* The key a field is matched by: its name (or "" for anonymous members). */
+static const char *fkey(const syn_field *f)
+{
+    return f->name;
+}
+
+/* True when two fields declare the same type (name aside). */
+static bool same_type(const syn_field *a, const syn_field *b)
+{
+    return strcmp(a->type, b->type) == 0 && a->pointer_depth == b->pointer_depth &&
+           a->bitfield == b->bitfield && a->is_static == b->is_static &&
+           strcmp(a->array_dims ? a->array_dims : "", b->array_dims ? b->array_dims : "") == 0;
+}
+
+/* Index of the non-static field named name in s, or -1. */
+static long find_field(const syn_struct *s, const char *name)
+{
+    for (size_t i = 0; i < s->nfields; i++)
+        if (!s->fields[i].is_static && strcmp(fkey(&s->fields[i]), name) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* True when the data members before base field bi and head field hi declare the same types
+ * in the same order, so the offset cannot have moved. */
+static bool same_prefix(const syn_struct *b, size_t bi, const syn_struct *h, size_t hi)
+{
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < bi && b->fields[i].is_static)
+            i++;
+        while (j < hi && h->fields[j].is_static)
+            j++;
+        if (i >= bi || j >= hi)
+            return i >= bi && j >= hi;
+        if (!same_type(&b->fields[i], &h->fields[j]))
+            return false;
+        i++;
+        j++;
+    }
+}
+
+/* A field as declared: "int num_heads", "const float *q". */
+static char *field_decl(const syn_field *f)
+{
+    return xasprintf("%s %s", f->type, f->declarator && *f->declarator ? f->declarator : f->name);
+}
+
+typedef struct struct_diff {
+    const syn_struct *b, *h;
+    long *b2h;             /* base index -> head index of the same field, or -1 */
+    long *h2b;
+    bool *moved;           /* per head field: matched but out of order */
+    field_edit *edits;
+    size_t nedits, edits_cap;
+} struct_diff;
+
+/* Free a struct_diff's arrays. */
+static void struct_diff_free(struct_diff *d)
+{
+    free(d->b2h);
+    free(d->h2b);
+    free(d->moved);
+    free(d->edits);
+}
+
+/* Match fields by name, find the longest in-order run of matches (LCS), and list the edits. */
+static void diff_fields(const change_file *cf, const syn_struct *b, const syn_struct *h,
+                        struct_diff *d)
+{
+    memset(d, 0, sizeof *d);
+    d->b = b;
+    d->h = h;
+    d->b2h = xcalloc(b->nfields + 1, sizeof *d->b2h);
+    d->h2b = xcalloc(h->nfields + 1, sizeof *d->h2b);
+    d->moved = xcalloc(h->nfields + 1, sizeof *d->moved);
+    for (size_t i = 0; i < b->nfields; i++)
+        d->b2h[i] = -1;
+    for (size_t j = 0; j < h->nfields; j++)
+        d->h2b[j] = -1;
+    for (size_t i = 0; i < b->nfields; i++) {
+        if (b->fields[i].is_static || !b->fields[i].name[0])
+            continue;
+        long j = find_field(h, b->fields[i].name);
+        if (j >= 0 && d->h2b[j] < 0) {
+            d->b2h[i] = j;
+            d->h2b[j] = (long)i;
+        }
+    }
+    /* anonymous members match in order */
+    for (size_t i = 0, j = 0; i < b->nfields; i++) {
+        if (b->fields[i].name[0] || b->fields[i].is_static)
+            continue;
+        while (j < h->nfields && (h->fields[j].name[0] || h->fields[j].is_static))
+            j++;
+        if (j < h->nfields) {
+            d->b2h[i] = (long)j;
+            d->h2b[j] = (long)i;
+            j++;
+        }
+    }
+    /* longest increasing run of matched base indices in head order: the rest moved */
+    size_t n = h->nfields;
+    size_t *len = xcalloc(n + 1, sizeof *len);
+    long *prev = xcalloc(n + 1, sizeof *prev);
+    size_t best = 0;
+    long best_at = -1;
+    for (size_t j = 0; j < n; j++) {
+        prev[j] = -1;
+        if (d->h2b[j] < 0)
+            continue;
+        len[j] = 1;
+        for (size_t k = 0; k < j; k++)
+            if (d->h2b[k] >= 0 && d->h2b[k] < d->h2b[j] && len[k] + 1 > len[j]) {
+                len[j] = len[k] + 1;
+                prev[j] = (long)k;
+            }
+        if (len[j] > best) {
+            best = len[j];
+            best_at = (long)j;
+        }
+    }
+    bool *in_run = xcalloc(n + 1, sizeof *in_run);
+    for (long j = best_at; j >= 0; j = prev[j])
+        in_run[j] = true;
+    for (size_t j = 0; j < n; j++)
+        d->moved[j] = d->h2b[j] >= 0 && !in_run[j];
+    free(len);
+    free(prev);
+    free(in_run);
+
+    /* edits in head order */
+    for (size_t j = 0; j < n; j++) {
+        const syn_field *f = &h->fields[j];
+        if (f->is_static)
+            continue;
+        if (d->h2b[j] < 0) {
+            if (d->nedits && d->edits[d->nedits - 1].kind == EDIT_INSERT &&
+                d->edits[d->nedits - 1].first + d->edits[d->nedits - 1].count == j) {
+                d->edits[d->nedits - 1].count++;
+                continue;
+            }
+            field_edit *e = ARRAY_PUSH(d->edits, d->nedits, d->edits_cap);
+            *e = (field_edit){EDIT_INSERT, j, 1, j, f->line, 0};
+        } else if (d->moved[j]) {
+            field_edit *e = ARRAY_PUSH(d->edits, d->nedits, d->edits_cap);
+            *e = (field_edit){EDIT_MOVE, j, 1, j, f->line, 0};
+        } else if (!same_type(&b->fields[d->h2b[j]], f)) {
+            field_edit *e = ARRAY_PUSH(d->edits, d->nedits, d->edits_cap);
+            *e = (field_edit){EDIT_RETYPE, j, 1, j, f->line, 0};
+        }
+    }
+    /* removals: placed before the head field that follows them */
+    for (size_t i = 0; i < b->nfields; i++) {
+        if (b->fields[i].is_static || d->b2h[i] >= 0)
+            continue;
+        if (d->nedits && d->edits[d->nedits - 1].kind == EDIT_REMOVE &&
+            d->edits[d->nedits - 1].first + d->edits[d->nedits - 1].count == i) {
+            d->edits[d->nedits - 1].count++;
+            continue;
+        }
+        size_t pos = h->nfields;
+        for (size_t k = i + 1; k < b->nfields; k++)
+            if (d->b2h[k] >= 0) {
+                pos = (size_t)d->b2h[k];
+                break;
+            }
+        int fallback = pos < h->nfields ? h->fields[pos].line : h->end_line;
+        field_edit *e = ARRAY_PUSH(d->edits, d->nedits, d->edits_cap);
+        *e = (field_edit){EDIT_REMOVE, i, 1, pos,
+                          deletion_line(cf, b->fields[i].line, fallback), 0};
+    }
+}
+
+/* The edit a shift at head position pos is attributed to: the last edit before or at it. */
+static size_t edit_for_pos(const struct_diff *d, size_t pos)
+{
+    size_t best = 0;
+    bool found = false;
+    for (size_t e = 0; e < d->nedits; e++)
+        if (d->edits[e].head_pos <= pos && (!found || d->edits[e].head_pos >= d->edits[best].head_pos)) {
+            best = e;
+            found = true;
+        }
+    return best;
+}
+
+/* --- the collector ------------------------------------------------------------------------ */
+
+typedef struct run_state {
+    collector_ctx *ctx;
+    tree_index *ix;        /* built on first need */
+    bool ix_failed;
+    char *ix_note;
+    size_t nshaped;        /* structs that changed shape */
+    size_t nunpinned;      /* of which nobody pins */
+    size_t nfindings;
+    size_t nstructs_found;
+} run_state;
+
+/* Build the pin index over the head tree, with the change's C/C++ files laid over it. */
+static tree_index *get_index(run_state *rs)
+{
+    if (rs->ix || rs->ix_failed)
+        return rs->ix;
+    const char *root = rs->ctx->root ? rs->ctx->root : rs->ctx->chg->head_root;
+    tree_index *ix = tree_index_new(root);
+    if (root) {
+        char *cause = NULL;
+        if (tree_index_build(ix, &cause) < 0) {
+            rs->ix_note = xasprintf("pins searched only in the changed files (%s)", cause);
+            free(cause);
+        }
+    } else {
+        rs->ix_note = xstrdup("no head tree: pins searched only in the changed files");
+    }
+    const change *c = rs->ctx->chg;
+    for (size_t i = 0; i < c->nfiles; i++) {
+        const change_file *f = &c->files[i];
+        if (!tree_index_wants_path(f->path) || f->is_skipped || f->is_binary)
+            continue;
+        if (f->is_renamed && f->old_path)
+            tree_index_update_file(ix, f->old_path, NULL, 0);
+        if (f->is_deleted) {
+            tree_index_update_file(ix, f->path, NULL, 0);
+            continue;
+        }
+        size_t len;
+        char *text = change_head_text(c, f, &len, NULL);
+        if (text)
+            tree_index_update_file(ix, f->path, text, len);
+        free(text);
+    }
+    rs->ix = ix;
+    return ix;
+}
+
+/* Append "`x` +8 (16 → 24)" or "`x` shifts" for a shifted offset pin. */
+static void describe_shift(strbuf *sb, const shifted_pin *sp)
+{
+    if (sp->pin->kind == PIN_SIZEOF) {
+        if (sp->amount_known)
+            sb_addf(sb, "sizeof(%s) %lld → %lld", sp->pin->type, sp->before, sp->after);
+        else
+            sb_addf(sb, "sizeof(%s) changes", sp->pin->type);
+    } else if (sp->removed_field) {
+        sb_addf(sb, "`%s` (removed, still pinned)", sp->pin->field);
+    } else if (sp->amount_known) {
+        sb_addf(sb, "`%s` %+lld (%lld → %lld)", sp->pin->field, sp->after - sp->before,
+                sp->before, sp->after);
+    } else {
+        sb_addf(sb, "`%s` shifts", sp->pin->field);
+    }
+}
+
+/* The sentence that opens a finding: what the edit does to the struct. */
+static void describe_edit(strbuf *sb, const struct_diff *d, const field_edit *e)
+{
+    const syn_struct *b = d->b, *h = d->h;
+    const char *name = h->name;
+    if (e->kind == EDIT_INSERT || e->kind == EDIT_REMOVE) {
+        const syn_struct *s = e->kind == EDIT_INSERT ? h : b;
+        sb_addf(sb, "`%s` %s ", name, e->kind == EDIT_INSERT ? "gains" : "loses");
+        for (size_t k = 0; k < e->count && k < 3; k++) {
+            char *decl = field_decl(&s->fields[e->first + k]);
+            sb_addf(sb, "%s`%s`", k ? ", " : "", decl);
+            free(decl);
+        }
+        if (e->count > 3)
+            sb_addf(sb, " and %zu more", e->count - 3);
+        size_t next = e->kind == EDIT_INSERT ? e->first + e->count : e->head_pos;
+        while (next < h->nfields && (h->fields[next].is_static || d->h2b[next] < 0))
+            next++;
+        if (next < h->nfields)
+            sb_addf(sb, " before `%s`", h->fields[next].name);
+        else
+            sb_adds(sb, " at the end");
+    } else if (e->kind == EDIT_RETYPE) {
+        const syn_field *hf = &h->fields[e->first], *bf = &b->fields[d->h2b[e->first]];
+        char *was = field_decl(bf), *now = field_decl(hf);
+        sb_addf(sb, "`%s.%s` changes from `%s` to `%s`", name, hf->name, was, now);
+        free(was);
+        free(now);
+    } else {
+        sb_addf(sb, "`%s.%s` moves", name, h->fields[e->first].name);
+        size_t prev = e->first;
+        while (prev > 0 && (h->fields[prev - 1].is_static || d->moved[prev - 1]))
+            prev--;
+        if (prev > 0)
+            sb_addf(sb, " to after `%s`", h->fields[prev - 1].name);
+        else
+            sb_adds(sb, " to the front");
+    }
+}
+
+/* Compare one struct between base and head and report the pins its edits shift. */
+static void check_struct(run_state *rs, const change_file *cf, const side *bs, const syn_struct *b,
+                         const side *hs, const syn_struct *h)
+{
+    struct_diff d;
+    diff_fields(cf, b, h, &d);
+    if (!d.nedits) {
+        struct_diff_free(&d);
+        return;
+    }
+    rs->nshaped++;
+    tree_index *ix = get_index(rs);
+    const layout_pin **pins = NULL;
+    size_t npins = h->name[0] ? tree_index_find(ix, h->name, &pins) : 0;
+    if (!npins) {
+        rs->nunpinned++;
+        free(pins);
+        struct_diff_free(&d);
+        return;
+    }
+    struct_layout bl, hl;
+    compute_layout(bs, b, &bl, 0);
+    compute_layout(hs, h, &hl, 0);
+    bool any_pin_touched = false;
+    for (size_t p = 0; p < npins; p++)
+        if (change_touches(rs->ctx->chg, pins[p]->path, pins[p]->first_line, pins[p]->last_line))
+            any_pin_touched = true;
+
+    shifted_pin *shifted = NULL;
+    size_t nshifted = 0, shifted_cap = 0;
+    bool size_types_same = true;
+    {
+        /* same member types in the same order (names aside): the size cannot change */
+        size_t i = 0, j = 0;
+        for (;;) {
+            while (i < b->nfields && b->fields[i].is_static)
+                i++;
+            while (j < h->nfields && h->fields[j].is_static)
+                j++;
+            if (i >= b->nfields || j >= h->nfields) {
+                size_types_same = i >= b->nfields && j >= h->nfields;
+                break;
+            }
+            if (!same_type(&b->fields[i], &h->fields[j])) {
+                size_types_same = false;
+                break;
+            }
+            i++;
+            j++;
+        }
+    }
+    for (size_t p = 0; p < npins; p++) {
+        const layout_pin *pin = pins[p];
+        if (change_touches(rs->ctx->chg, pin->path, pin->first_line, pin->last_line))
+            continue;  /* the change updated this pin: the right shape */
+        shifted_pin sp = {pin, 0, false, false, 0, 0};
+        if (pin->kind == PIN_SIZEOF) {
+            if (bl.size_known && hl.size_known) {
+                if (bl.size == hl.size)
+                    continue;
+                sp.amount_known = true;
+                sp.before = bl.size;
+                sp.after = hl.size;
+                if (pin->has_value && pin->value == hl.size)
+                    continue;
+            } else if (size_types_same) {
+                continue;
+            }
+            /* the first edit that can change the size */
+            sp.edit = 0;
+            for (size_t e = 0; e < d.nedits; e++)
+                if (d.edits[e].kind != EDIT_MOVE) {
+                    sp.edit = e;
+                    break;
+                }
+        } else {
+            long hi = find_field(h, pin->field), bi = find_field(b, pin->field);
+            if (bi < 0)
+                continue;  /* pins a field the base did not have */
+            if (hi < 0) {
+                sp.removed_field = true;
+                for (size_t e = 0; e < d.nedits; e++)
+                    if (d.edits[e].kind == EDIT_REMOVE && (size_t)bi >= d.edits[e].first &&
+                        (size_t)bi < d.edits[e].first + d.edits[e].count)
+                        sp.edit = e;
+            } else {
+                if (bl.f[bi].known && hl.f[hi].known) {
+                    if (bl.f[bi].off == hl.f[hi].off)
+                        continue;
+                    sp.amount_known = true;
+                    sp.before = bl.f[bi].off;
+                    sp.after = hl.f[hi].off;
+                    if (pin->has_value && pin->value == hl.f[hi].off)
+                        continue;
+                } else if (same_prefix(b, (size_t)bi, h, (size_t)hi)) {
+                    continue;
+                }
+                sp.edit = edit_for_pos(&d, (size_t)hi);
+            }
+        }
+        *ARRAY_PUSH(shifted, nshifted, shifted_cap) = sp;
+        d.edits[sp.edit].npins++;
+    }
+
+    for (size_t e = 0; e < d.nedits; e++) {
+        field_edit *ed = &d.edits[e];
+        if (!ed->npins)
+            continue;
+        strbuf sb;
+        sb_init(&sb);
+        describe_edit(&sb, &d, ed);
+        sb_adds(&sb, ": pinned layout shifts — ");
+        size_t shown = 0;
+        for (size_t k = 0; k < nshifted; k++) {
+            if (shifted[k].edit != e)
+                continue;
+            if (shown == 6) {
+                sb_adds(&sb, ", …");
+                break;
+            }
+            if (shown)
+                sb_adds(&sb, ", ");
+            describe_shift(&sb, &shifted[k]);
+            shown++;
+        }
+        size_t npinned = 0;
+        for (size_t k = 0; k < nshifted; k++)
+            npinned += shifted[k].edit == e;
+        sb_addf(&sb, "; %zu layout assertion%s pin%s %s, and this change %s",
+                npinned, npinned == 1 ? "" : "s", npinned == 1 ? "s" : "",
+                npinned == 1 ? "it" : "them",
+                any_pin_touched ? "leaves these as they were" : "updates none of them");
+        finding *fd = findings_add(rs->ctx->out, "D11", SEV_WARNING, cf->path, ed->line,
+                                   "struct_abi", "%s", sb.buf);
+        sb_free(&sb);
+        size_t nrel = 0;
+        for (size_t k = 0; k < nshifted; k++) {
+            if (shifted[k].edit != e)
+                continue;
+            if (nrel++ == MAX_RELATED) {
+                finding_add_related(fd, shifted[k].pin->path, shifted[k].pin->line,
+                                    "and %zu more pinning assertions", npinned - MAX_RELATED);
+                break;
+            }
+            const layout_pin *pin = shifted[k].pin;
+            strbuf r;
+            sb_init(&r);
+            if (pin->kind == PIN_SIZEOF)
+                sb_addf(&r, "sizeof(%s) is pinned here", pin->type);
+            else
+                sb_addf(&r, "offsetof(%s, %s) is pinned here", pin->type, pin->field);
+            if (pin->via_macro)
+                sb_addf(&r, " through %s", pin->via_macro);
+            if (pin->has_value)
+                sb_addf(&r, " (asserts %lld", pin->value);
+            if (pin->has_value && shifted[k].amount_known)
+                sb_addf(&r, "; the head layout gives %lld)", shifted[k].after);
+            else if (pin->has_value)
+                sb_adds(&r, ")");
+            sb_addf(&r, ": %s", pin->text);
+            finding_add_related(fd, pin->path, pin->line, "%s", r.buf);
+            sb_free(&r);
+        }
+        rs->nfindings++;
+    }
+    if (nshifted)
+        rs->nstructs_found++;
+    free(shifted);
+    free(bl.f);
+    free(hl.f);
+    free(pins);
+    struct_diff_free(&d);
+}
+
+/* Parse one side's text (NULL text: an empty side). */
+static bool side_load(side *sd, const char *path, const char *text, size_t len)
+{
+    memset(sd, 0, sizeof *sd);
+    char *cause = NULL;
+    sd->doc = syntax_parse_path(path, text ? text : "", text ? len : 0, &cause);
+    free(cause);
+    if (!sd->doc)
+        return false;
+    syntax_structs(sd->doc, &sd->structs);
+    collect_typedefs(sd->doc->text, &sd->typedefs);
+    return true;
+}
+
+/* Release one side. */
+static void side_free(side *sd)
+{
+    syn_struct_list_free(&sd->structs);
+    typedef_list_free(&sd->typedefs);
+    syntax_free(sd->doc);
+}
+
+/* The base struct paired with head struct h: same qualified name, same rank among namesakes. */
+static const syn_struct *pair_struct(const side *bs, const side *hs, const syn_struct *h)
+{
+    size_t rank = 0;
+    for (size_t i = 0; i < hs->structs.n && &hs->structs.items[i] != h; i++)
+        rank += strcmp(hs->structs.items[i].qualname, h->qualname) == 0;
+    for (size_t i = 0; i < bs->structs.n; i++)
+        if (strcmp(bs->structs.items[i].qualname, h->qualname) == 0 && rank-- == 0)
+            return &bs->structs.items[i];
+    return NULL;
+}
+
+/* Check every struct of one changed file. Returns false (with *why) when it was skipped. */
+static bool check_file(run_state *rs, const change_file *f, char **why)
+{
+    size_t hlen = 0, blen = 0;
+    char *cause = NULL;
+    char *head = change_head_text(rs->ctx->chg, f, &hlen, &cause);
+    if (!head) {
+        *why = cause;
+        return false;
+    }
+    char *base = NULL;
+    if (!f->is_new) {
+        base = collector_base_text(rs->ctx, f, &blen, &cause);
+        if (!base) {
+            free(cause);
+            cause = NULL;
+            base = base_from_diff(f, head, hlen, &cause);
+            if (!base) {
+                *why = cause;
+                free(head);
+                return false;
+            }
+            blen = strlen(base);
+        }
+    }
+    side bs, hs;
+    bool ok = side_load(&hs, f->path, head, hlen) && side_load(&bs, f->path, base, blen);
+    if (ok) {
+        for (size_t i = 0; i < hs.structs.n; i++) {
+            const syn_struct *h = &hs.structs.items[i];
+            if (!h->name[0])
+                continue;
+            const syn_struct *b = pair_struct(&bs, &hs, h);
+            if (!b || !change_in_spans(f, h->start_line, h->end_line, b->start_line, b->end_line))
+                continue;
+            check_struct(rs, f, &bs, b, &hs, h);
+        }
+        side_free(&bs);
+    } else {
+        *why = xasprintf("%s: could not be parsed", f->path);
+    }
+    side_free(&hs);
+    free(head);
+    free(base);
+    return ok;
+}
+
+/* Run the collector over the change. */
+static void struct_abi_run(collector_ctx *ctx)
+{
+    run_state rs = {.ctx = ctx};
+    size_t nfiles = 0, nskipped = 0;
+    char *first_skip = NULL;
+    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
+        const change_file *f = &ctx->chg->files[i];
+        if (!tree_index_wants_path(f->path) || f->is_deleted || f->is_skipped || f->is_binary ||
+            f->nadd + f->ndel == 0)
+            continue;
+        nfiles++;
+        char *why = NULL;
+        if (!check_file(&rs, f, &why)) {
+            nskipped++;
+            if (!first_skip)
+                first_skip = why;
+            else
+                free(why);
+        }
+    }
+    if (!nfiles)
+        collector_status(ctx, "nothing found: no C/C++ file in the change");
+    else if (nskipped == nfiles)
+        collector_status(ctx, "skipped: %s", first_skip ? first_skip : "no file could be read");
+    else if (rs.nfindings)
+        collector_status(ctx, "found %zu pinned layout shift%s in %zu struct%s%s%s",
+                         rs.nfindings, rs.nfindings == 1 ? "" : "s", rs.nstructs_found,
+                         rs.nstructs_found == 1 ? "" : "s", rs.ix_note ? "; " : "",
+                         rs.ix_note ? rs.ix_note : "");
+    else if (rs.nshaped)
+        collector_status(ctx, "nothing found: %zu struct%s changed shape, %zu pinned by no "
+                         "assertion, none with a pinned offset or size that shifts unupdated%s%s",
+                         rs.nshaped, rs.nshaped == 1 ? "" : "s", rs.nunpinned,
+                         rs.ix_note ? "; " : "", rs.ix_note ? rs.ix_note : "");
+    else
+        collector_status(ctx, "nothing found: no struct changed shape in %zu C/C++ file%s",
+                         nfiles, nfiles == 1 ? "" : "s");
+    free(first_skip);
+    free(rs.ix_note);
+    tree_index_free(rs.ix);
+}
+
+const collector collector_struct_abi = {
+    .name = "struct_abi",
+    .rules = "D11",
+    .run = struct_abi_run,
+};
