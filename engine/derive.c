@@ -224,8 +224,12 @@ typedef struct eval_ctx {
     const bool *fired;
     bool *in_scope;          /* per file: passes the files=/files!= filters of this clause */
     bool failed;             /* a regex hit a matching limit */
-    /* where the clause fired, per file (line 0: the file, no particular line) */
-    int *site_line;          /* -1: no site in this file */
+    /* where the clause fired, per file (line 0: the file, no particular line; -1: none).
+       Sites from line-level predicates (added, deleted, line, detector) win over sites from
+       path predicates, so a hint sits on the line that triggered, not on every file. */
+    int *site_line;
+    int *path_site;
+    bool line_level;
 } eval_ctx;
 
 static int search(eval_ctx *e, const regex *rx, const char *s, size_t n)
@@ -236,11 +240,17 @@ static int search(eval_ctx *e, const regex *rx, const char *s, size_t n)
     return r == 1;
 }
 
-/* Mark a site in file i at line (keeping an earlier one). */
+/* Keep the earlier of two sites (line 0 is weaker than any line). */
+static void keep_first(int *slot, int line)
+{
+    if (*slot < 0 || (line > 0 && (*slot == 0 || line < *slot)))
+        *slot = line;
+}
+
+/* Mark a line-level site in file i. */
 static void mark(eval_ctx *e, size_t i, int line)
 {
-    if (e->site_line[i] < 0 || (line > 0 && (e->site_line[i] == 0 || line < e->site_line[i])))
-        e->site_line[i] = line;
+    keep_first(&e->site_line[i], line);
 }
 
 /* For a pattern over joined lines: find per file the first single line that matches. */
@@ -309,7 +319,7 @@ static bool eval_paths(eval_ctx *e, const pred *p)
             continue;
         if (search(e, p->rx, f->path, strlen(f->path))) {
             any = true;
-            mark(e, i, f->first_line);
+            keep_first(&e->path_site[i], f->first_line);
         }
     }
     return any;
@@ -319,9 +329,17 @@ static bool eval_paths(eval_ctx *e, const pred *p)
 static bool eval_clause(eval_ctx *e, const clause *cl)
 {
     const dv_change *v = e->v;
+    e->line_level = false;
     for (size_t i = 0; i < v->nfiles; i++) {
         e->in_scope[i] = true;
         e->site_line[i] = -1;
+        e->path_site[i] = -1;
+    }
+    for (size_t k = 0; k < cl->n; k++) {
+        pred_kind pk = cl->preds[k].kind;
+        if (pk == P_ADDED || pk == P_DELETED || pk == P_DELETED_CODE || pk == P_LINE ||
+            pk == P_DETECTOR)
+            e->line_level = true;
     }
     /* Filters first: they scope every other predicate of the line. */
     for (size_t k = 0; k < cl->n; k++) {
@@ -465,6 +483,9 @@ static bool eval_clause(eval_ctx *e, const clause *cl)
         if (!any)
             return false;
     }
+    if (!e->line_level)
+        for (size_t i = 0; i < v->nfiles; i++)
+            e->site_line[i] = e->path_site[i];
     return true;
 }
 
@@ -507,7 +528,7 @@ void derive_run(const change *c, const char *title, derive_result *out)
     out->nfiles = v.nfiles;
     bool *fired = xcalloc(TABLE.n, sizeof *fired);
     eval_ctx e = {&v, fired, xcalloc(v.nfiles + 1, sizeof(bool)), false,
-                  xcalloc(v.nfiles + 1, sizeof(int))};
+                  xcalloc(v.nfiles + 1, sizeof(int)), xcalloc(v.nfiles + 1, sizeof(int)), false};
     int *best = xcalloc(v.nfiles + 1, sizeof(int));
 
     for (size_t fi = 0; fi < TABLE.n; fi++) {
@@ -554,6 +575,7 @@ void derive_run(const change *c, const char *title, derive_result *out)
     free(best);
     free(e.in_scope);
     free(e.site_line);
+    free(e.path_site);
     free(fired);
     dv_free(&v);
 }

@@ -3,6 +3,7 @@
 #include "engine/repo.h"
 
 #include <git2.h>
+#include <git2/sys/repository.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,17 @@ int repo_resolve_base(repo *r, const char *target, char **desc, char **notes)
     return 0;
 }
 
+/* Open the repository afresh (dropping an in-memory index put in place of a broken one), so
+ * the next review reads .git/index again, once it is repaired. */
+static void reopen(repo *r)
+{
+    git_repository *g = NULL;
+    if (git_repository_open(&g, r->workdir) == 0) {
+        git_repository_free(r->git);
+        r->git = g;
+    }
+}
+
 /* The base tree, or NULL for an unborn branch. */
 static git_tree *base_tree(repo *r)
 {
@@ -284,15 +296,27 @@ change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_b
               GIT_DIFF_SHOW_UNTRACKED_CONTENT | GIT_DIFF_INCLUDE_TYPECHANGE;
     o.context_lines = 3;
     git_diff *diff = NULL;
+    bool index_replaced = false;
     change *c = change_new();
     if (git_diff_tree_to_workdir_with_index(&diff, r->git, tree, &o) < 0) {
         char *why = git_cause("the index cannot be read");
         change_note(c, "%s; comparing with the work tree directly", why);
         free(why);
-        if (git_diff_tree_to_workdir(&diff, r->git, tree, &o) < 0) {
+        /* Compare against the work tree through an empty in-memory index, so a broken
+           .git/index is neither read nor touched. */
+        git_index *empty = NULL;
+        if (git_index_new(&empty) == 0) {
+            git_repository_set_index(r->git, empty);
+            index_replaced = true;
+        }
+        int drc = git_diff_tree_to_workdir(&diff, r->git, tree, &o);
+        git_index_free(empty);
+        if (drc < 0) {
             *cause = git_cause("cannot diff the work tree");
             git_tree_free(tree);
             change_free(c);
+            if (index_replaced)
+                reopen(r);
             return NULL;
         }
     }
@@ -386,6 +410,8 @@ change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_b
     free(overlay_used);
     git_diff_free(diff);
     git_tree_free(tree);
+    if (index_replaced)
+        reopen(r);
     c->head_root = xstrdup(r->workdir);
     return c;
 }
