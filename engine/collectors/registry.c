@@ -5,8 +5,10 @@
 #include "engine/collector.h"
 
 extern const collector collector_struct_abi;
+extern const collector collector_flydsl_bounds;
 
 const collector *const collectors_all[] = {
     &collector_struct_abi,
+    &collector_flydsl_bounds,
     NULL,
 };

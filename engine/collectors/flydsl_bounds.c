@@ -1,0 +1,430 @@
+/* The FlyDSL buffer-bounds collector (rule B8): on the lines a change adds to a FlyDSL Python
+ * kernel, a buffer resource or buffer tensor whose bound is not the tensor's real extent, and a
+ * 2-D tensor descriptor bounded on its outer dimension but not its inner one.
+ *
+ * create_buffer_resource / ptr_buffer_resource / make_buffer_tensor take max_size, which
+ * defaults to True: the descriptor then covers 0xFFFFFFFF bytes and the hardware's
+ * out-of-range check (reads give 0, writes are dropped) never fires for the tensor's own end.
+ * A call is bounded when it passes num_records_bytes, when ptr_buffer_resource gets its size
+ * as the second positional argument, or when max_size is False — literally, through a local
+ * name assigned only False, or through a parameter of the enclosing function defaulting to
+ * False. A call with a **kwargs (or a *args covering max_size) splat cannot be judged and is
+ * left alone. make_tensor_descriptor_2d with oob_outer_bound but no oob_inner_bound is the
+ * e6592c373 case.
+ *
+ * A call counts when an added line falls inside it or a line was deleted from inside it. The
+ * finding sits on the exact argument that unbinds it (max_size=True, oob_outer_bound) or on
+ * the callee when max_size is omitted. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine/collector.h"
+#include "engine/syntax.h"
+
+/* The calls this collector judges and where their max_size sits positionally. */
+typedef struct buffer_call {
+    const char *name;
+    int max_size_pos;      /* positional index of max_size */
+    int size_pos;          /* positional index that gives the size outright, or -1 */
+} buffer_call;
+
+static const buffer_call buffer_calls[] = {
+    {"create_buffer_resource", 2, -1},
+    {"ptr_buffer_resource", 1, 1},
+    {"make_buffer_tensor", 1, -1},
+};
+
+/* True when path is a Python file under a FlyDSL path (case-insensitive). */
+static bool is_flydsl_python(const char *path)
+{
+    if (!str_ends(path, ".py"))
+        return false;
+    for (const char *p = path; *p; p++)
+        if (strncasecmp(p, "flydsl", 6) == 0)
+            return true;
+    return false;
+}
+
+/* True when the change adds a line in [first, last] of f, or deletes one from inside it. */
+static bool call_touched(const change_file *f, int first, int last)
+{
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        if (l->kind == '+' && l->new_no >= first && l->new_no <= last)
+            return true;
+        if (l->kind == '-' && l->new_no > first && l->new_no <= last)
+            return true;
+    }
+    return false;
+}
+
+/* The keyword argument kw of c, or NULL. */
+static const syn_arg *kwarg(const syn_call *c, const char *kw)
+{
+    for (size_t i = 0; i < c->nargs; i++)
+        if (c->args[i].keyword && strcmp(c->args[i].keyword, kw) == 0)
+            return &c->args[i];
+    return NULL;
+}
+
+/* The positional argument i of c, or NULL. */
+static const syn_arg *positional(const syn_call *c, size_t i)
+{
+    size_t k = 0;
+    for (size_t a = 0; a < c->nargs; a++)
+        if (!c->args[a].keyword && k++ == i)
+            return &c->args[a];
+    return NULL;
+}
+
+/* True when c has a "**" splat (any keyword may hide in it). */
+static bool has_kw_splat(const syn_call *c)
+{
+    for (size_t i = 0; i < c->nargs; i++)
+        if (!c->args[i].keyword && str_starts(c->args[i].text, "**"))
+            return true;
+    return false;
+}
+
+/* True when a "*" splat appears among the first upto positional arguments. */
+static bool has_pos_splat_before(const syn_call *c, size_t upto)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < c->nargs && k <= upto; i++) {
+        if (c->args[i].keyword)
+            continue;
+        if (c->args[i].text[0] == '*' && c->args[i].text[1] != '*')
+            return true;
+        k++;
+    }
+    return false;
+}
+
+/* True when an argument's text is the literal None. */
+static bool is_none(const syn_arg *a)
+{
+    return a && strcmp(a->text, "None") == 0;
+}
+
+/* What the buffer is called in messages: the first positional argument (cut), else a
+ * ptr/tensor/global_ptr keyword, else "?". A new string. */
+static char *buffer_name(const syn_call *c)
+{
+    const syn_arg *a = positional(c, 0);
+    static const char *const kws[] = {"ptr", "tensor", "global_ptr", "buffer", "base", NULL};
+    for (int i = 0; !a && kws[i]; i++)
+        a = kwarg(c, kws[i]);
+    if (!a)
+        return xstrdup("?");
+    char *flat = xstrdup(a->text);
+    for (char *p = flat; *p; p++)
+        if (*p == '\n' || *p == '\t')
+            *p = ' ';
+    if (strlen(flat) > 48)
+        strcpy(flat + 45, "...");
+    return flat;
+}
+
+/* --- resolving a max_size that is a name --------------------------------------------------- */
+
+typedef struct name_lookup {
+    const char *name;
+    int before_line;       /* only assignments before this line count */
+    int nfalse, nother;    /* assignments of the literal False / of anything else */
+    int line;              /* the last assignment's line */
+    bool is_param;
+    char *param_default;   /* the parameter's default text, or NULL */
+    int param_line;
+} name_lookup;
+
+static const char *const py_assign_query =
+    "(assignment left: (identifier) @n right: (_) @v)";
+static const char *const py_param_query =
+    "[(default_parameter name: (identifier) @n value: (_) @v)"
+    " (typed_default_parameter name: (identifier) @n value: (_) @v)"
+    " (parameters (identifier) @n)"
+    " (typed_parameter (identifier) @n)]";
+
+/* The node captured as name in match m, or a null node. */
+static TSNode capture_node(const TSQuery *q, const TSQueryMatch *m, const char *name)
+{
+    for (uint16_t i = 0; i < m->capture_count; i++)
+        if (strcmp(syntax_capture_name(q, m->captures[i].index), name) == 0)
+            return m->captures[i].node;
+    TSNode null = {0};
+    return null;
+}
+
+/* Count one assignment to the looked-up name. */
+static bool on_assign(const syntax_doc *d, const TSQuery *q, const TSQueryMatch *m, void *arg)
+{
+    name_lookup *nl = arg;
+    TSNode n = capture_node(q, m, "n"), v = capture_node(q, m, "v");
+    if (ts_node_is_null(n) || ts_node_is_null(v) || syntax_node_line(n) >= nl->before_line)
+        return true;
+    char *nt = syntax_node_text(d, n);
+    if (strcmp(nt, nl->name) == 0) {
+        char *vt = syntax_node_text(d, v);
+        if (strcmp(vt, "False") == 0)
+            nl->nfalse++;
+        else
+            nl->nother++;
+        nl->line = syntax_node_line(n);
+        free(vt);
+    }
+    free(nt);
+    return true;
+}
+
+/* Record the looked-up name when it is a parameter of the enclosing function. */
+static bool on_param(const syntax_doc *d, const TSQuery *q, const TSQueryMatch *m, void *arg)
+{
+    name_lookup *nl = arg;
+    TSNode n = capture_node(q, m, "n"), v = capture_node(q, m, "v");
+    if (ts_node_is_null(n) || nl->is_param)
+        return true;
+    char *nt = syntax_node_text(d, n);
+    if (strcmp(nt, nl->name) == 0) {
+        nl->is_param = true;
+        nl->param_line = syntax_node_line(n);
+        nl->param_default = ts_node_is_null(v) ? NULL : syntax_node_text(d, v);
+    }
+    free(nt);
+    return true;
+}
+
+/* True when text is a plain Python identifier. */
+static bool is_identifier(const char *s)
+{
+    if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+        return false;
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9')))
+            return false;
+    return true;
+}
+
+/* Look a name up in the function enclosing line (its parameters and earlier assignments), or
+ * at module level when there is none. */
+static void lookup_name(const syntax_doc *d, const syn_func *fn, const char *name, int line,
+                        name_lookup *nl)
+{
+    memset(nl, 0, sizeof *nl);
+    nl->name = name;
+    nl->before_line = line;
+    int first = fn ? fn->start_line : 0, last = fn ? fn->end_line : 0;
+    if (fn)
+        (void)syntax_query(d, py_param_query, fn->start_line, fn->body_line, on_param, nl, NULL);
+    (void)syntax_query(d, py_assign_query, first, last, on_assign, nl, NULL);
+}
+
+/* --- judging one call ---------------------------------------------------------------------- */
+
+typedef struct verdict {
+    bool flag;
+    const syn_arg *at;     /* the argument to point at, or NULL for the callee */
+    char *why;             /* the reason (owned) */
+    int related_line;      /* a line that explains it (assignment, parameter), or 0 */
+    char *related_msg;
+} verdict;
+
+/* Decide whether a buffer call is bounded; fills v when it is not. */
+static void judge_buffer_call(const syntax_doc *d, const syn_func_list *fns, const syn_call *c,
+                              const buffer_call *bc, verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    if (has_kw_splat(c) || has_pos_splat_before(c, (size_t)bc->max_size_pos))
+        return;
+    const syn_arg *nrb = kwarg(c, "num_records_bytes");
+    if (nrb && !is_none(nrb))
+        return;
+    if (bc->size_pos >= 0 && c->npositional > (size_t)bc->size_pos)
+        return;
+    const syn_arg *ms = kwarg(c, "max_size");
+    if (!ms)
+        ms = positional(c, (size_t)bc->max_size_pos);
+    if (!ms) {
+        v->flag = true;
+        v->why = xstrdup("max_size omitted, so the descriptor covers 0xFFFFFFFF bytes (the "
+                         "default is max_size=True)");
+        return;
+    }
+    if (strcmp(ms->text, "False") == 0)
+        return;
+    v->at = ms;
+    if (strcmp(ms->text, "True") == 0) {
+        v->flag = true;
+        v->why = xstrdup("max_size=True, so the descriptor covers 0xFFFFFFFF bytes");
+        return;
+    }
+    if (is_identifier(ms->text)) {
+        name_lookup nl;
+        const syn_func *fn = syntax_enclosing_function(fns, c->line);
+        lookup_name(d, fn, ms->text, c->line, &nl);
+        if (nl.nfalse && !nl.nother && !nl.is_param) {
+            free(nl.param_default);
+            return;
+        }
+        if (nl.is_param && !nl.nfalse && !nl.nother) {
+            if (nl.param_default && strcmp(nl.param_default, "False") == 0) {
+                free(nl.param_default);
+                return;
+            }
+            v->flag = true;
+            v->why = xasprintf("max_size comes from parameter `%s` of `%s`%s%s), so unless "
+                               "callers pass False the descriptor covers 0xFFFFFFFF bytes",
+                               ms->text, fn ? fn->name : "?",
+                               nl.param_default ? " (default " : " (no default",
+                               nl.param_default ? nl.param_default : "");
+            v->related_line = nl.param_line;
+            v->related_msg = xasprintf("parameter `%s` is declared here", ms->text);
+            free(nl.param_default);
+            return;
+        }
+        free(nl.param_default);
+        if (nl.nother && !nl.nfalse) {
+            v->flag = true;
+            v->why = xasprintf("max_size=%s, and `%s` is never False here, so the descriptor "
+                               "covers 0xFFFFFFFF bytes", ms->text, ms->text);
+            v->related_line = nl.line;
+            v->related_msg = xasprintf("`%s` is assigned here", ms->text);
+            return;
+        }
+    }
+    v->flag = true;
+    v->why = xasprintf("max_size=%s is not the literal False, so the descriptor may cover "
+                       "0xFFFFFFFF bytes", ms->text);
+}
+
+/* Decide whether a 2-D descriptor is bounded on both dimensions; fills v when it is not. */
+static void judge_descriptor(const syn_call *c, verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    if (has_kw_splat(c))
+        return;
+    const syn_arg *outer = kwarg(c, "oob_outer_bound"), *inner = kwarg(c, "oob_inner_bound");
+    if (!outer || is_none(outer) || (inner && !is_none(inner)))
+        return;
+    v->flag = true;
+    v->at = outer;
+    v->why = xstrdup(inner ? "oob_outer_bound set but oob_inner_bound=None, so the inner "
+                             "dimension is not bounds-checked"
+                           : "oob_outer_bound set, oob_inner_bound missing, so the inner "
+                             "dimension is not bounds-checked");
+}
+
+/* --- the collector ------------------------------------------------------------------------ */
+
+/* Check one FlyDSL file; returns the number of findings, or -1 (with *why) when skipped. */
+static int check_file(collector_ctx *ctx, const change_file *f, char **why)
+{
+    size_t len;
+    char *text = change_head_text(ctx->chg, f, &len, why);
+    if (!text)
+        return -1;
+    syntax_doc *d = syntax_parse_path(f->path, text, len, why);
+    free(text);
+    if (!d)
+        return -1;
+    syn_call_list calls = {0};
+    syntax_calls(d, 0, 0, &calls);
+    syn_func_list fns = {0};
+    bool have_fns = false;
+    int found = 0;
+    for (size_t i = 0; i < calls.n; i++) {
+        const syn_call *c = &calls.items[i];
+        const buffer_call *bc = NULL;
+        for (size_t k = 0; k < sizeof buffer_calls / sizeof buffer_calls[0]; k++)
+            if (strcmp(c->name, buffer_calls[k].name) == 0)
+                bc = &buffer_calls[k];
+        bool is_desc = strcmp(c->name, "make_tensor_descriptor_2d") == 0;
+        if ((!bc && !is_desc) || !call_touched(f, c->line, c->end_line))
+            continue;
+        if (bc && !have_fns) {
+            syntax_functions(d, &fns);
+            have_fns = true;
+        }
+        verdict v;
+        if (bc)
+            judge_buffer_call(d, &fns, c, bc, &v);
+        else
+            judge_descriptor(c, &v);
+        if (!v.flag)
+            continue;
+        char *buf = buffer_name(c);
+        finding *fd = findings_add(ctx->out, "B8", SEV_WARNING, f->path,
+                                   v.at ? v.at->line : c->line, "flydsl_bounds", "%s(%s): %s%s%s%s",
+                                   c->name, buf, v.why,
+                                   bc ? " instead of the extent of `" : "", bc ? buf : "",
+                                   bc ? "`: out-of-range offsets read and write past it rather "
+                                        "than returning 0" : "");
+        if (v.at) {
+            fd->range = (text_range){v.at->line, v.at->col, v.at->end_line, v.at->end_col};
+            if (v.at->keyword) {
+                /* cover "max_size=" too: the keyword sits right before the value */
+                size_t kl = strlen(v.at->keyword) + 1;
+                if (v.at->col >= (int)kl)
+                    fd->range.col = v.at->col - (int)kl;
+            }
+        } else {
+            fd->range = (text_range){c->line, c->col, c->args_line, c->args_col};
+        }
+        if (v.related_line)
+            finding_add_related(fd, f->path, v.related_line, "%s", v.related_msg);
+        free(buf);
+        free(v.why);
+        free(v.related_msg);
+        found++;
+    }
+    syn_func_list_free(&fns);
+    syn_call_list_free(&calls);
+    syntax_free(d);
+    return found;
+}
+
+/* Run the collector over the change. */
+static void flydsl_bounds_run(collector_ctx *ctx)
+{
+    size_t nfiles = 0, nskipped = 0;
+    int total = 0;
+    char *first_skip = NULL;
+    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
+        const change_file *f = &ctx->chg->files[i];
+        if (!is_flydsl_python(f->path) || f->is_deleted || f->is_skipped || f->nadd + f->ndel == 0)
+            continue;
+        nfiles++;
+        char *why = NULL;
+        int n = check_file(ctx, f, &why);
+        if (n < 0) {
+            nskipped++;
+            if (!first_skip)
+                first_skip = why;
+            else
+                free(why);
+            continue;
+        }
+        total += n;
+    }
+    if (!nfiles)
+        collector_status(ctx, "nothing found: no FlyDSL Python file in the change");
+    else if (nskipped == nfiles)
+        collector_status(ctx, "skipped: %s", first_skip ? first_skip : "head text not available");
+    else if (total)
+        collector_status(ctx, "found %d unbounded buffer resource%s or descriptor%s on changed "
+                         "lines%s%s", total, total == 1 ? "" : "s", total == 1 ? "" : "s",
+                         nskipped ? "; skipped: " : "", nskipped ? first_skip : "");
+    else
+        collector_status(ctx, "nothing found: no unbounded buffer resource or descriptor on a "
+                         "changed line of %zu FlyDSL file%s%s%s", nfiles - nskipped,
+                         nfiles - nskipped == 1 ? "" : "s", nskipped ? "; skipped: " : "",
+                         nskipped ? first_skip : "");
+    free(first_skip);
+}
+
+const collector collector_flydsl_bounds = {
+    .name = "flydsl_bounds",
+    .rules = "B8",
+    .run = flydsl_bounds_run,
+};
