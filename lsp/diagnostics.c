@@ -89,7 +89,7 @@ const char *diagnostics_rules_file(server *s)
     const rule_catalog *cat = engine_catalog(s->eng);
     if (!cat || !cat->path)
         return NULL;
-    if (strcmp(cat->path, "(bundled)") != 0) {
+    if (cat->path[0] != '(') { /* "(bundled ...)" names the compiled-in catalogue */
         if (cat->path[0] == '/')
             return cat->path;
         if (!s->bundled_rules_file)

@@ -17,7 +17,13 @@ static void add_rule(server *s, strbuf *md, const char *id)
         sb_addf(md, "**%s** — not in the rules file (%s)", id, cat ? cat->path : "none");
         return;
     }
-    sb_adds(md, e->text);
+    /* The rules file breaks lines inside a block; Markdown would join them into one
+     * paragraph, so each line becomes its own paragraph (table rows stay together). */
+    for (const char *p = e->text; *p; p++) {
+        sb_addc(md, *p);
+        if (*p == '\n' && p[1] && p[1] != '\n' && p[1] != '|' && p > e->text && p[-1] != '\n')
+            sb_addc(md, '\n');
+    }
     while (md->len && (md->buf[md->len - 1] == '\n' || md->buf[md->len - 1] == ' '))
         md->buf[--md->len] = '\0';
     const char *file = diagnostics_rules_file(s);

@@ -307,7 +307,7 @@ static void handle_notification(server *s, const char *method, json_t *params)
 void rpc_handle_message(server *s, const char *body, size_t len)
 {
     json_error_t err;
-    json_t *msg = json_loadb(body, len, JSON_ALLOW_NUL, &err);
+    json_t *msg = json_loadb(body, len, JSON_ALLOW_NUL | JSON_DECODE_ANY, &err);
     if (s->log_file && s->cfg.log_level >= LOG_LOG)
         fprintf(s->log_file, "--> %.*s\n", len > 2000 ? 2000 : (int)len, body);
     if (!msg) {
@@ -331,6 +331,8 @@ void rpc_handle_message(server *s, const char *body, size_t len)
 
     if (!jmethod && id && (json_object_get(msg, "result") || json_object_get(msg, "error"))) {
         handle_response(s, msg);
+    } else if (!id && !jmethod) {
+        rpc_error(s, NULL, RPC_INVALID_REQUEST, "message with neither method nor id");
     } else if (!version || strcmp(version, "2.0") != 0) {
         if (id)
             rpc_error(s, reply_id, RPC_INVALID_REQUEST, "\"jsonrpc\" must be \"2.0\"");
