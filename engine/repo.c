@@ -84,6 +84,41 @@ static int commit_of(git_repository *g, const char *spec, git_oid *out)
     return rc;
 }
 
+/* The current branch's upstream from branch.<name>.remote/.merge, mapped the standard way to
+ * refs/remotes/<remote>/<branch> (or refs/heads/<branch> for remote "."). Read from the
+ * config directly: libgit2 1.5's git_branch_upstream leaks inside git_remote_lookup. Returns
+ * the upstream's short name (caller frees) and its commit in *out, or NULL. */
+static char *upstream_of_head(git_repository *g, git_oid *out)
+{
+    git_reference *hr = NULL;
+    char *result = NULL;
+    if (git_repository_head(&hr, g) != 0 || !git_reference_is_branch(hr)) {
+        git_reference_free(hr);
+        return NULL;
+    }
+    const char *branch = git_reference_shorthand(hr);
+    git_config *cfg = NULL;
+    git_buf remote = GIT_BUF_INIT, merge = GIT_BUF_INIT;
+    char *k1 = xasprintf("branch.%s.remote", branch), *k2 = xasprintf("branch.%s.merge", branch);
+    if (git_repository_config_snapshot(&cfg, g) == 0 &&
+        git_config_get_string_buf(&remote, cfg, k1) == 0 &&
+        git_config_get_string_buf(&merge, cfg, k2) == 0 && str_starts(merge.ptr, "refs/heads/")) {
+        const char *mb = merge.ptr + 11;
+        char *ref = strcmp(remote.ptr, ".") == 0 ? xasprintf("refs/heads/%s", mb)
+                                                 : xasprintf("refs/remotes/%s/%s", remote.ptr, mb);
+        if (commit_of(g, ref, out) == 0)
+            result = xstrdup(ref + (str_starts(ref, "refs/remotes/") ? 13 : 11));
+        free(ref);
+    }
+    free(k1);
+    free(k2);
+    git_buf_dispose(&remote);
+    git_buf_dispose(&merge);
+    git_config_free(cfg);
+    git_reference_free(hr);
+    return result;
+}
+
 int repo_resolve_base(repo *r, const char *target, char **desc, char **notes)
 {
     strbuf nb;
@@ -110,16 +145,8 @@ int repo_resolve_base(repo *r, const char *target, char **desc, char **notes)
         else
             sb_addf(&nb, "base '%s' does not name a commit here; using the default\n", target);
     }
-    if (!chosen) {
-        git_reference *hr = NULL, *up = NULL;
-        if (git_repository_head(&hr, r->git) == 0 && git_reference_is_branch(hr) &&
-            git_branch_upstream(&up, hr) == 0) {
-            git_oid_cpy(&tgt, git_reference_target(up) ? git_reference_target(up) : &head);
-            chosen = xstrdup(git_reference_shorthand(up));
-        }
-        git_reference_free(up);
-        git_reference_free(hr);
-    }
+    if (!chosen)
+        chosen = upstream_of_head(r->git, &tgt);
     static const char *const fallbacks[] = {"refs/remotes/origin/main", "refs/remotes/origin/master",
                                             "refs/heads/main", "refs/heads/master"};
     for (size_t i = 0; !chosen && i < sizeof fallbacks / sizeof *fallbacks; i++)

@@ -128,9 +128,10 @@ expect_contains detached-reviews-uncommitted "$out" "in 1 changed file;"
 
 git clone -q --depth 1 "file://$TMPD/r2" shallow 2>/dev/null
 printf 'z\n' >> shallow/a.py
-out=$(cd shallow && "$BIN" rules); rc=$?
+out=$(cd shallow && "$BIN" check --format json); rc=$?
 expect_rc shallow-exit-0 $rc 0
-expect_contains shallow-rules "$out" "files=1"
+out=$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([f["path"] for f in d["files"]], d["base"].split(" ")[0])')
+expect_eq shallow-reviews-change "$out" "['a.py'] origin/perf-branch"
 
 new_repo rebasing
 printf 'one\n' > rebasing/f.py; commit_all rebasing base
