@@ -441,7 +441,17 @@ static bool same_prefix(const syn_struct *b, size_t bi, const syn_struct *h, siz
 /* A field as declared: "int num_heads", "const float *q". */
 static char *field_decl(const syn_field *f)
 {
-    return xasprintf("%s %s", f->type, f->declarator && *f->declarator ? f->declarator : f->name);
+    const char *dc = f->declarator && *f->declarator ? f->declarator : f->name;
+    strbuf sb;
+    sb_init(&sb);
+    sb_addf(&sb, "%s ", f->type);
+    for (const char *p = dc; *p; p++) {
+        sb_addc(&sb, *p);
+        if (*p == '*' || *p == '&')
+            while (p[1] == ' ')
+                p++;
+    }
+    return sb_detach(&sb);
 }
 
 typedef struct struct_diff {
@@ -819,10 +829,14 @@ static void check_struct(run_state *rs, const change_file *cf, const side *bs, c
         size_t npinned = 0;
         for (size_t k = 0; k < nshifted; k++)
             npinned += shifted[k].edit == e;
-        sb_addf(&sb, "; %zu layout assertion%s pin%s %s, and this change %s",
-                npinned, npinned == 1 ? "" : "s", npinned == 1 ? "s" : "",
-                npinned == 1 ? "it" : "them",
-                any_pin_touched ? "leaves these as they were" : "updates none of them");
+        if (npinned == 1)
+            sb_addf(&sb, "; 1 layout assertion pins it, and this change %s",
+                    any_pin_touched ? "updates other pins of the struct but not this one"
+                                    : "does not update it");
+        else
+            sb_addf(&sb, "; %zu layout assertions pin them, and this change %s", npinned,
+                    any_pin_touched ? "updates other pins of the struct but not these"
+                                    : "updates none of them");
         finding *fd = findings_add(rs->ctx->out, "D11", SEV_WARNING, cf->path, ed->line,
                                    "struct_abi", "%s", sb.buf);
         sb_free(&sb);
@@ -976,11 +990,15 @@ static void struct_abi_run(collector_ctx *ctx)
                          rs.nfindings, rs.nfindings == 1 ? "" : "s", rs.nstructs_found,
                          rs.nstructs_found == 1 ? "" : "s", rs.ix_note ? "; " : "",
                          rs.ix_note ? rs.ix_note : "");
-    else if (rs.nshaped)
-        collector_status(ctx, "nothing found: %zu struct%s changed shape, %zu pinned by no "
-                         "assertion, none with a pinned offset or size that shifts unupdated%s%s",
-                         rs.nshaped, rs.nshaped == 1 ? "" : "s", rs.nunpinned,
+    else if (rs.nshaped && rs.nunpinned == rs.nshaped)
+        collector_status(ctx, "nothing found: %zu struct%s changed shape, none pinned by a "
+                         "layout assertion%s%s", rs.nshaped, rs.nshaped == 1 ? "" : "s",
                          rs.ix_note ? "; " : "", rs.ix_note ? rs.ix_note : "");
+    else if (rs.nshaped)
+        collector_status(ctx, "nothing found: %zu struct%s changed shape; no pinned offset or "
+                         "size shifts without the change updating its assertion%s%s",
+                         rs.nshaped, rs.nshaped == 1 ? "" : "s", rs.ix_note ? "; " : "",
+                         rs.ix_note ? rs.ix_note : "");
     else
         collector_status(ctx, "nothing found: no struct changed shape in %zu C/C++ file%s",
                          nfiles, nfiles == 1 ? "" : "s");
