@@ -6,9 +6,11 @@
 
 extern const collector collector_struct_abi;
 extern const collector collector_flydsl_bounds;
+extern const collector collector_guards;
 
 const collector *const collectors_all[] = {
     &collector_struct_abi,
     &collector_flydsl_bounds,
+    &collector_guards,
     NULL,
 };

@@ -1,0 +1,57 @@
+/* Unit tests for the removed-guards collector (rules D4, B7): each fixture under
+ * tests/fixtures/guards/ is a base/head pair reproducing a real review case (the aiter pull
+ * request is named per test) or a false positive the collector must not raise; expected.txt
+ * holds the exact findings. */
+#include "tests/unit/collector_fixture.h"
+#include "tests/unit/unit.h"
+
+extern const collector collector_guards;
+
+/* Run one fixture and check its findings and that the status line starts with want. */
+static void run_case(const char *name, const char *want_status)
+{
+    const char *root = getenv("ROOT");
+    char *dir = xasprintf("%s/tests/fixtures/guards/%s", root ? root : ".", name);
+    char *status = NULL;
+    CHECK(fx_run(&collector_guards, dir, &status));
+    if (!str_starts(status, want_status)) {
+        fprintf(stderr, "  status: %s\n  want prefix: %s\n", status, want_status);
+        CHECK(false);
+    }
+    free(status);
+    free(dir);
+}
+
+/* aiter#4295: a presence check on an optional became a size check. */
+TEST(null_to_size) { run_case("null_to_size", "found 1: 0 gone, 1 changed"); }
+/* aiter#4279: a bound halved (tightened, B7) and a divisibility loosened (D4). */
+TEST(bound_changed) { run_case("bound_changed", "found 2: 0 gone, 2 changed"); }
+/* aiter#5168: an equality became set membership. */
+TEST(eq_to_set) { run_case("eq_to_set", "found 1: 0 gone, 1 changed"); }
+/* aiter#5143: the deleted presence assert is still checked at the call site: a hint. */
+TEST(optional_checked) { run_case("optional_checked", "found 1: 1 gone"); }
+/* aiter#4043: zeros became empty while the (now rewritten) comment required zeros. */
+TEST(zeros_to_empty) { run_case("zeros_to_empty", "found 2: 0 gone, 0 changed, 2 zero-init"); }
+/* Moved guards, one re-wrapped, one moved to another file (aiter#5235): hints only. */
+TEST(moved) { run_case("moved", "nothing found: 3 deleted guard(s) all re-added"); }
+/* static_assert, AITER_CHECK and .contiguous() deleted outright. */
+TEST(gone) { run_case("gone", "found 3: 3 gone"); }
+/* Comments, docstrings, strings, test files, non-code files, deleted files: nothing. */
+TEST(not_guards) { run_case("not_guards", "nothing found: this change deletes no assert"); }
+
+/* aiter#4255: an assert replaced by a stronger named predicate is only a hint. */
+TEST(named_predicate) { run_case("named_predicate", "found 1: 0 gone, 1 changed"); }
+/* CRLF line ends, and a guard deleted at the very end of a file (clamped to the last line). */
+TEST(crlf) { run_case("crlf", "found 2: 2 gone"); }
+
+int main(void)
+{
+    static const unit_case cases[] = {
+        UNIT_CASE(null_to_size), UNIT_CASE(bound_changed), UNIT_CASE(eq_to_set),
+        UNIT_CASE(optional_checked), UNIT_CASE(zeros_to_empty), UNIT_CASE(moved),
+        UNIT_CASE(gone), UNIT_CASE(not_guards), UNIT_CASE(named_predicate), UNIT_CASE(crlf),
+    };
+    int rc = unit_main("guards", cases, sizeof cases / sizeof cases[0]);
+    syntax_cleanup();
+    return rc;
+}
