@@ -4,6 +4,23 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "engine/suppress.h"
+
+/* A byte column of a head line as Unicode code points (SARIF's unicodeCodePoints), when the
+ * head text is known; else the byte column. */
+static int code_point_col(const change *chg, const char *path, int line, int col)
+{
+    const change_file *f = change_find(chg, path);
+    const char *l;
+    size_t len;
+    if (!f || !f->head_text || !text_line_at(f->head_text, f->head_len, line, &l, &len))
+        return col;
+    int cp = 0;
+    for (int i = 0; i < col && (size_t)i < len; i++)
+        if (((unsigned char)l[i] & 0xC0) != 0x80)
+            cp++;
+    return cp;
+}
 
 static const char *sarif_level(severity s)
 {
@@ -11,15 +28,16 @@ static const char *sarif_level(severity s)
 }
 
 /* A SARIF physicalLocation for a path and range. */
-static json_t *location(const char *path, const text_range *r)
+static json_t *location(const change *chg, const char *path, const text_range *r)
 {
     json_t *region = json_pack("{s:i, s:i}", "startLine", r->line > 0 ? r->line : 1,
-                               "startColumn", r->col + 1);
+                               "startColumn", code_point_col(chg, path, r->line, r->col) + 1);
     if (r->end_line > r->line && r->end_col == 0) {
         /* whole line: leave the end open */
     } else if (r->end_line >= r->line) {
         json_object_set_new(region, "endLine", json_integer(r->end_line));
-        json_object_set_new(region, "endColumn", json_integer(r->end_col + 1));
+        json_object_set_new(region, "endColumn",
+                            json_integer(code_point_col(chg, path, r->end_line, r->end_col) + 1));
     }
     return json_pack("{s:{s:{s:s, s:s}, s:o}}", "physicalLocation", "artifactLocation", "uri",
                      path, "uriBaseId", "SRCROOT", "region", region);
@@ -56,11 +74,11 @@ void report_sarif(FILE *out, const cli_review *cr)
         }
         json_t *res = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[o]}", "ruleId", f->rule_id, "ruleIndex",
                                 (int)idx, "level", sarif_level(f->sev), "message", "text",
-                                f->message, "locations", location(f->path, &f->range));
+                                f->message, "locations", location(r->chg, f->path, &f->range));
         if (f->nrelated) {
             json_t *rel = json_array();
             for (size_t k = 0; k < f->nrelated; k++) {
-                json_t *loc = location(f->related[k].path, &f->related[k].range);
+                json_t *loc = location(r->chg, f->related[k].path, &f->related[k].range);
                 json_object_set_new(loc, "id", json_integer((json_int_t)k));
                 json_object_set_new(loc, "message", json_pack("{s:s}", "text", f->related[k].message));
                 json_array_append_new(rel, loc);
@@ -73,7 +91,7 @@ void report_sarif(FILE *out, const cli_review *cr)
                                REVIEW_LSP_VERSION, "informationUri",
                                "https://github.com/ROCm/aiter", "rules", rules);
     json_t *run = json_pack("{s:{s:o}, s:o, s:s}", "tool", "driver", driver, "results", results,
-                            "columnKind", "utf8CodeUnits");
+                            "columnKind", "unicodeCodePoints");
     json_t *root = json_pack("{s:s, s:s, s:[o]}", "$schema",
                              "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
                              "runs", run);
