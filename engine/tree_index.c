@@ -887,6 +887,8 @@ static void resolve_all(tree_index *ix, const index_file *skip)
         char *text = read_under_root(ix, f->path, &len);
         if (text)
             scan_file_macros(ix, f, text, len);
+        else
+            pin_list_free(&f->macro_pins);  /* unreadable now: stale pins would mislead */
         free(text);
     }
 }
