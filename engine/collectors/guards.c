@@ -558,9 +558,29 @@ static void gfile_free(gfile *gf)
     syntax_free(gf->bdoc);
 }
 
+/* Length of the longest run of bytes shared by a[0..an) and b[0..bn), white space runs
+ * counted as they are; capped inputs keep it cheap. */
+static size_t text_run(const char *a, size_t an, const char *b, size_t bn)
+{
+    if (an > 160)
+        an = 160;
+    if (bn > 160)
+        bn = 160;
+    size_t best = 0, prev[161] = {0}, cur[161] = {0};
+    for (size_t i = 1; i <= an; i++) {
+        for (size_t j = 1; j <= bn; j++) {
+            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : 0;
+            if (cur[j] > best)
+                best = cur[j];
+        }
+        memcpy(prev, cur, sizeof prev);
+    }
+    return best;
+}
+
 /* The head line for deleted diff line i: in a block of deletions followed by additions (a
- * rewrite), the k-th deleted line sits on the k-th added line; otherwise where the deletion
- * happened. Clamped to the head's last line. */
+ * rewrite), the added line most like it; otherwise where the deletion happened. Clamped to
+ * the head's last line. */
 static int deleted_head_line(const gfile *gf, size_t i)
 {
     const change_file *f = gf->f;
@@ -569,10 +589,25 @@ static int deleted_head_line(const gfile *gf, size_t i)
         s--;
     while (e < f->nlines && f->lines[e].kind == '-')
         e++;
-    size_t k = i - s, a = e;
-    while (a < f->nlines && f->lines[a].kind == '+' && a - e <= k)
+    size_t a = e;
+    while (a < f->nlines && f->lines[a].kind == '+')
         a++;
-    int line = a - e > k ? f->lines[e + k].new_no : f->lines[i].new_no;
+    int line = f->lines[i].new_no;
+    if (a > e) {
+        /* the added line most like the deleted one (longest shared run of text), else the
+         * one at the same position in the block */
+        size_t k = i - s, pick = k < a - e ? e + k : a - 1, best = 0;
+        if (e - s <= 24 && a - e <= 24)
+            for (size_t j = e; j < a; j++) {
+                size_t run = text_run(f->lines[i].text, f->lines[i].len, f->lines[j].text, f->lines[j].len);
+                if (run > best || (run == best && run > 0 && j == e + k)) {
+                    best = run;
+                    pick = j;
+                }
+            }
+        if (best >= 8 || k < a - e)
+            line = f->lines[pick].new_no;
+    }
     int last = gf->hdoc ? gf->hdoc->nlines : 0;
     if (last > 0 && line > last)
         line = last;

@@ -7,10 +7,12 @@
 extern const collector collector_struct_abi;
 extern const collector collector_flydsl_bounds;
 extern const collector collector_guards;
+extern const collector collector_siblings;
 
 const collector *const collectors_all[] = {
     &collector_struct_abi,
     &collector_flydsl_bounds,
     &collector_guards,
+    &collector_siblings,
     NULL,
 };

@@ -1,0 +1,499 @@
+/* The sibling-drift collector (rule A1): when the change rewrites or removes a line inside a
+ * function, look for variants of that function in the same file (names sharing a run of at
+ * least 8 characters: `_decode` / `_prefill_opt`, `_2d` / `_3d`) that still carry the old
+ * line, and put the finding on the variant's line, with the changed line as related
+ * information. Python and C++/HIP alike (aiter#3841, the motivating case, was a HIP kernel).
+ *
+ * Better than the original's regex scan: functions come from the tree (nested defs, methods,
+ * decorated, templates, kernels), the changed function of a deleted line is read from the
+ * base (so a line deleted at a function's end is not blamed on the next one, and a function
+ * the change deleted outright is no fix to copy), lines are compared as code (comments and
+ * white space ignored), a line the change moved within its function is not a change, and a
+ * variant line the change itself added is not drift. The trivial-line filters are the
+ * reference's. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/collector.h"
+#include "engine/syntax.h"
+
+#define MIN_COMMON 8      /* longest common substring of two variant names */
+#define MIN_LINE 25       /* shorter deleted lines never count */
+#define PER_VARIANT_MAX 5 /* findings per variant */
+
+/* --- line filters (reference §5.4) ------------------------------------------------------- */
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* True when s (stripped code) is only brackets, commas and semicolons. */
+static bool is_trivial(const char *s)
+{
+    for (; *s; s++)
+        if (!strchr("{}()[];,\\ \t", *s))
+            return false;
+    return true;
+}
+
+/* True for imports, definitions, decorators and preprocessor lines. */
+static bool is_noise_line(const char *s)
+{
+    static const char *const pre[] = {"from ", "import ", "def ", "async def ", "class ", "@", "#",
+                                      "template", "using ", "namespace ", "typedef ", NULL};
+    for (int i = 0; pre[i]; i++)
+        if (str_starts(s, pre[i]))
+            return true;
+    return false;
+}
+
+/* True for `name = simple` (a bare rebinding) and `name: [` (docstring-ish tables). */
+static bool is_rebinding(const char *s)
+{
+    const char *p = s;
+    if (!ident_char(*p))
+        return false;
+    while (ident_char(*p))
+        p++;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == ':') {
+        p++;
+        while (*p == ' ')
+            p++;
+        return *p == '[';
+    }
+    if (*p != '=' || p[1] == '=')
+        return false;
+    for (p++; *p; p++)
+        if (!(ident_char(*p) || strchr(".\"'() \t;", *p)))
+            return false;
+    return true;
+}
+
+/* True when s does something a fix could change: arithmetic, indexing, a comparison, a call
+ * chained on a result, a condition, a return or an assignment. */
+static bool is_substantive(const char *s)
+{
+    if (strpbrk(s, "-+*/%<>="))
+        return true;
+    for (const char *p = s; *p; p++) {
+        if (*p == '[' && p > s && ident_char(p[-1]))
+            return true;
+        if (*p == ')') {
+            const char *q = p + 1;
+            while (*q == ' ')
+                q++;
+            if (*q == '.')
+                return true;
+        }
+    }
+    const char *w;
+    if ((w = strstr(s, "if")) && (w == s || !ident_char(w[-1])) && !ident_char(w[2]))
+        return true;
+    if ((w = strstr(s, "return")) && (w == s || !ident_char(w[-1])) && !ident_char(w[6]))
+        return true;
+    return false;
+}
+
+/* A copy of s without white space. */
+static char *no_space(const char *s)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (; *s; s++)
+        if (!isspace((unsigned char)*s))
+            sb_addc(&sb, *s);
+    return sb_detach(&sb);
+}
+
+/* Length of the longest common substring of a and b. */
+static size_t common_run(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), best = 0;
+    size_t *prev = xcalloc(nb + 1, sizeof *prev), *cur = xcalloc(nb + 1, sizeof *cur);
+    for (size_t i = 1; i <= na; i++) {
+        for (size_t j = 1; j <= nb; j++) {
+            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : 0;
+            if (cur[j] > best)
+                best = cur[j];
+        }
+        size_t *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    free(prev);
+    free(cur);
+    return best;
+}
+
+/* True when two function names are variants of each other. */
+static bool are_variants(const char *a, const char *b)
+{
+    return *a && *b && strcmp(a, b) != 0 && common_run(a, b) >= MIN_COMMON;
+}
+
+/* True when a path is excluded as the reference does (tests, benchmarks, vendored code). */
+static bool excluded_path(const char *p)
+{
+    const char *base = strrchr(p, '/');
+    base = base ? base + 1 : p;
+    return str_starts(p, "op_tests/") || str_starts(p, "tests/") || str_contains(p, "bench") ||
+           str_contains(p, "3rdparty") || str_starts(base, "test_");
+}
+
+/* --- reading the change ------------------------------------------------------------------ */
+
+/* The base text rebuilt from the head text by undoing the file's hunks, or NULL when the head
+ * does not match the diff. */
+static char *rebuild_base(const change_file *f, const char *head, size_t hlen, size_t *blen)
+{
+    strbuf out;
+    sb_init(&out);
+    const char *p = head, *end = head + hlen;
+    int hline = 1;
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        while (hline < l->new_no && p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            const char *next = nl ? nl + 1 : end;
+            sb_add(&out, p, (size_t)(next - p));
+            p = next;
+            hline++;
+        }
+        if (l->kind == '-') {
+            sb_add(&out, l->text, l->len);
+            sb_addc(&out, '\n');
+            continue;
+        }
+        if (p >= end) {
+            sb_free(&out);
+            return NULL;
+        }
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *next = nl ? nl + 1 : end;
+        size_t n = (size_t)((nl ? nl : end) - p), ln = l->len;
+        if (n > 0 && p[n - 1] == '\r')
+            n--;
+        if (ln > 0 && l->text[ln - 1] == '\r')
+            ln--;
+        if (n != ln || memcmp(p, l->text, n) != 0) {
+            sb_free(&out);
+            return NULL;
+        }
+        if (l->kind == ' ')
+            sb_add(&out, p, (size_t)(next - p));
+        p = next;
+        hline++;
+    }
+    sb_add(&out, p, (size_t)(end - p));
+    *blen = out.len;
+    return sb_detach(&out);
+}
+
+/* Length of the longest run of bytes shared by a[0..an) and b[0..bn), white space runs
+ * counted as they are; capped inputs keep it cheap. */
+static size_t text_run(const char *a, size_t an, const char *b, size_t bn)
+{
+    if (an > 160)
+        an = 160;
+    if (bn > 160)
+        bn = 160;
+    size_t best = 0, prev[161] = {0}, cur[161] = {0};
+    for (size_t i = 1; i <= an; i++) {
+        for (size_t j = 1; j <= bn; j++) {
+            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : 0;
+            if (cur[j] > best)
+                best = cur[j];
+        }
+        memcpy(prev, cur, sizeof prev);
+    }
+    return best;
+}
+
+/* The head line for deleted diff line i: in a rewrite (deletions followed by additions) the
+ * added line most like it; otherwise where the deletion happened. */
+static int deleted_head_line(const change_file *f, size_t i, int last)
+{
+    size_t s = i, e = i;
+    while (s > 0 && f->lines[s - 1].kind == '-')
+        s--;
+    while (e < f->nlines && f->lines[e].kind == '-')
+        e++;
+    size_t a = e;
+    while (a < f->nlines && f->lines[a].kind == '+')
+        a++;
+    int line = f->lines[i].new_no;
+    if (a > e) {
+        /* the added line most like the deleted one (longest shared run of text), else the
+         * one at the same position in the block */
+        size_t k = i - s, pick = k < a - e ? e + k : a - 1, best = 0;
+        if (e - s <= 24 && a - e <= 24)
+            for (size_t j = e; j < a; j++) {
+                size_t run = text_run(f->lines[i].text, f->lines[i].len, f->lines[j].text, f->lines[j].len);
+                if (run > best || (run == best && run > 0 && j == e + k)) {
+                    best = run;
+                    pick = j;
+                }
+            }
+        if (best >= 8 || k < a - e)
+            line = f->lines[pick].new_no;
+    }
+    if (last > 0 && line > last)
+        line = last;
+    return line < 1 ? 1 : line;
+}
+
+/* The code of a line of doc d (or, without a doc, of text), stripped, white space removed. */
+static char *norm_code(const syntax_doc *d, int line, syn_lang lang, const char *text, size_t len)
+{
+    char *c = NULL;
+    if (d) {
+        size_t tl;
+        const char *t = syntax_line_text(d, line, &tl);
+        size_t a = tl, b = len;
+        if (t && a > 0 && t[a - 1] == '\r')
+            a--;
+        if (text && b > 0 && text[b - 1] == '\r')
+            b--;
+        if (t && (!text || (a == b && memcmp(t, text, a) == 0)))
+            c = syntax_line_code(d, line);
+    }
+    if (!c && text)
+        c = syntax_text_code(lang, text, len);
+    if (!c)
+        return xstrdup("");
+    char *s = str_strip(c);
+    free(c);
+    return s;
+}
+
+/* --- the collector ----------------------------------------------------------------------- */
+
+typedef struct scounts {
+    int files, changed_funcs, variants, found;
+} scounts;
+
+typedef struct hit {
+    const syn_func *variant;
+    int line;
+} hit;
+
+/* True when function a lies inside b or b inside a. */
+static bool nested(const syn_func *a, const syn_func *b)
+{
+    return (a->start_byte <= b->start_byte && b->end_byte <= a->end_byte) ||
+           (b->start_byte <= a->start_byte && a->end_byte <= b->end_byte);
+}
+
+/* The head function a deleted line belongs to: by its base function's qualified name when the
+ * base parsed (NULL when that function is gone from the head), else by its head position. */
+static const syn_func *changed_function(const syn_func_list *hf, const syn_func_list *bf, bool have_base,
+                                        int old_no, int head_line, bool *in_signature)
+{
+    *in_signature = false;
+    if (have_base) {
+        const syn_func *b = syntax_enclosing_function(bf, old_no);
+        if (!b)
+            return NULL;
+        *in_signature = old_no < b->body_line || old_no == b->name_line;
+        for (size_t i = 0; i < hf->n; i++)
+            if (strcmp(hf->items[i].qualname, b->qualname) == 0)
+                return &hf->items[i];
+        return NULL;
+    }
+    const syn_func *h = syntax_enclosing_function(hf, head_line);
+    if (!h || h->start_line == head_line)
+        h = syntax_enclosing_function(hf, head_line - 1);
+    return h;
+}
+
+/* Review one file. */
+static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, bool *no_base)
+{
+    syn_lang lang = syntax_lang_of_path(f->path);
+    char *cause = NULL;
+    size_t hlen = 0, blen = 0;
+    char *head = change_head_text(ctx->chg, f, &hlen, &cause);
+    free(cause);
+    cause = NULL;
+    if (!head)
+        return;
+    syntax_doc *hd = syntax_parse(lang, head, hlen, &cause);
+    free(cause);
+    cause = NULL;
+    if (!hd) {
+        free(head);
+        return;
+    }
+    syn_func_list hf = {0}, bf = {0};
+    syntax_functions(hd, &hf);
+    if (hf.n < 2) {
+        syn_func_list_free(&hf);
+        syntax_free(hd);
+        free(head);
+        return;
+    }
+    c->files++;
+    char *base = collector_base_text(ctx, f, &blen, &cause);
+    free(cause);
+    cause = NULL;
+    if (!base)
+        base = rebuild_base(f, head, hlen, &blen);
+    syntax_doc *bd = base ? syntax_parse(lang, base, blen, &cause) : NULL;
+    free(cause);
+    free(base);
+    if (bd)
+        syntax_functions(bd, &bf);
+    else
+        *no_base = true;
+
+    /* what the change added to this file: normalised added lines and their head line numbers */
+    char **added = xcalloc(f->nlines ? f->nlines : 1, sizeof *added);
+    bool *added_line = xcalloc((size_t)hd->nlines + 2, sizeof *added_line);
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        if (l->kind != '+')
+            continue;
+        char *code = norm_code(hd, l->new_no, lang, l->text, l->len);
+        added[i] = no_space(code);
+        free(code);
+        if (l->new_no >= 1 && l->new_no <= hd->nlines)
+            added_line[l->new_no] = true;
+    }
+    /* head lines' normalised code, computed on demand */
+    char **hnorm = xcalloc((size_t)hd->nlines + 2, sizeof *hnorm);
+    hit *hits = NULL;
+    size_t nhits = 0, hits_cap = 0;
+    const syn_func **seen_funcs = NULL;
+    size_t nseen = 0, seen_cap = 0;
+
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        if (l->kind != '-')
+            continue;
+        char *code = norm_code(bd, l->old_no, lang, l->text, l->len);
+        bool keep = strlen(code) >= MIN_LINE && !is_trivial(code) && !is_noise_line(code) &&
+                    !is_rebinding(code) && is_substantive(code);
+        char *key = keep ? no_space(code) : NULL;
+        int at = deleted_head_line(f, i, hd->nlines);
+        bool in_sig = false;
+        const syn_func *fn = keep ? changed_function(&hf, &bf, bd != NULL, l->old_no, at, &in_sig) : NULL;
+        if (!fn || in_sig)
+            keep = false;
+        else if (at > fn->end_line)
+            at = fn->end_line; /* deleted at the function's end: point at its last line */
+        /* moved within the file, not changed */
+        for (size_t k = 0; keep && k < f->nlines; k++)
+            if (added[k] && strcmp(added[k], key) == 0)
+                keep = false;
+        if (keep) {
+            bool counted = false;
+            for (size_t k = 0; k < nseen; k++)
+                counted |= seen_funcs[k] == fn;
+            if (!counted) {
+                *ARRAY_PUSH(seen_funcs, nseen, seen_cap) = fn;
+                c->changed_funcs++;
+            }
+        }
+        for (size_t v = 0; keep && v < hf.n; v++) {
+            const syn_func *var = &hf.items[v];
+            if (var == fn || nested(var, fn) || !are_variants(fn->name, var->name))
+                continue;
+            int per_variant = 0;
+            for (size_t k = 0; k < nhits; k++)
+                per_variant += hits[k].variant == var;
+            for (int ln = var->body_line; ln <= var->end_line && per_variant < PER_VARIANT_MAX; ln++) {
+                if (ln < 1 || ln > hd->nlines || added_line[ln])
+                    continue;
+                /* a line of a function nested in the variant belongs to that function */
+                const syn_func *owner = syntax_enclosing_function(&hf, ln);
+                if (owner != var)
+                    continue;
+                if (!hnorm[ln]) {
+                    char *hc = norm_code(hd, ln, lang, NULL, 0);
+                    hnorm[ln] = no_space(hc);
+                    free(hc);
+                }
+                if (strcmp(hnorm[ln], key) != 0)
+                    continue;
+                bool dup = false;
+                for (size_t k = 0; k < nhits; k++)
+                    dup |= hits[k].line == ln;
+                if (dup)
+                    continue;
+                hit *h = ARRAY_PUSH(hits, nhits, hits_cap);
+                h->variant = var;
+                h->line = ln;
+                per_variant++;
+                char *q = str_strip(code);
+                finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, f->path, ln, "siblings",
+                                           "`%s` still has the line this change rewrote in `%s`: "
+                                           "`%s` — fix it here too or say why it differs",
+                                           var->name, fn->name, q);
+                finding_add_related(fi, f->path, at, "changed here in `%s`", fn->name);
+                free(q);
+                c->found++;
+            }
+        }
+        free(key);
+        free(code);
+    }
+    /* count distinct variants with hits */
+    for (size_t k = 0; k < nhits; k++) {
+        bool first = true;
+        for (size_t j = 0; j < k; j++)
+            first &= hits[j].variant != hits[k].variant;
+        c->variants += first;
+    }
+    for (size_t i = 0; i < f->nlines; i++)
+        free(added[i]);
+    free(added);
+    free(added_line);
+    for (int ln = 0; ln <= hd->nlines + 1; ln++)
+        free(hnorm[ln]);
+    free(hnorm);
+    free(hits);
+    free(seen_funcs);
+    syn_func_list_free(&hf);
+    syn_func_list_free(&bf);
+    syntax_free(hd);
+    syntax_free(bd);
+    free(head);
+}
+
+/* Run the collector over every changed Python and C++ file that existed before. */
+static void siblings_run(collector_ctx *ctx)
+{
+    scounts c = {0};
+    bool no_base = false;
+    int candidates = 0;
+    for (size_t k = 0; k < ctx->chg->nfiles; k++) {
+        const change_file *f = &ctx->chg->files[k];
+        if (f->is_new || f->is_deleted || f->is_skipped || f->is_binary || f->ndel == 0 ||
+            syntax_lang_of_path(f->path) == SYN_NONE || excluded_path(f->path))
+            continue;
+        candidates++;
+        siblings_file(ctx, f, &c, &no_base);
+    }
+    const char *note = no_base ? " (base text unavailable: changed functions placed by head position)" : "";
+    if (candidates == 0)
+        collector_status(ctx, "skipped: no changed Python or C++ file with deleted lines (new files, "
+                              "tests and benchmarks are not checked)");
+    else if (c.found == 0)
+        collector_status(ctx, "nothing found: no variant of the %d changed function(s) in %d file(s) "
+                              "still carries a changed line%s",
+                         c.changed_funcs, c.files, note);
+    else
+        collector_status(ctx, "found %d line(s) in %d variant(s) still carrying what %d changed "
+                              "function(s) rewrote%s",
+                         c.found, c.variants, c.changed_funcs, note);
+}
+
+const collector collector_siblings = {
+    .name = "siblings",
+    .rules = "A1",
+    .run = siblings_run,
+};
