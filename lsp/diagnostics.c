@@ -514,7 +514,10 @@ static void publish_all(server *s, bool force)
     for (published *p = s->pubs; p; p = p->next) {
         if (p->seen)
             continue;
-        if (p->digest && strcmp(p->digest, "[]") != 0)
+        /* Also a document closed while identical to the base: its last publish carried a
+         * version; an unversioned empty one tells the client the file is settled. */
+        if (p->digest && (strcmp(p->digest, "[]") != 0 ||
+                          (p->version != -1 && !documents_find(s, p->relpath))))
             push(s, p->relpath, json_array(), false);
         p->seen = true;
     }
