@@ -483,8 +483,8 @@ static void siblings_run(collector_ctx *ctx)
         collector_status(ctx, "skipped: no changed Python or C++ file with deleted lines (new files, "
                               "tests and benchmarks are not checked)");
     else if (c.found == 0)
-        collector_status(ctx, "nothing found: no variant of the %d changed function(s) in %d file(s) "
-                              "still carries a changed line%s",
+        collector_status(ctx, "nothing found: no variant of the %d changed function(s) still carries "
+                              "a changed line (%d file(s) with two or more functions)%s",
                          c.changed_funcs, c.files, note);
     else
         collector_status(ctx, "found %d line(s) in %d variant(s) still carrying what %d changed "
