@@ -331,6 +331,8 @@ typedef struct index_file {
     pin_macro *macros;    /* the pinning macros it defines */
     size_t nmacros, macros_cap;
     uint64_t bloom[BLOOM_WORDS];  /* names the file calls (identifier followed by "(") */
+    char **structs;       /* names of the structs/classes/unions it defines (with a body) */
+    size_t nstructs, structs_cap;
 } index_file;
 
 struct tree_index {
@@ -384,6 +386,11 @@ static void index_file_clear(index_file *f)
     free(f->macros);
     f->macros = NULL;
     f->nmacros = f->macros_cap = 0;
+    for (size_t i = 0; i < f->nstructs; i++)
+        free(f->structs[i]);
+    free(f->structs);
+    f->structs = NULL;
+    f->nstructs = f->structs_cap = 0;
     memset(f->bloom, 0, sizeof f->bloom);
 }
 
@@ -768,6 +775,60 @@ static void free_regions(tok_list *runs, size_t ndefs)
     free(runs);
 }
 
+/* Index just past the parenthesised group opening at t[i] (a "("), or n. */
+static size_t skip_group(const tok *t, size_t n, size_t i)
+{
+    size_t close = match_paren(t, n, i);
+    return close < n ? close + 1 : n;
+}
+
+/* Record the names of the structs, classes and unions a run of code defines with a body:
+ * `struct S {`, `struct __attribute__((packed)) S : Base {`, `typedef struct {...} S;`. */
+static void collect_struct_names(index_file *f, const tok *t, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (t[i].kind != T_IDENT ||
+            !(tok_is(&t[i], "struct") || tok_is(&t[i], "class") || tok_is(&t[i], "union")))
+            continue;
+        size_t j = i + 1;
+        while (j < n && (tok_is(&t[j], "__attribute__") || tok_is(&t[j], "alignas") ||
+                         tok_is(&t[j], "__declspec")))
+            j = j + 1 < n && is_punct(&t[j + 1], '(') ? skip_group(t, n, j + 1) : j + 1;
+        const tok *name = j < n && t[j].kind == T_IDENT ? &t[j] : NULL;
+        size_t k = name ? j + 1 : j;
+        int angle = 0;
+        for (size_t guard = 0; k < n && guard < 64; guard++) {
+            if (is_punct(&t[k], '<'))
+                angle++;
+            else if (is_punct(&t[k], '>') && angle > 0)
+                angle--;
+            else if (angle == 0 && (is_punct(&t[k], ';') || is_punct(&t[k], ')') ||
+                                    is_punct(&t[k], '=') || is_punct(&t[k], '{') ||
+                                    is_punct(&t[k], '(')))
+                break;
+            k++;
+        }
+        if (k >= n || !is_punct(&t[k], '{'))
+            continue;
+        if (name)
+            *ARRAY_PUSH(f->structs, f->nstructs, f->structs_cap) = xstrndup(name->p, name->len);
+        if (i > 0 && tok_is(&t[i - 1], "typedef")) {
+            /* typedef struct [tag] { ... } Name; */
+            int depth = 0;
+            size_t m = k;
+            for (; m < n; m++) {
+                if (is_punct(&t[m], '{'))
+                    depth++;
+                else if (is_punct(&t[m], '}') && --depth == 0)
+                    break;
+            }
+            if (m + 1 < n && t[m + 1].kind == T_IDENT)
+                *ARRAY_PUSH(f->structs, f->nstructs, f->structs_cap) =
+                    xstrndup(t[m + 1].p, t[m + 1].len);
+        }
+    }
+}
+
 /* First pass over one file's text: direct pins, pinning macros and the call-name filter. */
 static void scan_file_direct(index_file *f, const char *text, size_t len)
 {
@@ -781,6 +842,7 @@ static void scan_file_direct(index_file *f, const char *text, size_t len)
     scan_ctx cx = {.path = f->path, .out = &f->pins};
     tok_list *runs = split_regions(&toks, defs.n);
     scan_run(&cx, runs[0].items, runs[0].n);
+    collect_struct_names(f, runs[0].items, runs[0].n);
     for (size_t d = 0; d < defs.n; d++) {
         scan_ctx dx = {.path = f->path, .out = &f->pins, .def = &defs.items[d]};
         scan_run(&dx, runs[d + 1].items, runs[d + 1].n);
@@ -1138,6 +1200,20 @@ size_t tree_index_find(const tree_index *ix, const char *type, const layout_pin 
         qsort(arr, n, sizeof *arr, cmp_pins);
     *out = arr;
     return n;
+}
+
+bool tree_index_file_defines(const tree_index *ix, const char *path, const char *type)
+{
+    for (size_t i = 0; i < ix->nfiles; i++) {
+        const index_file *f = &ix->files[i];
+        if (strcmp(f->path, path) != 0)
+            continue;
+        for (size_t k = 0; k < f->nstructs; k++)
+            if (strcmp(f->structs[k], type) == 0)
+                return true;
+        return false;
+    }
+    return false;
 }
 
 void tree_index_stats(const tree_index *ix, size_t *nfiles, size_t *npins, size_t *nskipped)

@@ -63,6 +63,10 @@ void tree_index_update_file(tree_index *ix, const char *relpath, const char *tex
  * NULL when there are none). */
 size_t tree_index_find(const tree_index *ix, const char *type, const layout_pin ***out);
 
+/* True when the indexed file path (relative) defines a struct, class or union named type with
+ * a body: its own pins of that name are about its own type, not a namesake elsewhere. */
+bool tree_index_file_defines(const tree_index *ix, const char *path, const char *type);
+
 /* Counts for status lines and logs. */
 void tree_index_stats(const tree_index *ix, size_t *nfiles, size_t *npins, size_t *nskipped);
 

@@ -237,10 +237,72 @@ static bool field_size(const side *sd, const syn_field *f, long long *size, long
     return true;
 }
 
-/* Lay a struct out with natural alignment. Returns true when the struct could be read (fields
- * whose offsets are not computable are marked unknown); out->f is the caller's to free. */
+/* The packing in force for a struct: N from the last `#pragma pack(N)` / `pack(push, N)`
+ * before it (a `pack(pop)` / `pack()` restores the one before), 1 for
+ * `__attribute__((packed))` on the struct, 0 for natural alignment. */
+static long long struct_pack(const side *sd, const syn_struct *s)
+{
+    const char *text = sd->doc->text;
+    long long stack[16];
+    int depth = 0;
+    long long cur = 0;
+    for (const char *p = text; (p = strstr(p, "#pragma")) != NULL && p < text + s->start_byte;) {
+        const char *q = p + 7;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        p = q;
+        if (strncmp(q, "pack", 4) != 0)
+            continue;
+        q += 4;
+        while (*q == ' ')
+            q++;
+        if (*q != '(')
+            continue;
+        q++;
+        while (*q == ' ')
+            q++;
+        if (strncmp(q, "push", 4) == 0) {
+            if (depth < 16)
+                stack[depth++] = cur;
+            q += 4;
+            while (*q == ' ' || *q == ',')
+                q++;
+            if (*q >= '0' && *q <= '9')
+                cur = strtoll(q, NULL, 10);
+        } else if (strncmp(q, "pop", 3) == 0) {
+            cur = depth ? stack[--depth] : 0;
+        } else if (*q >= '0' && *q <= '9') {
+            cur = strtoll(q, NULL, 10);
+        } else if (*q == ')') {
+            cur = 0;
+        }
+    }
+    /* __attribute__((packed)) between the keyword and "{", or between "}" and ";" */
+    const char *open = memchr(text + s->start_byte, '{', s->end_byte - s->start_byte);
+    if (open) {
+        char *head = xstrndup(text + s->start_byte, (size_t)(open - text - s->start_byte));
+        bool packed = strstr(head, "packed") != NULL;
+        free(head);
+        if (packed)
+            return 1;
+    }
+    const char *after = text + s->end_byte, *semi = strchr(after, ';');
+    if (semi && semi - after < 64) {
+        char *tail = xstrndup(after, (size_t)(semi - after));
+        bool packed = strstr(tail, "packed") != NULL;
+        free(tail);
+        if (packed)
+            return 1;
+    }
+    return cur;
+}
+
+/* Lay a struct out with natural alignment (or its packing). Returns true when the struct could
+ * be read (fields whose offsets are not computable are marked unknown); out->f is the caller's
+ * to free. */
 static bool compute_layout(const side *sd, const syn_struct *s, struct_layout *out, int depth)
 {
+    long long pack = struct_pack(sd, s);
     out->f = xcalloc(s->nfields ? s->nfields : 1, sizeof *out->f);
     out->size_known = true;
     out->align = 1;
@@ -260,6 +322,8 @@ static bool compute_layout(const side *sd, const syn_struct *s, struct_layout *o
             out->size_known = false;
             continue;
         }
+        if (pack > 0 && al > pack)
+            al = pack;
         long long off = is_union ? 0 : (cur + al - 1) / al * al;
         out->f[i].known = true;
         out->f[i].off = off;
@@ -701,6 +765,32 @@ static void describe_edit(strbuf *sb, const struct_diff *d, const field_edit *e)
     }
 }
 
+/* True for a header path (a struct defined elsewhere is private to its translation unit). */
+static bool is_header(const char *path)
+{
+    static const char *const exts[] = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".ipp"};
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+        if (str_ends(path, exts[i]))
+            return true;
+    return false;
+}
+
+/* Keep the pins that can be about the struct defined in path: for a struct in a source file,
+ * only that file's; for one in a header, any file's except those defining a namesake of their
+ * own (each .cu may have its own `struct KernelArgs`). Returns the new count. */
+static size_t scope_pins(const tree_index *ix, const char *path, const char *name,
+                         const layout_pin **pins, size_t n)
+{
+    size_t k = 0;
+    bool header = is_header(path);
+    for (size_t i = 0; i < n; i++) {
+        bool same = strcmp(pins[i]->path, path) == 0;
+        if (same || (header && !tree_index_file_defines(ix, pins[i]->path, name)))
+            pins[k++] = pins[i];
+    }
+    return k;
+}
+
 /* Compare one struct between base and head and report the pins its edits shift. */
 static void check_struct(run_state *rs, const change_file *cf, const side *bs, const syn_struct *b,
                          const side *hs, const syn_struct *h)
@@ -715,6 +805,7 @@ static void check_struct(run_state *rs, const change_file *cf, const side *bs, c
     tree_index *ix = get_index(rs);
     const layout_pin **pins = NULL;
     size_t npins = h->name[0] ? tree_index_find(ix, h->name, &pins) : 0;
+    npins = scope_pins(ix, cf->path, h->name, pins, npins);
     if (!npins) {
         rs->nunpinned++;
         free(pins);
@@ -817,6 +908,13 @@ static void check_struct(run_state *rs, const change_file *cf, const side *bs, c
         for (size_t k = 0; k < nshifted; k++) {
             if (shifted[k].edit != e)
                 continue;
+            bool dup = false;  /* the same field (or the size) pinned twice is said once */
+            for (size_t j = 0; j < k && !dup; j++)
+                dup = shifted[j].edit == e && shifted[j].pin->kind == shifted[k].pin->kind &&
+                      strcmp(shifted[j].pin->field ? shifted[j].pin->field : "",
+                             shifted[k].pin->field ? shifted[k].pin->field : "") == 0;
+            if (dup)
+                continue;
             if (shown == 6) {
                 sb_adds(&sb, ", …");
                 break;
@@ -901,16 +999,47 @@ static void side_free(side *sd)
     syntax_free(sd->doc);
 }
 
-/* The base struct paired with head struct h: same qualified name, same rank among namesakes. */
+/* How many data members two structs share by name. */
+static size_t common_fields(const syn_struct *a, const syn_struct *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->nfields; i++)
+        if (!a->fields[i].is_static && a->fields[i].name[0] && find_field(b, a->fields[i].name) >= 0)
+            n++;
+    return n;
+}
+
+/* The base struct paired with head struct h: the one namesake when each side has one; among
+ * several (definitions under #if / #else), the base namesake sharing the most members with h,
+ * provided no other head namesake shares more with it. NULL when h is new. */
 static const syn_struct *pair_struct(const side *bs, const side *hs, const syn_struct *h)
 {
-    size_t rank = 0;
-    for (size_t i = 0; i < hs->structs.n && &hs->structs.items[i] != h; i++)
-        rank += strcmp(hs->structs.items[i].qualname, h->qualname) == 0;
-    for (size_t i = 0; i < bs->structs.n; i++)
-        if (strcmp(bs->structs.items[i].qualname, h->qualname) == 0 && rank-- == 0)
-            return &bs->structs.items[i];
-    return NULL;
+    const syn_struct *best = NULL;
+    size_t best_score = 0, nbase = 0;
+    for (size_t i = 0; i < bs->structs.n; i++) {
+        const syn_struct *b = &bs->structs.items[i];
+        if (strcmp(b->qualname, h->qualname) != 0)
+            continue;
+        nbase++;
+        size_t sc = common_fields(h, b);
+        if (!best || sc > best_score) {
+            best = b;
+            best_score = sc;
+        }
+    }
+    size_t nhead = 0;
+    for (size_t i = 0; i < hs->structs.n; i++)
+        nhead += strcmp(hs->structs.items[i].qualname, h->qualname) == 0;
+    if (!best || (nbase == 1 && nhead == 1))
+        return best;
+    if (best_score == 0)
+        return NULL;
+    for (size_t i = 0; i < hs->structs.n; i++) {
+        const syn_struct *o = &hs->structs.items[i];
+        if (o != h && strcmp(o->qualname, h->qualname) == 0 && common_fields(o, best) > best_score)
+            return NULL;
+    }
+    return best;
 }
 
 /* Check every struct of one changed file. Returns false (with *why) when it was skipped. */

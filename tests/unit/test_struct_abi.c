@@ -136,6 +136,21 @@ TEST(index_direct_pins)
     got = pins_of(ix, "other");
     CHECK_STR(got, "a.cu:12 sizeof\n");
     free(got);
+    const char *defs = "struct A { int x; };\n"
+                       "typedef struct { int y; } B;\n"
+                       "struct __attribute__((packed)) C : public A { int z; };\n"
+                       "struct D;\n"
+                       "struct E *make_e(void);\n"
+                       "template <typename T> struct F<T*> final { T t; };\n";
+    tree_index_update_file(ix, "defs.h", defs, strlen(defs));
+    CHECK(tree_index_file_defines(ix, "defs.h", "A"));
+    CHECK(tree_index_file_defines(ix, "defs.h", "B"));
+    CHECK(tree_index_file_defines(ix, "defs.h", "C"));
+    CHECK(!tree_index_file_defines(ix, "defs.h", "D"));
+    CHECK(!tree_index_file_defines(ix, "defs.h", "E"));
+    CHECK(tree_index_file_defines(ix, "defs.h", "F"));
+    CHECK(!tree_index_file_defines(ix, "nope.h", "A"));
+    tree_index_update_file(ix, "defs.h", NULL, 0);
     const layout_pin **p;
     size_t n = tree_index_find(ix, "kargs", &p);
     if (n >= 2) {
@@ -588,6 +603,112 @@ TEST(reorder_and_retype)
     rm_tree(dir);
 }
 
+TEST(namesakes_packing_and_alternative_definitions)
+{
+    char *dir = scratch_dir();
+    if (!dir)
+        return;
+    /* two source files each define their own KernelArgs; only a.cu's pins are about a.cu's.
+     * b.cu's struct is packed: its int after a char sits at 1, not 4. */
+    write_at(dir, "a.cu",
+             "struct KernelArgs {\n"
+             "    void* p;\n"
+             "    int n;\n"
+             "    int m;\n"                  /* 4 */
+             "};\n"
+             "static_assert(offsetof(KernelArgs, n) == 8, \"n\");\n");
+    write_at(dir, "b.cu",
+             "#pragma pack(push, 1)\n"
+             "struct KernelArgs {\n"
+             "    char tag;\n"
+             "    int n;\n"
+             "};\n"
+             "#pragma pack(pop)\n"
+             "static_assert(sizeof(KernelArgs) == 5, \"packed\");\n"
+             "static_assert(offsetof(KernelArgs, n) == 1, \"n\");\n");
+    const char *diff =
+        "diff --git a/a.cu b/a.cu\n--- a/a.cu\n+++ b/a.cu\n"
+        "@@ -1,5 +1,6 @@\n"
+        " struct KernelArgs {\n"
+        "     void* p;\n"
+        "     int n;\n"
+        "+    int m;\n"
+        " };\n"
+        " static_assert(offsetof(KernelArgs, n) == 8, \"n\");\n";
+    result r = run(diff, dir);
+    CHECK_INT(r.out.n, 0);
+    CHECK_STR(r.status, "nothing found: 1 struct changed shape; no pinned offset or size shifts "
+                        "without the change updating its assertion");
+    result_free(&r);
+
+    /* the packed one: a short inserted after tag moves n from 1 to 3 and the size 5 -> 7 */
+    write_at(dir, "b.cu",
+             "#pragma pack(push, 1)\n"
+             "struct KernelArgs {\n"
+             "    char tag;\n"
+             "    short flags;\n"            /* 4 */
+             "    int n;\n"
+             "};\n"
+             "#pragma pack(pop)\n"
+             "static_assert(sizeof(KernelArgs) == 5, \"packed\");\n"
+             "static_assert(offsetof(KernelArgs, n) == 1, \"n\");\n");
+    const char *diff_b =
+        "diff --git a/b.cu b/b.cu\n--- a/b.cu\n+++ b/b.cu\n"
+        "@@ -1,5 +1,6 @@\n"
+        " #pragma pack(push, 1)\n"
+        " struct KernelArgs {\n"
+        "     char tag;\n"
+        "+    short flags;\n"
+        "     int n;\n"
+        " };\n";
+    r = run(diff_b, dir);
+    CHECK_INT(r.out.n, 1);
+    if (r.out.n) {
+        CHECK_STR(r.out.items[0].path, "b.cu");
+        CHECK_INT(r.out.items[0].range.line, 4);
+        CHECK(str_contains(r.out.items[0].message, "sizeof(KernelArgs) 5 → 7, `n` +2 (1 → 3)"));
+        CHECK_INT(r.out.items[0].nrelated, 2);
+    }
+    result_free(&r);
+
+    /* a second definition added under #if: the old one is unchanged, the new one is new */
+    write_at(dir, "c.cu",
+             "#if NEW_ABI\n"
+             "struct CArgs {\n"
+             "    void* q;\n"
+             "    void* extra;\n"
+             "};\n"
+             "static_assert(sizeof(CArgs) == 16, \"new\");\n"
+             "#else\n"
+             "struct CArgs {\n"
+             "    void* q;\n"
+             "    int n;\n"
+             "};\n"
+             "static_assert(sizeof(CArgs) == 16, \"old\");\n"
+             "#endif\n");
+    const char *diff_c =
+        "diff --git a/c.cu b/c.cu\n--- a/c.cu\n+++ b/c.cu\n"
+        "@@ -1,5 +1,13 @@\n"
+        "+#if NEW_ABI\n"
+        "+struct CArgs {\n"
+        "+    void* q;\n"
+        "+    void* extra;\n"
+        "+};\n"
+        "+static_assert(sizeof(CArgs) == 16, \"new\");\n"
+        "+#else\n"
+        " struct CArgs {\n"
+        "     void* q;\n"
+        "     int n;\n"
+        " };\n"
+        " static_assert(sizeof(CArgs) == 16, \"old\");\n"
+        "+#endif\n";
+    r = run(diff_c, dir);
+    CHECK_INT(r.out.n, 0);
+    CHECK_STR(r.status, "nothing found: no struct changed shape in 1 C/C++ file");
+    result_free(&r);
+    rm_tree(dir);
+}
+
 UNIT_MAIN("test_struct_abi",
           UNIT_CASE(index_direct_pins),
           UNIT_CASE(index_macros_across_files),
@@ -597,4 +718,5 @@ UNIT_MAIN("test_struct_abi",
           UNIT_CASE(unknown_sizes_say_shifts),
           UNIT_CASE(removed_renamed_and_pin_updates),
           UNIT_CASE(silent_cases),
-          UNIT_CASE(reorder_and_retype))
+          UNIT_CASE(reorder_and_retype),
+          UNIT_CASE(namesakes_packing_and_alternative_definitions))
