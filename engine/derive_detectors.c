@@ -80,61 +80,60 @@ static bool det_dropped_parameter(const dv_change *v, const dv_file **site_file,
     add_len = all.len;
     bool found = false;
     static const char *const not_names[] = {"return", "if", "else", "for", "while", "import", "from"};
+    const char **old_side = NULL;
+    size_t nold = 0, cap = 0;
+    const char *cur = NULL;
+    bool considered = false;
 
-    for (size_t fi = 0; fi < v->chg->nfiles && !found; fi++) {
-        const change_file *cf = &v->chg->files[fi];
-        bool considered = str_ends(cf->path, ".py") && !rx_test(skip_path, cf->path) &&
-                          !str_contains(cf->path, "bench");
-        for (size_t h = 0; h < cf->nhunks && !found; h++) {
-            const diff_hunk *hk = &cf->hunks[h];
-            const char **old_side = NULL;
-            size_t nold = 0, cap = 0;
-            for (size_t li = hk->first; li < hk->first + hk->count && !found; li++) {
-                const diff_line *l = &cf->lines[li];
-                if (l->kind == '+')
-                    continue;
-                /* "---..." content reads as a header to a line-oriented reader: skipped. */
-                if (l->kind == '-' && l->len >= 2 && l->text[0] == '-' && l->text[1] == '-')
-                    continue;
-                if (l->kind == '-' && considered) {
-                    size_t s0, e0;
-                    char *body = xstrndup(l->text, l->len);
-                    if (rx_search(param, body, l->len, &s0, &e0) == 1) {
-                        /* group 1: the first word after leading space */
-                        const char *p = str_lskip(body);
-                        size_t wl = 0;
-                        while (p[wl] && (p[wl] == '_' || (p[wl] >= '0' && p[wl] <= '9') ||
-                                         (p[wl] >= 'a' && p[wl] <= 'z') ||
-                                         (p[wl] >= 'A' && p[wl] <= 'Z') || (unsigned char)p[wl] >= 0x80))
-                            wl++;
-                        char *name = xstrndup(p, wl);
-                        bool bad = wl == 0;
-                        for (size_t k = 0; k < sizeof not_names / sizeof *not_names && !bad; k++)
-                            bad = strcmp(name, not_names[k]) == 0;
-                        if (!bad && open_signature(old_side, nold, sig_open)) {
-                            char *esc = rx_escape(name);
-                            char *pat = xasprintf("\\b%s\\b", esc);
-                            regex *rx = must_compile(pat);
-                            if (rx_search(rx, all.buf ? all.buf : "", add_len, NULL, NULL) != 1) {
-                                found = true;
-                                for (size_t d = 0; d < v->nfiles; d++)
-                                    if (v->files[d].f == cf || strcmp(v->files[d].path, cf->path) == 0)
-                                        *site_file = &v->files[d];
-                                *site_line = l->new_no;
-                            }
-                            rx_free(rx);
-                            free(pat);
-                            free(esc);
-                        }
-                        free(name);
-                    }
-                    free(body);
-                }
-                *ARRAY_PUSH(old_side, nold, cap) = l->text;
+    for (size_t si = 0; si < v->nseq && !found; si++) {
+        const dv_seq *l = &v->seq[si];
+        if (l->kind == 'F' || l->kind == '@') {
+            if (l->kind == 'F') {
+                cur = l->path;
+                considered = str_ends(cur, ".py") && !rx_test(skip_path, cur) &&
+                             !str_contains(cur, "bench");
             }
-            free(old_side);
+            nold = 0;
+            continue;
         }
+        if (l->kind == '+')
+            continue;
+        char *body = xstrndup(l->text, l->len);
+        if (l->kind == '-' && considered && rx_search(param, body, l->len, NULL, NULL) == 1) {
+            /* group 1 is the leading word: the pattern allows nothing else before it */
+            const char *p = str_lskip(body);
+            size_t wl = 0;
+            while (p[wl] && (p[wl] == '_' || (p[wl] >= '0' && p[wl] <= '9') ||
+                             (p[wl] >= 'a' && p[wl] <= 'z') || (p[wl] >= 'A' && p[wl] <= 'Z') ||
+                             (unsigned char)p[wl] >= 0x80))
+                wl++;
+            char *name = xstrndup(p, wl);
+            bool bad = wl == 0;
+            for (size_t k = 0; k < sizeof not_names / sizeof *not_names && !bad; k++)
+                bad = strcmp(name, not_names[k]) == 0;
+            if (!bad && open_signature(old_side, nold, sig_open)) {
+                char *esc = rx_escape(name);
+                char *pat = xasprintf("\\b%s\\b", esc);
+                regex *rx = must_compile(pat);
+                if (rx_search(rx, all.buf ? all.buf : "", add_len, NULL, NULL) != 1) {
+                    found = true;
+                    for (size_t d = 0; d < v->nfiles; d++)
+                        if (strcmp(v->files[d].path, cur) == 0)
+                            *site_file = &v->files[d];
+                    *site_line = l->head_line;
+                }
+                rx_free(rx);
+                free(pat);
+                free(esc);
+            }
+            free(name);
+        }
+        free(body);
+        /* The old side keeps the view's line texts, which are NUL-terminated in both modes
+           and live as long as the view. */
+        *ARRAY_PUSH(old_side, nold, cap) = l->text;
     }
+    free(old_side);
     sb_free(&all);
     rx_free(param);
     rx_free(sig_open);

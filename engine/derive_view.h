@@ -30,13 +30,30 @@ typedef struct dv_file {
     int first_line;         /* first changed head line, for path-triggered sites */
 } dv_file;
 
+/* One line of the diff as the original's line reader walks it, in order, for the detectors
+ * that read the raw sequence (the dropped-parameter scan): 'F' a `diff --git` header, '@' a
+ * hunk header, '+', '-' or ' ' a line (header-looking "+++"/"---" lines excluded). */
+typedef struct dv_seq {
+    char kind;
+    const char *path;       /* the file it belongs to */
+    const char *text;
+    size_t len;
+    int head_line;
+} dv_seq;
+
 typedef struct dv_change {
     const change *chg;
     dv_file *files;
-    size_t nfiles;
+    size_t nfiles, files_cap;
+    dv_seq *seq;
+    size_t nseq, seq_cap;
     char *title_lower;
+    char *raw;              /* raw mode: the diff text as the original reads it (owned) */
 } dv_change;
 
+/* Build the view. A change read from a diff file is viewed through its raw text, exactly as
+ * the original's line reader sees it (file headers it cannot read, lines outside hunks, a
+ * path seen twice); a change built from a repository is viewed through its model. */
 void dv_build(dv_change *v, const change *c, const char *title);
 void dv_free(dv_change *v);
 /* Join lines with "\n" into a new string. */
