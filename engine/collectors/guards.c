@@ -854,39 +854,84 @@ typedef struct zero_evidence {
     char *text;
 } zero_evidence;
 
-/* Look for the comment that required zeros near a zeros→empty swap: deleted or added comment
- * lines in the same hunk region, then head comments near the new allocation. */
+/* The comment block around diff line i (adjacent comment lines of the same kind), joined
+ * into one line with the continuation lines' markers dropped. */
+static char *comment_block(const gfile *gf, size_t i)
+{
+    const change_file *f = gf->f;
+    char kind = f->lines[i].kind;
+    size_t s = i, e = i + 1;
+    while (s > 0 && i - s < 4 && f->lines[s - 1].kind == kind && is_comment_line(gf, s - 1))
+        s--;
+    while (e < f->nlines && e - i < 4 && f->lines[e].kind == kind && is_comment_line(gf, e))
+        e++;
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t k = s; k < e; k++) {
+        char *t = xstrndup(f->lines[k].text, f->lines[k].len);
+        char *st = str_strip(t);
+        const char *p = st;
+        if (k > s)
+            while (*p == '#' || *p == '/' || *p == '*' || *p == ' ')
+                p++;
+        if (sb.len && *p)
+            sb_addc(&sb, ' ');
+        sb_adds(&sb, p);
+        free(t);
+        free(st);
+    }
+    return sb_detach(&sb);
+}
+
+/* Look for the comment that required zeros near a zeros→empty swap: the nearest deleted
+ * comment block saying so in the hunk region, else an added one, else a head comment near the
+ * new allocation. */
 static void find_zero_comment(const gfile *gf, const gstmt *del, const gstmt *add, zero_evidence *ev)
 {
     memset(ev, 0, sizeof *ev);
     const change_file *f = gf->f;
     size_t lo = del->di > 12 ? del->di - 12 : 0, hi = del->di + 12 < f->nlines ? del->di + 12 : f->nlines;
     for (int pass = 0; pass < 2 && !ev->found; pass++) {
-        /* deleted comments first: the requirement the change took away */
-        for (size_t i = lo; i < hi && !ev->found; i++) {
+        size_t best = 0, best_dist = (size_t)-1;
+        char *best_text = NULL;
+        for (size_t i = lo; i < hi; i++) {
             const diff_line *l = &f->lines[i];
-            if ((pass == 0 ? l->kind != '-' : l->kind == '-') || !is_comment_line(gf, i))
+            if ((pass == 0 ? l->kind != '-' : l->kind != '+') || !is_comment_line(gf, i))
                 continue;
-            char *t = xstrndup(l->text, l->len);
-            if (comment_requires_zero(t)) {
-                ev->found = true;
-                ev->deleted = l->kind == '-';
-                ev->line = l->new_no;
-                ev->text = quote(t);
+            char *t = comment_block(gf, i);
+            size_t dist = i < del->di ? del->di - i : i - del->di;
+            if (comment_requires_zero(t) && dist < best_dist) {
+                free(best_text);
+                best_text = t;
+                best = i;
+                best_dist = dist;
+            } else {
+                free(t);
             }
-            free(t);
+        }
+        if (best_text) {
+            ev->found = true;
+            ev->deleted = pass == 0;
+            ev->line = f->lines[best].new_no;
+            ev->text = quote(best_text);
+            free(best_text);
         }
     }
     if (!ev->found && gf->hdoc) {
         syn_comment_list cl = {0};
         int at = add ? add->head_line : del->head_line;
         syntax_comments(gf->hdoc, at > 6 ? at - 6 : 1, at + 6, &cl);
-        for (size_t i = 0; i < cl.n && !ev->found; i++)
-            if (comment_requires_zero(cl.items[i].text)) {
+        int best_dist = 1 << 30;
+        for (size_t i = 0; i < cl.n; i++) {
+            int dist = abs(cl.items[i].line - at);
+            if (comment_requires_zero(cl.items[i].text) && dist < best_dist) {
+                free(ev->text);
                 ev->found = true;
                 ev->line = cl.items[i].line;
                 ev->text = quote(cl.items[i].text);
+                best_dist = dist;
             }
+        }
         syn_comment_list_free(&cl);
     }
 }
