@@ -561,9 +561,12 @@ void derive_run(const change *c, const char *title, derive_result *out)
             break;
         }
         derived_family *df = add_family(out, fd->name, fd->rules);
-        for (size_t i = 0; i < v.nfiles; i++)
-            if (best[i] >= 0)
-                add_site(df, v.files[i].path, best[i]);
+        for (size_t i = 0; i < v.nfiles; i++) {
+            /* Sites must outlive the view: point them at the change's own path strings. */
+            const change_file *cf = best[i] >= 0 ? change_find(c, v.files[i].path) : NULL;
+            if (cf)
+                add_site(df, cf->path, best[i]);
+        }
     }
     if (e.failed) {
         derive_result_clear(out);
