@@ -111,7 +111,10 @@ const char *diagnostics_rules_file(server *s)
     }
     free(parent);
     mkdir(dir, 0700);
-    char *path = xasprintf("%s/rules-%s.md", dir, REVIEW_LSP_VERSION);
+    char *vdir = xasprintf("%s/%s", dir, REVIEW_LSP_VERSION);
+    mkdir(vdir, 0700);
+    char *path = xasprintf("%s/rules.md", vdir);
+    free(vdir);
     free(dir);
     size_t len = 0;
     char *cause = NULL;

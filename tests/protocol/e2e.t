@@ -9,7 +9,7 @@
       {"code":"modified-kernel","source":"review","severity":4,
        "message":"re:^this change derives modified-kernel: A1 — .*; B2 — ",
        "range":{"start":{"line":3,"character":0},"end":{"line":3,"character":41}},
-       "codeDescription":{"href":"re:^file://.*/rules-[0-9.]+\\.md#L[0-9]+$"},
+       "codeDescription":{"href":"re:^file://.*/[0-9.]+/rules\\.md#L[0-9]+$"},
        "data":{"kind":"derived","family":"modified-kernel","rules":["$some","A1","B2"]}}]}}
 
 # Open it: same diagnostics, now with the document's version.
