@@ -50,6 +50,7 @@ typedef struct side {
     syntax_doc *doc;
     syn_struct_list structs;
     typedef_list typedefs;
+    typedef_list constants;  /* integer constants: name -> decimal value text */
 } side;
 
 typedef struct builtin_type {
@@ -161,6 +162,91 @@ static void collect_typedefs(const char *text, typedef_list *out)
     }
 }
 
+/* Parse an integer literal (suffixes allowed) spanning all of s; false otherwise. */
+static bool parse_int(const char *s, long long *out)
+{
+    while (*s == ' ' || *s == '\t' || *s == '(')
+        s++;
+    char *end;
+    long long v = strtoll(s, &end, 0);
+    if (end == s)
+        return false;
+    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L' || *end == ')' ||
+           *end == ' ' || *end == '\t' || *end == '\r')
+        end++;
+    if (*end)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Record name = value unless the name is already known with another value (then forget it:
+ * a name defined twice in different scopes cannot be trusted). */
+static void add_constant(typedef_list *out, const char *name, long long v)
+{
+    char *val = xasprintf("%lld", v);
+    for (size_t i = 0; i < out->n; i++)
+        if (strcmp(out->items[i].name, name) == 0) {
+            if (strcmp(out->items[i].type, val) != 0) {
+                free(out->items[i].type);
+                out->items[i].type = xstrdup("?");
+            }
+            free(val);
+            return;
+        }
+    typedef_entry *e = ARRAY_PUSH(out->items, out->n, out->cap);
+    e->name = xstrdup(name);
+    e->type = val;
+}
+
+/* Collect integer constants usable as array lengths: `constexpr int N = 8;`,
+ * `static const int N = 8;` and `#define N 8`. */
+static void collect_constants(const char *text, typedef_list *out)
+{
+    for (const char *p = text; (p = strstr(p, "constexpr ")) != NULL; p++) {
+        const char *eq = NULL, *end = strchr(p, ';');
+        if (!end)
+            break;
+        for (const char *q = p; q < end && *q != '(' && *q != '{'; q++)
+            if (*q == '=') {
+                eq = q;
+                break;
+            }
+        if (!eq)
+            continue;
+        const char *ne = eq;
+        while (ne > p && ne[-1] == ' ')
+            ne--;
+        const char *nb = ne;
+        while (nb > p && (nb[-1] == '_' || (nb[-1] >= 'a' && nb[-1] <= 'z') ||
+                          (nb[-1] >= 'A' && nb[-1] <= 'Z') || (nb[-1] >= '0' && nb[-1] <= '9')))
+            nb--;
+        char *name = xstrndup(nb, (size_t)(ne - nb));
+        char *val = xstrndup(eq + 1, (size_t)(end - eq - 1));
+        long long v;
+        if (*name && parse_int(val, &v))
+            add_constant(out, name, v);
+        free(name);
+        free(val);
+    }
+    for (const char *p = text; (p = strstr(p, "#define ")) != NULL; p++) {
+        const char *q = p + 8, *nb = q;
+        while (*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+               (*q >= '0' && *q <= '9'))
+            q++;
+        if (q == nb || *q != ' ')
+            continue;
+        const char *eol = strchr(q, '\n');
+        char *name = xstrndup(nb, (size_t)(q - nb));
+        char *val = eol ? xstrndup(q, (size_t)(eol - q)) : xstrdup(q);
+        long long v;
+        if (parse_int(val, &v))
+            add_constant(out, name, v);
+        free(name);
+        free(val);
+    }
+}
+
 /* Free a typedef list's contents. */
 static void typedef_list_free(typedef_list *l)
 {
@@ -210,6 +296,24 @@ static bool type_size(const side *sd, const char *type, long long *size, long lo
 
 /* Size and alignment of one field; false when not computable. */
 static bool field_size(const side *sd, const syn_field *f, long long *size, long long *align,
+                       int depth);
+
+/* The length an array dimension's text denotes: a literal or a known constant. */
+static bool dim_value(const side *sd, const char *text, long long *out)
+{
+    if (parse_int(text, out))
+        return *out >= 0;
+    char *t = str_strip(text);
+    bool ok = false;
+    for (size_t i = 0; i < sd->constants.n && !ok; i++)
+        if (strcmp(sd->constants.items[i].name, t) == 0)
+            ok = parse_int(sd->constants.items[i].type, out);
+    free(t);
+    return ok && *out >= 0;
+}
+
+/* Size and alignment of one field; false when not computable. */
+static bool field_size(const side *sd, const syn_field *f, long long *size, long long *align,
                        int depth)
 {
     if (f->bitfield >= 0 || !f->name[0] || strstr(f->type, "alignas") ||
@@ -224,14 +328,17 @@ static bool field_size(const side *sd, const syn_field *f, long long *size, long
     if (f->array_dims) {
         const char *p = f->array_dims;
         while (*p == '[') {
-            char *end;
-            long long n = strtoll(p + 1, &end, 0);
-            while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
-                end++;
-            if (end == p + 1 || *end != ']' || n < 0)
+            const char *close = strchr(p, ']');
+            if (!close)
+                return false;
+            char *dim = xstrndup(p + 1, (size_t)(close - p - 1));
+            long long n;
+            bool ok = dim_value(sd, dim, &n);
+            free(dim);
+            if (!ok)
                 return false;
             *size *= n;
-            p = end + 1;
+            p = close + 1;
         }
     }
     return true;
@@ -297,6 +404,23 @@ static long long struct_pack(const side *sd, const syn_struct *s)
     return cur;
 }
 
+/* The N of an `alignas(N)` / `__attribute__((aligned(N)))` written on the struct itself, or 0. */
+static long long struct_alignas(const side *sd, const syn_struct *s)
+{
+    const char *text = sd->doc->text;
+    const char *open = memchr(text + s->start_byte, '{', s->end_byte - s->start_byte);
+    if (!open)
+        return 0;
+    char *head = xstrndup(text + s->start_byte, (size_t)(open - text - s->start_byte));
+    long long n = 0;
+    const char *a = strstr(head, "alignas(");
+    const char *b = strstr(head, "aligned(");
+    if (a || b)
+        n = strtoll(a ? a + 8 : b + 8, NULL, 0);
+    free(head);
+    return n > 0 && n <= 4096 ? n : 0;
+}
+
 /* Lay a struct out with natural alignment (or its packing). Returns true when the struct could
  * be read (fields whose offsets are not computable are marked unknown); out->f is the caller's
  * to free. */
@@ -334,6 +458,9 @@ static bool compute_layout(const side *sd, const syn_struct *s, struct_layout *o
         if (sz > maxsize)
             maxsize = sz;
     }
+    long long want = struct_alignas(sd, s);
+    if (want > out->align)
+        out->align = want;
     if (out->size_known) {
         long long end = is_union ? maxsize : cur;
         out->size = (end + out->align - 1) / out->align * out->align;
@@ -988,6 +1115,7 @@ static bool side_load(side *sd, const char *path, const char *text, size_t len)
         return false;
     syntax_structs(sd->doc, &sd->structs);
     collect_typedefs(sd->doc->text, &sd->typedefs);
+    collect_constants(sd->doc->text, &sd->constants);
     return true;
 }
 
@@ -996,6 +1124,7 @@ static void side_free(side *sd)
 {
     syn_struct_list_free(&sd->structs);
     typedef_list_free(&sd->typedefs);
+    typedef_list_free(&sd->constants);
     syntax_free(sd->doc);
 }
 

@@ -709,6 +709,44 @@ TEST(namesakes_packing_and_alternative_definitions)
     rm_tree(dir);
 }
 
+TEST(array_lengths_from_constants_and_struct_alignas)
+{
+    char *dir = scratch_dir();
+    if (!dir)
+        return;
+    /* kVec is a constexpr, NSLOT a #define; Vec is alignas(16) so its size rounds to 16 */
+    write_at(dir, "k.h",
+             "constexpr int kVec = 4;\n"
+             "#define NSLOT 2\n"
+             "struct alignas(16) Vec { float v[3]; };\n"
+             "struct kargs {\n"
+             "    short lanes[kVec];\n"
+             "    char extra;\n"             /* 6 */
+             "    Vec slots[NSLOT];\n"
+             "    int tail;\n"
+             "};\n");
+    write_at(dir, "pins.cu",
+             "static_assert(offsetof(kargs, slots) == 16, \"slots\");\n"
+             "static_assert(offsetof(kargs, tail) == 48, \"tail\");\n"
+             "static_assert(sizeof(kargs) == 64, \"size\");\n");
+    /* base: lanes 0..8, slots at 16 (align 16), tail 48, size 64; inserting a char after lanes
+     * (at 8) moves nothing: slots stay at 16 */
+    const char *diff =
+        "diff --git a/k.h b/k.h\n--- a/k.h\n+++ b/k.h\n"
+        "@@ -4,5 +4,6 @@\n"
+        " struct kargs {\n"
+        "     short lanes[kVec];\n"
+        "+    char extra;\n"
+        "     Vec slots[NSLOT];\n"
+        "     int tail;\n"
+        " };\n";
+    result r = run(diff, dir);
+    CHECK_INT(r.out.n, 0);
+    CHECK(str_starts(r.status, "nothing found: 1 struct changed shape; no pinned offset"));
+    result_free(&r);
+    rm_tree(dir);
+}
+
 UNIT_MAIN("test_struct_abi",
           UNIT_CASE(index_direct_pins),
           UNIT_CASE(index_macros_across_files),
@@ -719,4 +757,5 @@ UNIT_MAIN("test_struct_abi",
           UNIT_CASE(removed_renamed_and_pin_updates),
           UNIT_CASE(silent_cases),
           UNIT_CASE(reorder_and_retype),
-          UNIT_CASE(namesakes_packing_and_alternative_definitions))
+          UNIT_CASE(namesakes_packing_and_alternative_definitions),
+          UNIT_CASE(array_lengths_from_constants_and_struct_alignas))
