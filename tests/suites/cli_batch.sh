@@ -164,7 +164,7 @@ r=d["runs"][0]
 ok = d["version"]=="2.1.0" and r["tool"]["driver"]["name"]=="review-lsp" and isinstance(r["results"],list)
 print("ok" if ok else "bad")')
 expect_eq sarif-shape "$v" "ok"
-(cd r1 && "$BIN" check --fail-on warning >/dev/null); expect_rc fail-on-without-findings-exit-0 $? 0
+(cd r2 && "$BIN" check --fail-on warning >/dev/null); expect_rc fail-on-without-findings-exit-0 $? 0
 "$BIN" check --fail-on error 2>/dev/null; expect_rc fail-on-bad-value-exit-2 $? 2
 
 # --- diff files --------------------------------------------------------------------------------
