@@ -7,7 +7,7 @@ BUILD   ?= build
 CC      ?= cc
 PKGS    := jansson libgit2 libpcre2-8 libuv tree-sitter
 DEB_PKGS := build-essential pkg-config git libjansson-dev libgit2-dev libpcre2-dev libuv1-dev \
-            libtree-sitter-dev nodejs npm
+            libtree-sitter-dev nodejs npm valgrind
 VERSION := 0.1.0
 
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
