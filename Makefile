@@ -7,7 +7,7 @@ BUILD   ?= build
 CC      ?= cc
 PKGS    := jansson libgit2 libpcre2-8 libuv tree-sitter
 DEB_PKGS := build-essential pkg-config git libjansson-dev libgit2-dev libpcre2-dev libuv1-dev \
-            libtree-sitter-dev nodejs npm valgrind
+            libtree-sitter-dev nodejs npm valgrind python3
 VERSION := 0.1.0
 
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -40,7 +40,8 @@ help:
 # --- dependencies -----------------------------------------------------------------------------
 $(BUILD)/.deps-ok:
 	@mkdir -p $(BUILD)
-	@if ! pkg-config --exists $(PKGS) 2>/dev/null || ! command -v npm >/dev/null 2>&1 || ! command -v git >/dev/null 2>&1; then \
+	@missing=; for c in npm git python3 valgrind cc; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	if ! pkg-config --exists $(PKGS) 2>/dev/null || [ -n "$$missing" ]; then \
 	  echo "installing Debian packages: $(DEB_PKGS)"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PKGS) >/dev/null \
