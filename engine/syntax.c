@@ -502,8 +502,8 @@ static bool node_in_string(const syntax_doc *d, TSNode n, bool *whole)
     return false;
 }
 
-/* A line's code with comments and string contents blanked, from the tree. */
-char *syntax_line_code(const syntax_doc *d, int line)
+/* A line with comments blanked and, unless keep_strings, string contents too, from the tree. */
+static char *line_code(const syntax_doc *d, int line, bool keep_strings)
 {
     size_t len;
     const char *t = syntax_line_text(d, line, &len);
@@ -531,7 +531,7 @@ char *syntax_line_code(const syntax_doc *d, int line)
         bool whole;
         if (node_is_comment(n)) {
             memset(out + i, ' ', e - i);
-        } else if (node_in_string(d, n, &whole)) {
+        } else if (!keep_strings && node_in_string(d, n, &whole)) {
             const char *ty = ts_node_type(n);
             bool quote = strcmp(ty, "\"") == 0 || strcmp(ty, "'") == 0 || strcmp(ty, "string_start") == 0 ||
                          strcmp(ty, "string_end") == 0;
@@ -543,8 +543,8 @@ char *syntax_line_code(const syntax_doc *d, int line)
     return out;
 }
 
-/* A line's code with comments and string contents blanked, lexically. */
-char *syntax_text_code(syn_lang lang, const char *text, size_t len)
+/* A line's code with comments blanked and, unless keep_strings, string contents, lexically. */
+static char *text_code(syn_lang lang, const char *text, size_t len, bool keep_strings)
 {
     char *out = xstrndup(text ? text : "", text ? len : 0);
     const char *s = str_lskip(out);
@@ -560,11 +560,12 @@ char *syntax_text_code(syn_lang lang, const char *text, size_t len)
         char c = out[i];
         if (quote) {
             if (c == '\\' && i + 1 < len) {
-                out[i] = out[i + 1] = ' ';
+                if (!keep_strings)
+                    out[i] = out[i + 1] = ' ';
                 i++;
             } else if (c == quote) {
                 quote = 0;
-            } else {
+            } else if (!keep_strings) {
                 out[i] = ' ';
             }
             continue;
@@ -583,6 +584,30 @@ char *syntax_text_code(syn_lang lang, const char *text, size_t len)
         }
     }
     return out;
+}
+
+/* A line's code with comments and string contents blanked, from the tree. */
+char *syntax_line_code(const syntax_doc *d, int line)
+{
+    return line_code(d, line, false);
+}
+
+/* A line with its comments blanked, strings kept, from the tree. */
+char *syntax_line_nocomment(const syntax_doc *d, int line)
+{
+    return line_code(d, line, true);
+}
+
+/* A line's code with comments and string contents blanked, lexically. */
+char *syntax_text_code(syn_lang lang, const char *text, size_t len)
+{
+    return text_code(lang, text, len, false);
+}
+
+/* A line with its comments blanked, strings kept, lexically. */
+char *syntax_text_nocomment(syn_lang lang, const char *text, size_t len)
+{
+    return text_code(lang, text, len, true);
 }
 
 /* --- queries: compiled once per process, shared by every doc ---------------------------- */

@@ -103,6 +103,10 @@ char *syntax_line_code(const syntax_doc *d, int line);
  * parsed (a diff line): `#` (Python) or `//` (C++) comments, a line that starts inside a
  * C block comment (`*`, `/ *`), and quoted strings on the line. A new string. */
 char *syntax_text_code(syn_lang lang, const char *text, size_t len);
+/* The same two with only comments blanked (string literals kept as written), for comparing
+ * lines as code. */
+char *syntax_line_nocomment(const syntax_doc *d, int line);
+char *syntax_text_nocomment(syn_lang lang, const char *text, size_t len);
 
 /* Run a tree-sitter query (S-expression source) over the doc, restricted to the lines
  * [first_line, last_line] (0, 0 for the whole doc), calling fn once per match. Returns 0, or

@@ -651,6 +651,9 @@ TEST(line_code)
     c = syntax_line_code(d, 2);
     CHECK_STR(c, "                       TORCH_CHECK(n > 0, \"       \");               ");
     free(c);
+    c = syntax_line_nocomment(d, 2);
+    CHECK_STR(c, "                       TORCH_CHECK(n > 0, \"n // >0\");               ");
+    free(c);
     syntax_free(d);
     const char *l = "  TORCH_CHECK(n > 0, \"n // >0\"); // TORCH_CHECK";
     c = syntax_text_code(SYN_CPP, l, strlen(l));
@@ -659,6 +662,9 @@ TEST(line_code)
     l = " * assert(x) in a block comment */ int y;";
     c = syntax_text_code(SYN_CPP, l, strlen(l));
     CHECK_STR(c, "                                   int y;");
+    free(c);
+    c = syntax_text_nocomment(SYN_CPP, "f(\"a // b\"); // c", 17);
+    CHECK_STR(c, "f(\"a // b\");     ");
     free(c);
     l = "    assert a, 'it\\'s # not'  # note";
     c = syntax_text_code(SYN_PYTHON, l, strlen(l));
