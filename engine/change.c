@@ -85,6 +85,32 @@ void change_file_add_line(change_file *f, char kind, int old_no, int new_no, con
         f->ndel++;
 }
 
+change_file *change_copy_file(change *c, const change_file *src)
+{
+    change_file *f = change_add_file(c, src->path);
+    free(f->old_path);
+    f->old_path = xstrdup(src->old_path);
+    f->is_new = src->is_new;
+    f->is_deleted = src->is_deleted;
+    f->is_renamed = src->is_renamed;
+    f->is_binary = src->is_binary;
+    f->is_skipped = src->is_skipped;
+    f->skip_reason = src->skip_reason ? xstrdup(src->skip_reason) : NULL;
+    for (size_t h = 0; h < src->nhunks; h++) {
+        const diff_hunk *sh = &src->hunks[h];
+        change_file_add_hunk(f, sh->old_start, sh->old_count, sh->new_start, sh->new_count, sh->section);
+        for (size_t k = sh->first; k < sh->first + sh->count; k++) {
+            const diff_line *l = &src->lines[k];
+            change_file_add_line(f, l->kind, l->old_no, l->new_no, l->text, l->len);
+        }
+    }
+    if (src->head_text) {
+        f->head_text = xstrndup(src->head_text, src->head_len);
+        f->head_len = src->head_len;
+    }
+    return f;
+}
+
 void change_note(change *c, const char *fmt, ...)
 {
     va_list ap;

@@ -61,6 +61,8 @@ diff_hunk *change_file_add_hunk(change_file *f, int old_start, int old_count, in
                                 int new_count, const char *section);
 void change_file_add_line(change_file *f, char kind, int old_no, int new_no, const char *text,
                           size_t len);
+/* A deep copy of f appended to c. */
+change_file *change_copy_file(change *c, const change_file *f);
 void change_note(change *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const change_file *change_find(const change *c, const char *path);
 

@@ -29,6 +29,13 @@ struct engine {
     char *cat_problem;
     overlay_entry *ovl;
     size_t novl, ovl_cap;
+    /* incremental mode: the last change built, for its base, and what changed since */
+    bool incremental;
+    bool all_dirty;
+    change *cache;
+    char *cache_base;
+    char **dirty;
+    size_t ndirty, dirty_cap;
 };
 
 static char *dup_or_null(const char *s)
@@ -99,6 +106,7 @@ engine *engine_open(const char *path, const engine_settings *s, char **cause)
         return NULL;
     engine *e = xcalloc(1, sizeof *e);
     e->rp = rp;
+    e->all_dirty = true;
     engine_configure(e, s);
     return e;
 }
@@ -115,8 +123,42 @@ void engine_free(engine *e)
         free(e->ovl[i].text);
     }
     free(e->ovl);
+    change_free(e->cache);
+    free(e->cache_base);
+    for (size_t i = 0; i < e->ndirty; i++)
+        free(e->dirty[i]);
+    free(e->dirty);
     repo_free(e->rp);
     free(e);
+}
+
+void engine_set_incremental(engine *e, bool on)
+{
+    e->incremental = on;
+    e->all_dirty = true;
+}
+
+void engine_mark_dirty(engine *e, const char *relpath)
+{
+    for (size_t i = 0; i < e->ndirty; i++)
+        if (strcmp(e->dirty[i], relpath) == 0)
+            return;
+    /* A storm of events is cheaper as one full rebuild than as thousands of re-diffs. */
+    if (e->ndirty >= 256) {
+        e->all_dirty = true;
+        return;
+    }
+    *ARRAY_PUSH(e->dirty, e->ndirty, e->dirty_cap) = xstrdup(relpath);
+}
+
+void engine_mark_all_dirty(engine *e)
+{
+    e->all_dirty = true;
+}
+
+bool engine_path_ignored(engine *e, const char *relpath)
+{
+    return repo_path_ignored(e->rp, relpath);
 }
 
 const char *engine_workdir(const engine *e)
@@ -136,6 +178,7 @@ const char *engine_catalog_problem(const engine *e)
 
 void engine_set_overlay(engine *e, const char *relpath, const char *text, size_t len)
 {
+    engine_mark_dirty(e, relpath);
     for (size_t i = 0; i < e->novl; i++)
         if (strcmp(e->ovl[i].path, relpath) == 0) {
             free(e->ovl[i].text);
@@ -151,6 +194,7 @@ void engine_set_overlay(engine *e, const char *relpath, const char *text, size_t
 
 void engine_drop_overlay(engine *e, const char *relpath)
 {
+    engine_mark_dirty(e, relpath);
     for (size_t i = 0; i < e->novl; i++)
         if (strcmp(e->ovl[i].path, relpath) == 0) {
             free(e->ovl[i].path);
@@ -213,18 +257,83 @@ static void run_all(review *r, repo *rp, const char *root, const char *title,
     findings_sort(&r->findings);
 }
 
+static bool is_dirty(const engine *e, const char *path)
+{
+    for (size_t i = 0; i < e->ndirty; i++)
+        if (strcmp(e->dirty[i], path) == 0)
+            return true;
+    return false;
+}
+
+static const overlay_entry *overlay_of(const engine *e, const char *path)
+{
+    for (size_t i = 0; i < e->novl; i++)
+        if (strcmp(e->ovl[i].path, path) == 0)
+            return &e->ovl[i];
+    return NULL;
+}
+
+/* The change for this review: rebuilt from the whole work tree, or (incremental mode, same
+ * base, nothing marked all-dirty) the cached change with only the dirty paths re-diffed. */
+static change *build_change(engine *e, char **cause)
+{
+    const char *base = repo_base_id(e->rp);
+    bool full = !e->incremental || e->all_dirty || !e->cache || !e->cache_base ||
+                strcmp(base, e->cache_base) != 0;
+    change *c;
+    if (full) {
+        overlay *ov = xcalloc(e->novl + 1, sizeof *ov);
+        for (size_t i = 0; i < e->novl; i++) {
+            ov[i].path = e->ovl[i].path;
+            ov[i].text = e->ovl[i].text;
+            ov[i].len = e->ovl[i].len;
+        }
+        c = repo_build_change(e->rp, ov, e->novl, e->max_file_bytes, cause);
+        free(ov);
+        if (!c)
+            return NULL;
+    } else {
+        c = change_new();
+        c->head_root = xstrdup(repo_workdir(e->rp));
+        for (size_t i = 0; i < e->cache->nnotes; i++)
+            change_note(c, "%s", e->cache->notes[i]);
+        for (size_t i = 0; i < e->cache->nfiles; i++)
+            if (!is_dirty(e, e->cache->files[i].path))
+                change_copy_file(c, &e->cache->files[i]);
+        for (size_t i = 0; i < e->ndirty; i++) {
+            const overlay_entry *o = overlay_of(e, e->dirty[i]);
+            change_file *f = NULL;
+            char *why = NULL;
+            repo_diff_path(e->rp, e->dirty[i], o ? o->text : NULL, o ? o->len : 0,
+                           e->max_file_bytes, &f, &why);
+            free(why);
+            if (f) {
+                change_copy_file(c, f);
+                change_file_clear(f);
+                free(f);
+            }
+        }
+    }
+    change_free(e->cache);
+    e->cache = change_new();
+    for (size_t i = 0; i < c->nfiles; i++)
+        change_copy_file(e->cache, &c->files[i]);
+    for (size_t i = 0; i < c->nnotes; i++)
+        change_note(e->cache, "%s", c->notes[i]);
+    free(e->cache_base);
+    e->cache_base = xstrdup(base);
+    for (size_t i = 0; i < e->ndirty; i++)
+        free(e->dirty[i]);
+    e->ndirty = 0;
+    e->all_dirty = false;
+    return c;
+}
+
 int engine_review(engine *e, review **out, char **cause)
 {
     char *desc = NULL, *notes = NULL;
     repo_resolve_base(e->rp, e->base, &desc, &notes);
-    overlay *ov = xcalloc(e->novl + 1, sizeof *ov);
-    for (size_t i = 0; i < e->novl; i++) {
-        ov[i].path = e->ovl[i].path;
-        ov[i].text = e->ovl[i].text;
-        ov[i].len = e->ovl[i].len;
-    }
-    change *c = repo_build_change(e->rp, ov, e->novl, e->max_file_bytes, cause);
-    free(ov);
+    change *c = build_change(e, cause);
     if (!c) {
         free(desc);
         free(notes);

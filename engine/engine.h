@@ -50,8 +50,19 @@ const char *engine_catalog_problem(const engine *e);
 void engine_set_overlay(engine *e, const char *relpath, const char *text, size_t len);
 void engine_drop_overlay(engine *e, const char *relpath);
 
-/* Review the whole change (base → work tree with overlays). Returns 0, or -1 with *cause. */
+/* Review the whole change (base → work tree with overlays). Returns 0, or -1 with *cause.
+ * By default every review rebuilds the change from the whole work tree. In incremental mode
+ * (for a caller that watches the tree and reports what changed), a review re-diffs only the
+ * paths marked dirty and the overlays set or dropped since the last review, and rebuilds
+ * everything only when marked all-dirty or when the base commit moved. */
 int engine_review(engine *e, review **out, char **cause);
+void engine_set_incremental(engine *e, bool on);
+/* A path (relative to the work tree) changed on disk. */
+void engine_mark_dirty(engine *e, const char *relpath);
+/* Anything may have changed (HEAD, refs, index, a directory, an event overflow). */
+void engine_mark_all_dirty(engine *e);
+/* True when git ignores the path (relative to the work tree), for a watcher to skip it. */
+bool engine_path_ignored(engine *e, const char *relpath);
 
 /* Review a change built elsewhere (--diff mode). root may be NULL. */
 review *engine_review_change(change *chg, const char *root, const rule_catalog *cat,

@@ -493,6 +493,14 @@ int repo_diff_path(repo *r, const char *path, const char *text, size_t len, size
     return 0;
 }
 
+bool repo_path_ignored(repo *r, const char *path)
+{
+    int ignored = 0;
+    if (git_ignore_path_is_ignored(&ignored, r->git, path) < 0)
+        return false;
+    return ignored == 1;
+}
+
 char *repo_base_text(repo *r, const char *path, size_t *len, char **cause)
 {
     git_tree *tree = base_tree(r);

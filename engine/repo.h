@@ -43,6 +43,9 @@ change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_b
 int repo_diff_path(repo *r, const char *path, const char *text, size_t len, size_t max_bytes,
                    change_file **out, char **cause);
 
+/* True when git ignores path (relative to the work tree). */
+bool repo_path_ignored(repo *r, const char *path);
+
 /* The base version of a path (NULL with *cause when it has none). */
 char *repo_base_text(repo *r, const char *path, size_t *len, char **cause);
 

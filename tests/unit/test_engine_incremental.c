@@ -1,0 +1,155 @@
+/* Unit tests of the engine's incremental mode (engine/engine.c) on a real git repository
+ * made by the test with git: only dirty paths and overlays are re-diffed, a moved base or an
+ * all-dirty mark rebuilds everything, and the result equals a full rebuild. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "engine/util.h"
+#include "tests/unit/unit.h"
+
+static char dir[256];
+
+static void sh(const char *fmt, const char *arg)
+{
+    char *cmd = xasprintf(fmt, arg);
+    char *full = xasprintf("cd %s && %s >/dev/null 2>&1", dir, cmd);
+    if (system(full) != 0)
+        fprintf(stderr, "  command failed: %s\n", cmd);
+    free(cmd);
+    free(full);
+}
+
+static void write_file(const char *rel, const char *text)
+{
+    char *p = xasprintf("%s/%s", dir, rel);
+    FILE *f = fopen(p, "w");
+    fputs(text, f);
+    fclose(f);
+    free(p);
+}
+
+/* Paths of the review's change, space separated, in order. */
+static char *paths(engine *e)
+{
+    review *r = NULL;
+    char *cause = NULL;
+    if (engine_review(e, &r, &cause) < 0) {
+        fprintf(stderr, "  review failed: %s\n", cause);
+        free(cause);
+        return xstrdup("(failed)");
+    }
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < r->chg->nfiles; i++)
+        sb_addf(&sb, "%s%s", i ? " " : "", r->chg->files[i].path);
+    review_free(r);
+    return sb_detach(&sb);
+}
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/review-lsp-inc.%d", (int)getpid());
+    char *cmd = xasprintf("rm -rf %s && mkdir -p %s", dir, dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "  cannot make %s\n", dir);
+    free(cmd);
+    sh("git init -q -b main && git config user.email t@example.com && git config user.name t%s", "");
+    write_file("a.py", "a = 1\n");
+    write_file("b.py", "b = 1\n");
+    sh("git add -A && git commit -q -m base%s", "");
+}
+
+static void teardown(void)
+{
+    char *cmd = xasprintf("rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "  cannot remove %s\n", dir);
+    free(cmd);
+}
+
+TEST(dirty_paths_and_overlays)
+{
+    setup();
+    char *cause = NULL;
+    engine *e = engine_open(dir, NULL, &cause);
+    CHECK(e != NULL);
+    engine_set_incremental(e, true);
+    write_file("a.py", "a = 2\n");
+    char *p = paths(e);
+    CHECK_STR(p, "a.py");
+    free(p);
+    /* b.py changes on disk, but nobody says so: the cached change stands */
+    write_file("b.py", "b = 2\n");
+    p = paths(e);
+    CHECK_STR(p, "a.py");
+    free(p);
+    engine_mark_dirty(e, "b.py");
+    p = paths(e);
+    CHECK_STR(p, "a.py b.py");
+    free(p);
+    /* an unsaved buffer equal to the base makes a.py stop differing */
+    engine_set_overlay(e, "a.py", "a = 1\n", 6);
+    p = paths(e);
+    CHECK_STR(p, "b.py");
+    free(p);
+    engine_drop_overlay(e, "a.py");
+    p = paths(e);
+    CHECK_STR(p, "b.py a.py");
+    free(p);
+    /* a new file and a deletion, marked dirty */
+    write_file("c.py", "c = 1\n");
+    sh("rm %s", "b.py");
+    engine_mark_dirty(e, "c.py");
+    engine_mark_dirty(e, "b.py");
+    review *r = NULL;
+    CHECK(engine_review(e, &r, &cause) == 0);
+    CHECK_INT(r->chg->nfiles, 3);
+    for (size_t i = 0; i < r->chg->nfiles; i++) {
+        if (!strcmp(r->chg->files[i].path, "c.py"))
+            CHECK(r->chg->files[i].is_new);
+        if (!strcmp(r->chg->files[i].path, "b.py"))
+            CHECK(r->chg->files[i].is_deleted);
+    }
+    review_free(r);
+    /* committing moves the base (main is the target): everything is rebuilt, nothing differs */
+    sh("git add -A && git commit -q -m next%s", "");
+    p = paths(e);
+    CHECK_STR(p, "");
+    free(p);
+    engine_free(e);
+    teardown();
+}
+
+TEST(incremental_equals_full)
+{
+    setup();
+    char *cause = NULL;
+    engine *inc = engine_open(dir, NULL, &cause);
+    engine_set_incremental(inc, true);
+    char *p = paths(inc);
+    free(p);
+    write_file("a.py", "import os\nX = os.environ.get('AITER_X')\n");
+    engine_mark_dirty(inc, "a.py");
+    engine *full = engine_open(dir, NULL, &cause);
+    review *ri = NULL, *rf = NULL;
+    CHECK(engine_review(inc, &ri, &cause) == 0);
+    CHECK(engine_review(full, &rf, &cause) == 0);
+    strbuf a, b;
+    sb_init(&a);
+    sb_init(&b);
+    derive_format(&ri->derived, &a);
+    derive_format(&rf->derived, &b);
+    CHECK_STR(a.buf, b.buf);
+    CHECK(strstr(a.buf, "new-env-var") != NULL);
+    CHECK_INT(ri->findings.n, rf->findings.n);
+    sb_free(&a);
+    sb_free(&b);
+    review_free(ri);
+    review_free(rf);
+    engine_free(inc);
+    engine_free(full);
+    teardown();
+}
+
+UNIT_MAIN("engine_incremental", UNIT_CASE(dirty_paths_and_overlays), UNIT_CASE(incremental_equals_full))
