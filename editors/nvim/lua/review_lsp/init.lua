@@ -1,0 +1,424 @@
+-- review_lsp: the Neovim plugin for review-lsp. `require("review_lsp").setup({...})` starts the
+-- server for Python, C/C++, CUDA/HIP, CSV, YAML and JSON buffers inside a git repository (one
+-- client per repository), passes the `review` settings, adds :ReviewRule {ID}, :ReviewRescan,
+-- :ReviewDerived and :ReviewLog, and opens rule/evidence locations on the client side when the
+-- server could not (Neovim without window/showDocument, e.g. Debian's 0.7). Works on Neovim 0.7
+-- (vim.lsp.start_client + buf_attach_client), 0.8-0.10 (vim.lsp.start) and 0.11+
+-- (vim.lsp.config + vim.lsp.enable).
+local M = {}
+
+M.name = "review_lsp"
+
+local defaults = {
+  -- The server command; `server_path` is a shorthand for cmd = { server_path }.
+  cmd = nil,
+  server_path = nil,
+  -- Filetypes to attach to, and file extensions attached to whatever their filetype.
+  filetypes = { "python", "c", "cpp", "cuda", "hip", "csv", "yaml", "json" },
+  extensions = { "py", "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "cu", "cuh", "hip",
+                 "csv", "yaml", "yml", "json" },
+  -- Server settings, sent as initializationOptions, in workspace/didChangeConfiguration and as
+  -- the answer to workspace/configuration (section "review"): base, title, rulesPath,
+  -- severity, disabledRules, derivedHints, debounceMs, maxFileBytes, logLevel.
+  settings = {},
+  -- Called as on_attach(client, bufnr) after the server attaches to a buffer.
+  on_attach = nil,
+  -- Use vim.lsp.config/vim.lsp.enable on Neovim 0.11+ (false: the same path as 0.8-0.10).
+  use_lsp_config = true,
+}
+
+M.config = vim.deepcopy(defaults)
+M.log = {} -- the server's window/logMessage lines, newest last (bounded)
+M.info = {} -- facts the server logged: rules file, work tree, version
+local LOG_MAX = 2000
+local uv = vim.loop or vim.uv
+
+local function notify(msg, level)
+  vim.notify("review-lsp: " .. msg, level or vim.log.levels.INFO)
+end
+
+-- The server command as a list.
+function M.cmd()
+  local c = M.config
+  if c.cmd then
+    return type(c.cmd) == "table" and c.cmd or { c.cmd }
+  end
+  return { c.server_path or "review-lsp" }
+end
+
+-- The git work tree holding path (a directory or file), or nil.
+function M.git_root(path)
+  if not path or path == "" then
+    return nil
+  end
+  local dir = path
+  local st = uv.fs_stat(dir)
+  if not st or st.type ~= "directory" then
+    dir = vim.fn.fnamemodify(dir, ":p:h")
+  end
+  while dir and dir ~= "" do
+    if uv.fs_stat(dir .. "/.git") then
+      return dir
+    end
+    local parent = vim.fn.fnamemodify(dir, ":h")
+    if parent == dir then
+      break
+    end
+    dir = parent
+  end
+  return nil
+end
+
+-- The server's settings with their defaults: every key is sent, so removing one from the
+-- user's table puts the default back (the server keeps a value when its key is absent).
+M.setting_defaults = {
+  base = "", title = "", rulesPath = "", severity = {}, disabledRules = {},
+  derivedHints = true, debounceMs = 150, maxFileBytes = 2097152, logLevel = "info",
+}
+
+-- Settings as a JSON-ready table: empty tables become an object (severity) or null (a list).
+local function review_settings()
+  local s = vim.tbl_extend("force", vim.deepcopy(M.setting_defaults), vim.deepcopy(M.config.settings or {}))
+  if type(s.severity) ~= "table" or next(s.severity) == nil then
+    s.severity = vim.empty_dict()
+  end
+  if type(s.disabledRules) ~= "table" or next(s.disabledRules) == nil then
+    s.disabledRules = vim.NIL
+  end
+  return s
+end
+
+local function eligible(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= "" then
+    return false
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == "" or name:match("^%a+://") then
+    return false
+  end
+  local ft = vim.bo[bufnr].filetype
+  for _, f in ipairs(M.config.filetypes) do
+    if f == ft then
+      return true
+    end
+  end
+  local ext = name:match("%.([%w]+)$")
+  for _, e in ipairs(M.config.extensions) do
+    if ext == e then
+      return true
+    end
+  end
+  return false
+end
+
+-- Open a file at a 0-based LSP range (or a 1-based line) in the current window.
+local function open_location(uri, range, line1)
+  local path = vim.uri_to_fname(uri)
+  vim.cmd("edit " .. vim.fn.fnameescape(path))
+  local line = line1 or (range and range.start and range.start.line + 1) or 1
+  local col = (range and range.start and range.start.character) or 0
+  local last = vim.api.nvim_buf_line_count(0)
+  pcall(vim.api.nvim_win_set_cursor, 0, { math.min(line, last), col })
+  vim.cmd("normal! zz")
+end
+M.open_location = open_location
+
+-- Client-side handling of the result of review.openRule / review.openLocation: the server
+-- returns the location and whether it already asked the client to show it.
+local function show_result(result)
+  if type(result) ~= "table" or not result.uri then
+    return
+  end
+  if result.shown == true then
+    return
+  end
+  open_location(result.uri, result.range, result.line)
+end
+
+local function on_log_message(err, result, ctx, config)
+  if type(result) == "table" and result.message then
+    local kinds = { "ERROR", "WARNING", "INFO", "LOG" }
+    table.insert(M.log, string.format("[%s] %s", kinds[result.type] or "?", result.message))
+    if #M.log > LOG_MAX then
+      table.remove(M.log, 1)
+    end
+    local ver, tree, rules = result.message:match("^review%-lsp (%S+): work tree (.-), rules (.-), positions in")
+    if ver then
+      M.info.version, M.info.work_tree, M.info.rules = ver, tree, rules
+    end
+  end
+  return vim.lsp.handlers["window/logMessage"](err, result, ctx, config)
+end
+
+-- Run a server command on the review client of a buffer; cb(err, result).
+function M.execute(command, arguments, cb, bufnr)
+  local client = M.client(bufnr)
+  if not client then
+    notify("no review-lsp client for this buffer (not a file inside a git repository?)", vim.log.levels.WARN)
+    return false
+  end
+  client.request("workspace/executeCommand", { command = command, arguments = arguments },
+    function(err, result)
+      if err then
+        notify(command .. ": " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      end
+      if cb then
+        cb(err, result)
+      end
+    end, bufnr or vim.api.nvim_get_current_buf())
+  return true
+end
+
+-- Commands the server's code actions carry, run here so their locations open client-side.
+local client_commands = {
+  ["review.openRule"] = function(command, ctx)
+    M.execute(command.command, command.arguments, function(err, result)
+      if not err then show_result(result) end
+    end, ctx and ctx.bufnr)
+  end,
+  ["review.openLocation"] = function(command, ctx)
+    M.execute(command.command, command.arguments, function(err, result)
+      if not err then show_result(result) end
+    end, ctx and ctx.bufnr)
+  end,
+}
+
+local function base_config(root)
+  return {
+    name = M.name,
+    cmd = M.cmd(),
+    root_dir = root,
+    workspace_folders = root and { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ":t") } } or nil,
+    init_options = { review = review_settings() },
+    settings = { review = review_settings() },
+    handlers = { ["window/logMessage"] = on_log_message },
+    commands = client_commands,
+    on_attach = function(client, bufnr)
+      if M.config.on_attach then
+        M.config.on_attach(client, bufnr)
+      end
+    end,
+  }
+end
+
+-- The review client serving bufnr (or the only one running), or nil.
+function M.client(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  local fallback
+  for _, c in ipairs(get()) do
+    if c.name == M.name then
+      if c.attached_buffers and c.attached_buffers[bufnr] then
+        return c
+      end
+      fallback = fallback or c
+    end
+  end
+  if fallback then
+    local root = M.git_root(vim.api.nvim_buf_get_name(bufnr)) or M.git_root(vim.fn.getcwd())
+    for _, c in ipairs(get()) do
+      if c.name == M.name and (root == nil or c.config.root_dir == root) then
+        return c
+      end
+    end
+  end
+  return fallback
+end
+
+local clients_by_root = {} -- Neovim 0.7: root -> client id
+
+-- Attach the server to a buffer when it is eligible (idempotent).
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not eligible(bufnr) then
+    return nil
+  end
+  local root = M.git_root(vim.api.nvim_buf_get_name(bufnr))
+  if not root then
+    return nil
+  end
+  if vim.fn.executable(M.cmd()[1]) ~= 1 then
+    if not M._warned_missing then
+      M._warned_missing = true
+      notify(M.cmd()[1] .. " is not executable: build it with `make` and put it on PATH, or set server_path",
+        vim.log.levels.WARN)
+    end
+    return nil
+  end
+  if vim.lsp.start then
+    return vim.lsp.start(base_config(root), { bufnr = bufnr })
+  end
+  local id = clients_by_root[root]
+  if not id or not vim.lsp.get_client_by_id(id) then
+    id = vim.lsp.start_client(base_config(root))
+    clients_by_root[root] = id
+  end
+  if id and not vim.lsp.buf_is_attached(bufnr, id) then
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
+  return id
+end
+
+-- Replace the settings and tell every running review client (live update).
+function M.set_settings(settings)
+  M.config.settings = settings or {}
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  for _, c in ipairs(get()) do
+    if c.name == M.name then
+      c.config.settings = { review = review_settings() }
+      c.notify("workspace/didChangeConfiguration", { settings = c.config.settings })
+    end
+  end
+end
+
+-- Rule ids and titles from a rules file (`**ID — Title**` blocks, `| ID — Title |` rows).
+function M.parse_rules(path)
+  local rules = {}
+  local f = io.open(path, "r")
+  if not f then
+    return rules
+  end
+  local n = 0
+  for line in f:lines() do
+    n = n + 1
+    local id, title = line:match("^%*%*([%w%.%-]+) — (.-)%*%*")
+    if not id then
+      id, title = line:match("^|%s*([%w%.%-]+) — (.-)%s*|")
+    end
+    if id then
+      table.insert(rules, { id = id, title = title, line = n })
+    end
+  end
+  f:close()
+  return rules
+end
+
+-- The rules file the server uses, when it said so (or a diagnostic links to it).
+function M.rules_file()
+  if M.info.rules and M.info.rules:sub(1, 1) == "/" then
+    return M.info.rules
+  end
+  for _, d in ipairs(vim.diagnostic.get(nil)) do
+    local href = d.user_data and d.user_data.lsp and d.user_data.lsp.codeDescription
+      and d.user_data.lsp.codeDescription.href
+    if href and href:match("^file:") then
+      return vim.uri_to_fname((href:gsub("#.*$", "")))
+    end
+  end
+  return nil
+end
+
+local function complete_rules(arglead)
+  local out = {}
+  local file = M.rules_file()
+  if file then
+    for _, r in ipairs(M.parse_rules(file)) do
+      if r.id:upper():sub(1, #arglead) == arglead:upper() then
+        table.insert(out, r.id)
+      end
+    end
+  end
+  return out
+end
+
+-- :ReviewRule ID
+function M.open_rule(id, cb)
+  return M.execute("review.openRule", { id }, function(err, result)
+    if not err then show_result(result) end
+    if cb then cb(err, result) end
+  end)
+end
+
+-- :ReviewRescan
+function M.rescan(cb)
+  return M.execute("review.rescan", {}, function(err, result)
+    if not err and type(result) == "table" then
+      notify(string.format("rescanned: %s changed files, %s findings", tostring(result.files), tostring(result.findings)))
+    end
+    if cb then cb(err, result) end
+  end)
+end
+
+local function scratch(name, text)
+  vim.cmd("new")
+  local b = vim.api.nvim_get_current_buf()
+  vim.bo[b].buftype = "nofile"
+  vim.bo[b].bufhidden = "wipe"
+  vim.bo[b].swapfile = false
+  pcall(vim.api.nvim_buf_set_name, b, name)
+  vim.api.nvim_buf_set_lines(b, 0, -1, false, vim.split(text, "\n", { plain = true }))
+  vim.bo[b].modifiable = false
+  return b
+end
+
+-- :ReviewDerived
+function M.show_derived(cb)
+  return M.execute("review.showDerivedRules", {}, function(err, result)
+    if not err and type(result) == "string" then
+      scratch("review://derived-rules", result)
+    end
+    if cb then cb(err, result) end
+  end)
+end
+
+-- :ReviewLog
+function M.show_log()
+  return scratch("review://server-log", table.concat(M.log, "\n"))
+end
+
+local function define_commands()
+  vim.api.nvim_create_user_command("ReviewRule", function(a) M.open_rule(a.args) end,
+    { nargs = 1, complete = complete_rules, desc = "Open a review rule in the rules file" })
+  vim.api.nvim_create_user_command("ReviewRescan", function() M.rescan() end,
+    { nargs = 0, desc = "Review the change again" })
+  vim.api.nvim_create_user_command("ReviewDerived", function() M.show_derived() end,
+    { nargs = 0, desc = "Show the rule families the change derives" })
+  vim.api.nvim_create_user_command("ReviewLog", function() M.show_log() end,
+    { nargs = 0, desc = "Show the review-lsp server log" })
+end
+
+-- Neovim 0.11+: declare the config and enable it; Neovim attaches by filetype and git root.
+local function setup_lsp_config()
+  local cfg = base_config(nil)
+  cfg.root_dir = function(bufnr, on_dir)
+    if eligible(bufnr) then
+      local root = M.git_root(vim.api.nvim_buf_get_name(bufnr))
+      if root then
+        on_dir(root)
+      end
+    end
+  end
+  cfg.workspace_folders = nil
+  cfg.filetypes = M.config.filetypes
+  vim.lsp.config(M.name, cfg)
+  vim.lsp.enable(M.name)
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
+  if opts and opts.settings then
+    M.config.settings = vim.deepcopy(opts.settings) -- lists replace, not merge
+  end
+  define_commands()
+  local group = vim.api.nvim_create_augroup("review_lsp", { clear = true })
+  if vim.filetype and vim.filetype.add then
+    vim.filetype.add({ extension = { hip = "hip" } })
+  end
+  local use_config = M.config.use_lsp_config and vim.lsp.config ~= nil and vim.lsp.enable ~= nil
+  if use_config then
+    setup_lsp_config()
+  else
+    vim.api.nvim_create_autocmd({ "FileType", "BufReadPost", "BufNewFile" }, {
+      group = group,
+      callback = function(ev) M.attach(ev.buf) end,
+    })
+    -- Buffers already open when setup() runs.
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.api.nvim_buf_is_loaded(b) then
+        M.attach(b)
+      end
+    end
+  end
+end
+
+return M
