@@ -35,6 +35,7 @@ typedef struct gfile {
     syntax_doc *hdoc;
     syntax_doc *bdoc;
     char **dcode;        /* per diff line: its code (comments gone, strings blanked) */
+    char **dtext;        /* per diff line: its text with comments blanked, strings kept */
     bool is_test;
 } gfile;
 
@@ -288,6 +289,11 @@ static char *subject_of(const char *code, gkind k, const char *target)
             const char *e = p;
             while (ident_char(*e))
                 e++;
+            while (e[0] == ':' && e[1] == ':' && (isalpha((unsigned char)e[2]) || e[2] == '_')) {
+                e += 2; /* T::K_TILES, ns::kMax: the qualified name is the subject */
+                while (ident_char(*e))
+                    e++;
+            }
             const char *after = e;
             while (*after == ' ' || *after == '\t')
                 after++;
@@ -528,6 +534,7 @@ static void gfile_load(collector_ctx *ctx, gfile *gf, const change_file *f, int 
         }
     }
     gf->dcode = xcalloc(f->nlines ? f->nlines : 1, sizeof *gf->dcode);
+    gf->dtext = xcalloc(f->nlines ? f->nlines : 1, sizeof *gf->dtext);
     for (size_t i = 0; i < f->nlines; i++) {
         const diff_line *l = &f->lines[i];
         char *c = NULL;
@@ -541,18 +548,26 @@ static void gfile_load(collector_ctx *ctx, gfile *gf, const change_file *f, int 
                 len--;
             if (ln > 0 && l->text[ln - 1] == '\r')
                 ln--;
-            if (t && len == ln && memcmp(t, l->text, len) == 0)
+            if (t && len == ln && memcmp(t, l->text, len) == 0) {
                 c = syntax_line_code(d, no);
+                gf->dtext[i] = syntax_line_nocomment(d, no);
+            }
         }
-        gf->dcode[i] = c ? c : syntax_text_code(gf->lang == SYN_NONE ? SYN_CPP : gf->lang, l->text, l->len);
+        syn_lang lx = gf->lang == SYN_NONE ? SYN_CPP : gf->lang;
+        gf->dcode[i] = c ? c : syntax_text_code(lx, l->text, l->len);
+        if (!gf->dtext[i])
+            gf->dtext[i] = syntax_text_nocomment(lx, l->text, l->len);
     }
 }
 
 static void gfile_free(gfile *gf)
 {
-    for (size_t i = 0; i < gf->f->nlines; i++)
+    for (size_t i = 0; i < gf->f->nlines; i++) {
         free(gf->dcode[i]);
+        free(gf->dtext[i]);
+    }
     free(gf->dcode);
+    free(gf->dtext);
     free(gf->head);
     syntax_free(gf->hdoc);
     syntax_free(gf->bdoc);
@@ -620,26 +635,41 @@ static int deleted_head_line(const gfile *gf, size_t i)
 static size_t build_stmt(gfile *gf, size_t i, char kind, gstmt *s)
 {
     const change_file *f = gf->f;
-    strbuf text, code;
+    strbuf text, code, bare;
     sb_init(&text);
     sb_init(&code);
+    sb_init(&bare);
+    /* only a guard is joined with its continuation lines: the keyword must be on line i */
+    bool join = guard_kind(gf->dcode[i]) != GK_NONE;
     size_t j = i;
     int depth = 0;
     for (; j < f->nlines && j - i < JOIN_MAX && f->lines[j].kind == kind; j++) {
         char *t = xstrndup(f->lines[j].text, f->lines[j].len);
-        char *ts = str_strip(t), *cs = str_strip(gf->dcode[j]);
+        char *ts = str_strip(t), *cs = str_strip(gf->dcode[j]), *bs = str_strip(gf->dtext[j]);
+        /* a macro body's line continuation is not part of the statement */
+        if (gf->lang != SYN_PYTHON) {
+            if (str_ends(cs, "\\"))
+                cs[strlen(cs) - 1] = ' ';
+            if (str_ends(bs, "\\"))
+                bs[strlen(bs) - 1] = ' ';
+            for (size_t n = strlen(cs); n > 0 && cs[n - 1] == ' '; n--)
+                cs[n - 1] = '\0';
+        }
         if (text.len)
             sb_addc(&text, ' ');
         sb_adds(&text, ts);
         if (code.len)
             sb_addc(&code, ' ');
         sb_adds(&code, cs);
+        sb_adds(&bare, bs);
         depth += paren_balance(gf->dcode[j]);
-        bool cont = str_ends(cs, "\\");
+        bool cont = gf->lang == SYN_PYTHON && str_ends(cs, "\\");
+        bool ends = str_ends(cs, ";");
         free(t);
         free(ts);
         free(cs);
-        if (depth <= 0 && !cont) {
+        free(bs);
+        if (!join || (depth <= 0 && !cont) || (depth <= 0 && ends)) {
             j++;
             break;
         }
@@ -650,13 +680,14 @@ static size_t build_stmt(gfile *gf, size_t i, char kind, gstmt *s)
     s->head_line = kind == '-' ? deleted_head_line(gf, i) : f->lines[i].new_no;
     s->text = sb_detach(&text);
     s->code = sb_detach(&code);
-    s->norm = no_space(s->code);
+    s->norm = no_space(bare.buf ? bare.buf : "");
     s->kind = guard_kind(s->code);
     s->is_empty_alloc = kind == '+' && is_empty_alloc(s->code);
     s->target = target_of(s->code);
     s->subject = subject_of(s->code, s->kind, s->target);
     sb_free(&text);
     sb_free(&code);
+    sb_free(&bare);
     return j > i ? j - i : 1;
 }
 
@@ -684,7 +715,8 @@ static void gstmt_list_free(gstmt_list *l)
  * better one (shared checked symbol counts most, then shared words, then place). */
 static int subject_score(const gstmt *del, const gstmt *add)
 {
-    if (add->kind != del->kind || strcmp(add->norm, del->norm) == 0)
+    /* a zero-init or contiguous call is kept (same target) or not: it has no "bound" */
+    if (add->kind != del->kind || del->kind != GK_CHECK || strcmp(add->norm, del->norm) == 0)
         return 0;
     char *dc = del->kind == GK_CHECK ? condition_of(del->code) : xstrdup(del->code);
     char *ac = add->kind == GK_CHECK ? condition_of(add->code) : xstrdup(add->code);
@@ -982,8 +1014,38 @@ static size_t find_enforcement(gfile *files, size_t nfiles, const gstmt *del, co
 /* --- the collector ----------------------------------------------------------------------- */
 
 typedef struct gcounts {
-    int gone, changed, zero, moved, hinted, in_tests, in_deleted;
+    int gone, changed, zero, moved, hinted, in_tests, in_deleted, kept, dropped;
 } gcounts;
+
+/* True when an added statement keeps what a deleted one enforced: the same check condition
+ * (the macro or message may differ: TORCH_CHECK → AITER_CHECK), or a zero-init / contiguous
+ * call of the same target. */
+static bool equivalent(const gstmt *del, const gstmt *add)
+{
+    if (add->kind != del->kind)
+        return false;
+    if (del->kind != GK_CHECK)
+        return del->target && add->target && strcmp(del->target, add->target) == 0;
+    char *a = condition_of(del->code), *b = condition_of(add->code);
+    char *na = no_space(a), *nb = no_space(b);
+    bool r = *na && strcmp(na, nb) == 0;
+    free(a);
+    free(b);
+    free(na);
+    free(nb);
+    return r;
+}
+
+/* True when the head of a guard's file no longer mentions its subject at all (the buffer or
+ * variable it guarded was removed with it). */
+static bool subject_gone(const gstmt *del)
+{
+    const char *sym = del->subject ? del->subject : del->target;
+    if (!sym || !del->gf->head)
+        return false;
+    const char *last = strrchr(sym, ':');
+    return find_word(del->gf->head, last ? last + 1 : sym, false) == NULL;
+}
 
 /* Add the evidence that the invariant still holds to a finding (and lower it to a hint). */
 static void attach_enforcement(finding *fi, enforcement *ev, size_t nev, gcounts *c)
@@ -1019,12 +1081,36 @@ static void report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
         if (strcmp(a->norm, del->norm) == 0 && (!moved || (a->gf == del->gf && moved->gf != del->gf)))
             moved = a;
     }
+    bool reworded = false;
+    if (!moved) {
+        /* the same condition under another macro or message: in place it is kept, elsewhere
+         * it moved */
+        for (size_t i = 0; i < added->n; i++) {
+            const gstmt *a = &added->items[i];
+            if (equivalent(del, a) &&
+                (!moved || (a->gf == del->gf && (moved->gf != del->gf ||
+                                                 abs(a->head_line - del->head_line) <
+                                                     abs(moved->head_line - del->head_line)))))
+                moved = a;
+        }
+        reworded = moved != NULL;
+    }
+    if (moved && reworded && moved->gf == del->gf && abs(moved->head_line - del->head_line) <= 3) {
+        c->kept++;
+        free(old);
+        return;
+    }
     if (moved) {
         finding *fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
-                                   "guard moved, not removed: `%s` is now at %s:%d", old,
-                                   moved->gf->f->path, moved->head_line);
+                                   "guard moved, not removed: `%s` is now at %s:%d%s", old,
+                                   moved->gf->f->path, moved->head_line, reworded ? " (reworded)" : "");
         finding_add_related(fi, moved->gf->f->path, moved->head_line, "the guard now");
         c->moved++;
+        free(old);
+        return;
+    }
+    if (del->kind != GK_CHECK && subject_gone(del)) {
+        c->dropped++; /* the buffer itself is gone, not its initialisation */
         free(old);
         return;
     }
@@ -1111,11 +1197,19 @@ static void report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
         const char *what = del->kind == GK_ZERO ? "zero-initialisation removed"
                            : del->kind == GK_CONTIG ? ".contiguous() removed"
                                                     : "guard removed";
-        fi = findings_add(ctx->out, "D4", SEV_WARNING, path, del->head_line, "guards",
-                          "%s: `%s` is deleted and no guard on %s%s%s replaces it — cite why the "
-                          "invariant no longer holds",
-                          what, old, del->subject ? "`" : "the same subject", del->subject ? del->subject : "",
-                          del->subject ? "`" : "");
+        if (del->kind == GK_CHECK && subject_gone(del)) {
+            fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
+                              "%s: `%s` is deleted, and `%s` no longer appears in this file — "
+                              "check that nothing else now needs the invariant",
+                              what, old, del->subject);
+            c->hinted++;
+        } else {
+            fi = findings_add(ctx->out, "D4", SEV_WARNING, path, del->head_line, "guards",
+                              "%s: `%s` is deleted and no guard on %s%s%s replaces it — cite why "
+                              "the invariant no longer holds",
+                              what, old, del->subject ? "`" : "the same subject",
+                              del->subject ? del->subject : "", del->subject ? "`" : "");
+        }
         c->gone++;
     }
     attach_enforcement(fi, ev, nev, c);
@@ -1176,6 +1270,10 @@ static void guards_run(collector_ctx *ctx)
     int nfound = c.gone + c.changed + c.zero;
     strbuf extra;
     sb_init(&extra);
+    if (c.kept)
+        sb_addf(&extra, "; %d re-added in place with the same condition", c.kept);
+    if (c.dropped)
+        sb_addf(&extra, "; %d zero-init/contiguous calls went with their buffer", c.dropped);
     if (c.in_tests)
         sb_addf(&extra, "; %d in test files ignored", c.in_tests);
     if (c.in_deleted)
@@ -1187,12 +1285,14 @@ static void guards_run(collector_ctx *ctx)
         collector_status(ctx, "nothing found: this change deletes no assert, check, zero-init or "
                               "contiguous call%s", extra.buf ? extra.buf : "");
     else if (nfound == 0)
-        collector_status(ctx, "nothing found: %d deleted guard(s) all re-added unchanged (hints "
-                              "say where)%s", c.moved, extra.buf ? extra.buf : "");
+        collector_status(ctx, "nothing found: %zu deleted guard(s), all kept or moved (%d moved, "
+                              "hints say where)%s", dels.n, c.moved, extra.buf ? extra.buf : "");
     else
         collector_status(ctx, "found %d: %d gone, %d changed, %d zero-init swapped for empty; %d "
-                              "moved (hints); %d still checked elsewhere (lowered to hints)%s",
-                         nfound, c.gone, c.changed, c.zero, c.moved, c.hinted, extra.buf ? extra.buf : "");
+                              "moved (hints); %d lowered to hints (still checked elsewhere, or "
+                              "their subject is gone)%s",
+                         nfound, c.gone, c.changed, c.zero, c.moved, c.hinted,
+                         extra.buf ? extra.buf : "");
     sb_free(&extra);
     gstmt_list_free(&dels);
     gstmt_list_free(&adds);
