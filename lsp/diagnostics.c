@@ -349,19 +349,25 @@ static json_t *family_diag(pass *ps, const derived_family *fam, int line, const 
     return d;
 }
 
-/* Order diagnostics by start line, then character (stable for equal positions). */
+/* A diagnostic with its position in the build order, for a stable sort. */
+typedef struct ordered {
+    json_t *d;
+    size_t seq;
+} ordered;
+
+/* Order diagnostics by start line, then character, then build order (findings before hints). */
 static int diag_cmp(const void *a, const void *b)
 {
-    json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-    json_int_t lx = json_integer_value(jpath(x, "range.start.line"));
-    json_int_t ly = json_integer_value(jpath(y, "range.start.line"));
+    const ordered *x = a, *y = b;
+    json_int_t lx = json_integer_value(jpath(x->d, "range.start.line"));
+    json_int_t ly = json_integer_value(jpath(y->d, "range.start.line"));
     if (lx != ly)
         return lx < ly ? -1 : 1;
-    json_int_t cx = json_integer_value(jpath(x, "range.start.character"));
-    json_int_t cy = json_integer_value(jpath(y, "range.start.character"));
+    json_int_t cx = json_integer_value(jpath(x->d, "range.start.character"));
+    json_int_t cy = json_integer_value(jpath(y->d, "range.start.character"));
     if (cx != cy)
         return cx < cy ? -1 : 1;
-    return 0;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* The published-state entry for a relative path (created when missing). */
@@ -466,7 +472,7 @@ static void publish_all(server *s, bool force)
         const char *rel = files.v[fi];
         size_t len = 0;
         const char *text = pass_text(&ps, rel, &len);
-        json_t **arr = NULL;
+        ordered *arr = NULL;
         size_t n = 0, cap = 0;
         for (size_t i = 0; i < r->findings.n; i++) {
             const finding *f = &r->findings.items[i];
@@ -475,7 +481,8 @@ static void publish_all(server *s, bool force)
             json_t *d = finding_diag(&ps, f, text, len);
             const char *id = f->rule_id;
             store(s, rel, d, &id, 1);
-            *ARRAY_PUSH(arr, n, cap) = d;
+            size_t seq = n;
+            *ARRAY_PUSH(arr, n, cap) = (ordered){d, seq};
             nfindings++;
         }
         for (size_t k = 0; s->cfg.derived_hints && k < r->derived.n; k++) {
@@ -488,7 +495,8 @@ static void publish_all(server *s, bool force)
                 json_t *d = family_diag(&ps, fam, fam->sites[j].line, text, len, &ids, &nids);
                 if (d) {
                     store(s, rel, d, (const char *const *)ids, nids);
-                    *ARRAY_PUSH(arr, n, cap) = d;
+                    size_t seq = n;
+            *ARRAY_PUSH(arr, n, cap) = (ordered){d, seq};
                 }
                 for (size_t q = 0; q < nids; q++)
                     free(ids[q]);
@@ -500,7 +508,7 @@ static void publish_all(server *s, bool force)
             qsort(arr, n, sizeof *arr, diag_cmp);
         json_t *jarr = json_array();
         for (size_t i = 0; i < n; i++)
-            json_array_append_new(jarr, arr[i]);
+            json_array_append_new(jarr, arr[i].d);
         free(arr);
         if (s->caps.pull_diagnostics && documents_find(s, rel)) {
             /* The client pulls open documents: clear any pushed copy instead. */

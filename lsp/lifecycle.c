@@ -152,12 +152,43 @@ static void register_watchers(server *s)
     rpc_request(s, "client/registerCapability", params, NULL, NULL);
 }
 
+/* A watched path changed (NULL: anything may have): mark it and review after the debounce. */
+static void on_watch(void *data, const char *relpath)
+{
+    server *s = data;
+    if (!s->eng)
+        return;
+    if (relpath)
+        engine_mark_dirty(s->eng, relpath);
+    else
+        engine_mark_all_dirty(s->eng);
+    diagnostics_schedule(s);
+}
+
+/* Watch the work tree ourselves (not every client sends watched-file events); with the
+ * watcher running, the engine re-diffs only what changed. */
+static void start_watching(server *s)
+{
+    char *warning = NULL;
+    s->watch = watcher_start(&s->loop, s->eng, s->workdir, on_watch, s, &warning);
+    if (warning) {
+        log_msg(s, LOG_WARNING, "%s", warning);
+        show_message(s, LOG_WARNING, "%s", warning);
+        free(warning);
+    }
+    if (s->watch)
+        engine_set_incremental(s->eng, true);
+    log_msg(s, LOG_LOG, "watching %zu directories of %s", watcher_count(s->watch), s->workdir);
+}
+
 /* initialized: the client is ready for our requests. */
 void lifecycle_initialized(server *s, json_t *params)
 {
     (void)params;
     if (s->scan_started)
         return;
+    if (s->eng && !s->watch)
+        start_watching(s);
     if (s->eng && s->dynamic_watch)
         register_watchers(s);
     if (s->caps.configuration)

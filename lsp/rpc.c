@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lsp/server.h"
+#include "lsp/uri.h"
 
 typedef void (*request_fn)(server *s, json_t *id, json_t *params);
 typedef void (*notify_fn)(server *s, json_t *params);
@@ -59,10 +60,26 @@ static void note_cancel(server *s, json_t *params)
     }
 }
 
-/* workspace/didChangeWatchedFiles: the client saw files change on disk; review again. */
+/* workspace/didChangeWatchedFiles: the client saw files change on disk; mark them (events
+ * our own watcher also saw coalesce into the same dirty set) and review after the debounce. */
 static void note_watched_files(server *s, json_t *params)
 {
-    (void)params;
+    json_t *changes = json_object_get(params, "changes");
+    size_t i;
+    json_t *c;
+    if (s->eng && json_is_array(changes)) {
+        json_array_foreach(changes, i, c) {
+            const char *why = NULL;
+            char *path = uri_to_path(jstr(c, "uri") ? jstr(c, "uri") : "", &why);
+            if (path && s->workdir && str_starts(path, s->workdir))
+                engine_mark_dirty(s->eng, path + strlen(s->workdir));
+            else if (path)
+                engine_mark_all_dirty(s->eng);
+            free(path);
+        }
+    } else if (s->eng) {
+        engine_mark_all_dirty(s->eng);
+    }
     diagnostics_schedule(s);
 }
 

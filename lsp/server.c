@@ -31,6 +31,8 @@ void server_stop(server *s, int code)
     s->exit_requested = true;
     s->exit_code = code;
     log_msg(s, LOG_LOG, "exiting with code %d", code);
+    watcher_stop(s->watch);
+    s->watch = NULL;
     close_handle((uv_handle_t *)&s->debounce);
     close_handle((uv_handle_t *)&s->progress_timeout);
     transport_close(s);

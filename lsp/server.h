@@ -32,6 +32,7 @@
 #include "engine/util.h"
 #include "lsp/framing.h"
 #include "lsp/position.h"
+#include "lsp/watch.h"
 
 typedef struct server server;
 
@@ -138,6 +139,7 @@ struct server {
     uv_tty_t out_tty;
     uv_stream_t *out_stream;
     bool out_broken;              /* a write failed: the client is gone */
+    watcher *watch;               /* our own work tree watcher (lsp/watch.c), or NULL */
     int out_fd;                   /* used with blocking writes when stdout is a file */
     size_t out_queued;            /* bytes handed to uv_write and not yet written */
     size_t out_high_water;        /* above this: reading pauses, publishes wait */
