@@ -79,6 +79,7 @@ void engine_configure(engine *e, const engine_settings *s)
 {
     char *old_rules = e->rules_path ? xstrdup(e->rules_path) : NULL;
     bool first = e->cat == NULL;
+    e->all_dirty = true; /* the base, the size cap or the rules may differ now */
     free_settings(e);
     engine_settings none = {0};
     if (!s)

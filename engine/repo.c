@@ -375,6 +375,27 @@ change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_b
             continue;
         }
         const overlay *ov = deleted ? NULL : find_overlay(ovl, novl, path);
+        if (!ov && d->status == GIT_DELTA_CONFLICTED) {
+            /* a merge or rebase stopped here: review the file as it stands on disk */
+            char *why = NULL;
+            size_t len = 0;
+            char *text = workdir_text(r, path, max_bytes, &len, &why);
+            free(why);
+            git_blob *old = base_blob(r, tree, f->old_path);
+            f->is_new = old == NULL;
+            bool differs = text && diff_blob_text(r, old, f->old_path, path, text, len, f);
+            git_blob_free(old);
+            if (!differs) {
+                free(text);
+                change_file_clear(f);
+                c->nfiles--;
+                continue;
+            }
+            f->head_text = text;
+            f->head_len = len;
+            change_note(c, "%s: has merge conflicts; reviewed as it stands", path);
+            continue;
+        }
         if (ov) {
             overlay_used[ov - ovl] = true;
             git_blob *old = f->is_new ? NULL : base_blob(r, tree, f->old_path);
