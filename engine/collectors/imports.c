@@ -1,0 +1,579 @@
+/* The unresolved-imports collector (UNRESOLVED-IMPORT): a first-party Python import that the
+ * change adds — `from aiter.x import y`, `import aiter.x`, a relative import — whose module or
+ * name exists neither in the base tree nor in the change. On a branch that was cut before a
+ * module was deleted from the target it is a rebase signal: aiter#4994 imported
+ * aiter.ops.flydsl.utils, which had been deleted from main 19 hours earlier, merged green and
+ * was reverted.
+ *
+ * "The tree" is the base (read through the repository) with the change laid over it: a module
+ * the change adds, renames into place or edits is read from its head text, anything else from
+ * the base; in --diff mode the base is the root directory on disk. Directories (namespace
+ * packages) are looked up on disk under the root, which in repo mode is the work tree. A
+ * module is its `.py`, its package's `__init__.py`, or a directory (a namespace package,
+ * whose names cannot be disproved). A name is defined by a module-level def, class,
+ * assignment, import or for/with target (also inside top-level if/try blocks), by being a
+ * submodule of a package, or by `__all__`; a module-level `__getattr__`, or a star import
+ * that cannot be followed, leaves it undecided and the import alone. Third-party imports
+ * (whose top package is not in the tree) are out of scope, and so is an import guarded by
+ * `try: ... except ImportError`. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine/collector.h"
+#include "engine/repo.h"
+#include "engine/syntax.h"
+
+#define MAX_STAR_DEPTH 4
+
+typedef struct tree_view {
+    collector_ctx *ctx;
+    const char *root;       /* head/root directory on disk, or NULL */
+} tree_view;
+
+/* The change's file at path when the change adds it or keeps it (not deleted), or NULL. */
+static const change_file *changed_file(const tree_view *tv, const char *path)
+{
+    for (size_t i = 0; i < tv->ctx->chg->nfiles; i++) {
+        const change_file *f = &tv->ctx->chg->files[i];
+        if (!f->is_deleted && strcmp(f->path, path) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+/* True when the change deletes path (or renames it away). */
+static bool deleted_by_change(const tree_view *tv, const char *path)
+{
+    for (size_t i = 0; i < tv->ctx->chg->nfiles; i++) {
+        const change_file *f = &tv->ctx->chg->files[i];
+        if ((f->is_deleted && strcmp(f->path, path) == 0) ||
+            (f->is_renamed && f->old_path && strcmp(f->old_path, path) == 0))
+            return true;
+    }
+    return false;
+}
+
+/* The text of path in the tree (head text for a changed file, else the base, else the root on
+ * disk in --diff mode), or NULL when the tree has no such file. *unreadable is set when the
+ * file exists but its text cannot be had. */
+static char *tree_text(const tree_view *tv, const char *path, size_t *len, bool *unreadable)
+{
+    *unreadable = false;
+    const change_file *f = changed_file(tv, path);
+    if (f) {
+        char *cause = NULL;
+        char *t = f->is_skipped ? NULL : change_head_text(tv->ctx->chg, f, len, &cause);
+        free(cause);
+        if (!t)
+            *unreadable = true;
+        return t;
+    }
+    if (deleted_by_change(tv, path))
+        return NULL;
+    if (tv->ctx->rp)
+        return repo_base_text(tv->ctx->rp, path, len, NULL);
+    if (!tv->root)
+        return NULL;
+    char *full = xasprintf("%s/%s", tv->root, path);
+    struct stat st;
+    char *t = NULL;
+    if (stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
+        char *cause = NULL;
+        t = read_file(full, 4u << 20, len, &cause);
+        free(cause);
+        if (!t)
+            *unreadable = true;
+    }
+    free(full);
+    return t;
+}
+
+/* True when the tree holds a file at path. */
+static bool tree_has_file(const tree_view *tv, const char *path)
+{
+    if (changed_file(tv, path))
+        return true;
+    if (deleted_by_change(tv, path))
+        return false;
+    if (tv->ctx->rp) {
+        char *t = repo_base_text(tv->ctx->rp, path, NULL, NULL);
+        free(t);
+        if (t)
+            return true;
+    }
+    if (!tv->root || tv->ctx->rp)
+        return false;
+    char *full = xasprintf("%s/%s", tv->root, path);
+    struct stat st;
+    bool ok = stat(full, &st) == 0 && S_ISREG(st.st_mode);
+    free(full);
+    return ok;
+}
+
+/* True when the tree holds a directory at path: some changed file lies below it, or it is a
+ * directory under the root on disk. */
+static bool tree_has_dir(const tree_view *tv, const char *path)
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; i < tv->ctx->chg->nfiles; i++) {
+        const change_file *f = &tv->ctx->chg->files[i];
+        if (!f->is_deleted && strncmp(f->path, path, n) == 0 && f->path[n] == '/')
+            return true;
+    }
+    if (!tv->root)
+        return false;
+    char *full = xasprintf("%s/%s", tv->root, path);
+    struct stat st;
+    bool ok = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
+    free(full);
+    return ok;
+}
+
+/* What a dotted module resolves to. */
+typedef enum mod_kind { MOD_NONE, MOD_FILE, MOD_PACKAGE, MOD_NAMESPACE } mod_kind;
+
+/* Resolve a dotted module to its file (*file, a new string) or namespace directory. */
+static mod_kind resolve_module(const tree_view *tv, const char *module, char **file)
+{
+    char *rel = xstrdup(module);
+    for (char *p = rel; *p; p++)
+        if (*p == '.')
+            *p = '/';
+    *file = NULL;
+    char *py = xasprintf("%s.py", rel), *init = xasprintf("%s/__init__.py", rel);
+    mod_kind k = MOD_NONE;
+    if (tree_has_file(tv, py)) {
+        k = MOD_FILE;
+        *file = py;
+        py = NULL;
+    } else if (tree_has_file(tv, init)) {
+        k = MOD_PACKAGE;
+        *file = init;
+        init = NULL;
+    } else if (tree_has_dir(tv, rel)) {
+        k = MOD_NAMESPACE;
+    }
+    free(py);
+    free(init);
+    free(rel);
+    return k;
+}
+
+/* True when module's top package is part of the tree (a first-party import). */
+static bool first_party(const tree_view *tv, const char *module)
+{
+    const char *dot = strchr(module, '.');
+    char *top = dot ? xstrndup(module, (size_t)(dot - module)) : xstrdup(module);
+    char *py = xasprintf("%s.py", top);
+    bool ok = *top && (tree_has_dir(tv, top) || tree_has_file(tv, py));
+    free(py);
+    free(top);
+    return ok;
+}
+
+/* --- names a module defines ------------------------------------------------------------- */
+
+typedef enum name_state { NAME_ABSENT, NAME_DEFINED, NAME_UNKNOWN } name_state;
+
+static name_state module_defines(const tree_view *tv, const char *module, const char *file,
+                                 const char *name, int depth);
+
+/* True when node's text equals s. */
+static bool node_is(const syntax_doc *d, TSNode n, const char *s)
+{
+    size_t len = ts_node_end_byte(n) - ts_node_start_byte(n);
+    return strlen(s) == len && memcmp(d->text + ts_node_start_byte(n), s, len) == 0;
+}
+
+/* True when a binding target (identifier, pattern list, tuple) binds name. */
+static bool target_binds(const syntax_doc *d, TSNode t, const char *name)
+{
+    const char *ty = ts_node_type(t);
+    if (strcmp(ty, "identifier") == 0)
+        return node_is(d, t, name);
+    if (strcmp(ty, "pattern_list") == 0 || strcmp(ty, "tuple_pattern") == 0 ||
+        strcmp(ty, "list_pattern") == 0 || strcmp(ty, "expression_list") == 0 ||
+        strcmp(ty, "tuple") == 0 || strcmp(ty, "list_splat_pattern") == 0 ||
+        strcmp(ty, "parenthesized_expression") == 0 || strcmp(ty, "as_pattern_target") == 0)
+        for (uint32_t i = 0; i < ts_node_named_child_count(t); i++)
+            if (target_binds(d, ts_node_named_child(t, i), name))
+                return true;
+    return false;
+}
+
+/* True when a string literal list node (the value of __all__) names name. */
+static bool all_lists(const syntax_doc *d, TSNode v, const char *name)
+{
+    for (uint32_t i = 0; i < ts_node_named_child_count(v); i++) {
+        TSNode s = ts_node_named_child(v, i);
+        if (strcmp(ts_node_type(s), "string") != 0)
+            continue;
+        char *t = syntax_node_text(d, s);
+        size_t n = strlen(t);
+        bool hit = n >= 2 && n - 2 == strlen(name) && memcmp(t + 1, name, n - 2) == 0;
+        free(t);
+        if (hit)
+            return true;
+    }
+    return false;
+}
+
+typedef struct scan_state {
+    const tree_view *tv;
+    const char *module;    /* the module being read (for its relative star imports) */
+    const char *file;
+    const char *name;
+    int depth;
+    name_state result;
+} scan_state;
+
+/* The absolute module of a relative import `level` dots up from file's package. */
+static char *relative_module(const char *file, int level, const char *tail)
+{
+    char *pkg = xstrndup(file, strlen(file) - 3);
+    for (char *p = pkg; *p; p++)
+        if (*p == '/')
+            *p = '.';
+    char *last = strrchr(pkg, '.');
+    if (str_ends(pkg, ".__init__") || last)
+        *last = '\0';
+    else
+        pkg[0] = '\0';
+    for (int up = level - 1; up > 0; up--) {
+        char *dot = strrchr(pkg, '.');
+        if (!*pkg) {
+            free(pkg);
+            return NULL;
+        }
+        if (dot)
+            *dot = '\0';
+        else
+            pkg[0] = '\0';
+    }
+    char *m = !*pkg ? (*tail ? xstrdup(tail) : NULL)
+              : *tail ? xasprintf("%s.%s", pkg, tail) : xstrdup(pkg);
+    free(pkg);
+    return m;
+}
+
+/* Look for a binding of st->name in one statement list (a module, or a block of a top-level
+ * if/try/with/for), updating st->result. */
+static void scan_block(const syntax_doc *d, TSNode block, scan_state *st)
+{
+    for (uint32_t i = 0; i < ts_node_named_child_count(block) && st->result != NAME_DEFINED; i++) {
+        TSNode s = ts_node_named_child(block, i);
+        const char *ty = ts_node_type(s);
+        if (strcmp(ty, "decorated_definition") == 0) {
+            s = ts_node_child_by_field_name(s, "definition", 10);
+            if (ts_node_is_null(s))
+                continue;
+            ty = ts_node_type(s);
+        }
+        if (strcmp(ty, "function_definition") == 0 || strcmp(ty, "class_definition") == 0) {
+            TSNode nm = ts_node_child_by_field_name(s, "name", 4);
+            if (!ts_node_is_null(nm) && node_is(d, nm, st->name))
+                st->result = NAME_DEFINED;
+            else if (!ts_node_is_null(nm) && node_is(d, nm, "__getattr__") &&
+                     strcmp(ty, "function_definition") == 0)
+                st->result = NAME_UNKNOWN;
+        } else if (strcmp(ty, "expression_statement") == 0) {
+            for (uint32_t k = 0; k < ts_node_named_child_count(s); k++) {
+                TSNode a = ts_node_named_child(s, k);
+                while (!ts_node_is_null(a) && (strcmp(ts_node_type(a), "assignment") == 0 ||
+                                               strcmp(ts_node_type(a), "augmented_assignment") == 0)) {
+                    TSNode left = ts_node_child_by_field_name(a, "left", 4);
+                    TSNode right = ts_node_child_by_field_name(a, "right", 5);
+                    if (!ts_node_is_null(left) && target_binds(d, left, st->name))
+                        st->result = NAME_DEFINED;
+                    if (!ts_node_is_null(left) && node_is(d, left, "__all__") &&
+                        !ts_node_is_null(right) && all_lists(d, right, st->name))
+                        st->result = NAME_DEFINED;
+                    a = right;
+                }
+            }
+        } else if (strcmp(ty, "import_statement") == 0 || strcmp(ty, "import_from_statement") == 0 ||
+                   strcmp(ty, "future_import_statement") == 0) {
+            bool from = strcmp(ty, "import_statement") != 0;
+            TSNode mn = ts_node_child_by_field_name(s, "module_name", 11);
+            for (uint32_t k = 0; k < ts_node_named_child_count(s); k++) {
+                TSNode c = ts_node_named_child(s, k);
+                const char *ct = ts_node_type(c);
+                if (strcmp(ct, "wildcard_import") == 0) {
+                    /* follow a first-party star import, else it may bind anything */
+                    char *target = NULL;
+                    if (!ts_node_is_null(mn) && strcmp(ts_node_type(mn), "relative_import") == 0) {
+                        int level = 0;
+                        char *tail = NULL;
+                        for (uint32_t j = 0; j < ts_node_named_child_count(mn); j++) {
+                            TSNode p = ts_node_named_child(mn, j);
+                            if (strcmp(ts_node_type(p), "import_prefix") == 0)
+                                level = (int)(ts_node_end_byte(p) - ts_node_start_byte(p));
+                            else
+                                tail = syntax_node_text(d, p);
+                        }
+                        target = relative_module(st->file, level, tail ? tail : "");
+                        free(tail);
+                    } else if (!ts_node_is_null(mn)) {
+                        target = syntax_node_text(d, mn);
+                    }
+                    name_state r = NAME_UNKNOWN;
+                    char *tf = NULL;
+                    if (target && st->depth < MAX_STAR_DEPTH && first_party(st->tv, target) &&
+                        resolve_module(st->tv, target, &tf) != MOD_NONE && tf)
+                        r = module_defines(st->tv, target, tf, st->name, st->depth + 1);
+                    free(tf);
+                    free(target);
+                    if (r == NAME_DEFINED || (r == NAME_UNKNOWN && st->result == NAME_ABSENT))
+                        st->result = r;
+                    continue;
+                }
+                if (from && ts_node_eq(c, mn))
+                    continue;
+                TSNode bound = c;
+                if (strcmp(ct, "aliased_import") == 0)
+                    bound = ts_node_child_by_field_name(c, "alias", 5);
+                else if (!from && strcmp(ct, "dotted_name") == 0 && ts_node_named_child_count(c))
+                    bound = ts_node_named_child(c, 0); /* import a.b binds a */
+                else if (from && strcmp(ct, "dotted_name") == 0 && ts_node_named_child_count(c))
+                    bound = ts_node_named_child(c, ts_node_named_child_count(c) - 1);
+                if (!ts_node_is_null(bound) && node_is(d, bound, st->name))
+                    st->result = NAME_DEFINED;
+            }
+        } else if (strcmp(ty, "if_statement") == 0 || strcmp(ty, "try_statement") == 0 ||
+                   strcmp(ty, "with_statement") == 0 || strcmp(ty, "for_statement") == 0 ||
+                   strcmp(ty, "while_statement") == 0 || strcmp(ty, "elif_clause") == 0 ||
+                   strcmp(ty, "else_clause") == 0 || strcmp(ty, "except_clause") == 0 ||
+                   strcmp(ty, "finally_clause") == 0 || strcmp(ty, "block") == 0) {
+            if (strcmp(ty, "for_statement") == 0) {
+                TSNode left = ts_node_child_by_field_name(s, "left", 4);
+                if (!ts_node_is_null(left) && target_binds(d, left, st->name))
+                    st->result = NAME_DEFINED;
+            }
+            scan_block(d, s, st);
+        } else if (strcmp(ty, "with_clause") == 0 || strcmp(ty, "with_item") == 0) {
+            scan_block(d, s, st);
+        } else if (strcmp(ty, "as_pattern") == 0) {
+            TSNode al = ts_node_child_by_field_name(s, "alias", 5);
+            if (!ts_node_is_null(al) && target_binds(d, al, st->name))
+                st->result = NAME_DEFINED;
+        }
+    }
+}
+
+/* Whether module (backed by file) defines name at module level. */
+static name_state module_defines(const tree_view *tv, const char *module, const char *file,
+                                 const char *name, int depth)
+{
+    size_t len = 0;
+    bool unreadable = false;
+    char *text = tree_text(tv, file, &len, &unreadable);
+    if (!text)
+        return NAME_UNKNOWN;
+    syntax_doc *d = syntax_parse(SYN_PYTHON, text, len, NULL);
+    free(text);
+    if (!d)
+        return NAME_UNKNOWN;
+    scan_state st = {tv, module, file, name, depth, NAME_ABSENT};
+    scan_block(d, ts_tree_root_node(d->tree), &st);
+    syntax_free(d);
+    return st.result;
+}
+
+/* --- the added imports ------------------------------------------------------------------ */
+
+/* True when line of f is an added line. */
+static bool is_added(const change_file *f, int line)
+{
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '+' && f->lines[i].new_no == line)
+            return true;
+    return false;
+}
+
+/* True when the import at (line, col) sits in the body of a try whose handlers catch an
+ * ImportError (or everything): the author planned for it to be missing. */
+static bool guarded_by_try(const syntax_doc *d, int line, int col)
+{
+    size_t at = syntax_line_start(d, line) + (size_t)col;
+    TSNode n = syntax_node_at(d, at, at + 1);
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); n = p, p = ts_node_parent(p)) {
+        if (strcmp(ts_node_type(p), "try_statement") != 0)
+            continue;
+        TSNode body = ts_node_child_by_field_name(p, "body", 4);
+        if (ts_node_is_null(body) || !ts_node_eq(body, n))
+            continue;
+        for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
+            TSNode h = ts_node_named_child(p, i);
+            if (strcmp(ts_node_type(h), "except_clause") != 0)
+                continue;
+            char *t = syntax_node_text(d, h);
+            char *colon = strchr(t, ':');
+            if (colon)
+                *colon = '\0';
+            bool catches = str_contains(t, "ImportError") || str_contains(t, "ModuleNotFound") ||
+                           str_contains(t, "Exception") || strspn(t + 6, " \t") == strlen(t + 6);
+            free(t);
+            if (catches)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* True when the change deletes (or moves away) the file backing module. */
+static bool module_deleted(const tree_view *tv, const char *module)
+{
+    char *rel = xstrdup(module);
+    for (char *p = rel; *p; p++)
+        if (*p == '.')
+            *p = '/';
+    char *py = xasprintf("%s.py", rel), *init = xasprintf("%s/__init__.py", rel);
+    bool gone = deleted_by_change(tv, py) || deleted_by_change(tv, init);
+    free(py);
+    free(init);
+    free(rel);
+    return gone;
+}
+
+/* Move a from-import's finding onto the module as written when it is on the same line. */
+static void point_at_module(const syntax_doc *d, const syn_import *im, finding *fd)
+{
+    size_t len = 0;
+    const char *line = syntax_line_text(d, im->line, &len);
+    if (!line)
+        return;
+    char *written = xasprintf("%.*s%s", im->level, "..........................", im->module);
+    char *text = xstrndup(line, len);
+    char *at = strstr(text, written);
+    if (at && *written && at < text + im->col) {
+        fd->range.col = (int)(at - text);
+        fd->range.end_col = fd->range.col + (int)strlen(written);
+    }
+    free(text);
+    free(written);
+}
+
+/* Check the imports a file's added lines bring; returns findings made, -1 when skipped. */
+static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file *f, int *nimports,
+                      char **why)
+{
+    size_t len;
+    char *text = change_head_text(ctx->chg, f, &len, why);
+    if (!text)
+        return -1;
+    syntax_doc *d = syntax_parse(SYN_PYTHON, text, len, why);
+    free(text);
+    if (!d)
+        return -1;
+    syn_import_list ims = {0};
+    syntax_imports(d, &ims);
+    int found = 0;
+    for (size_t i = 0; i < ims.n; i++) {
+        const syn_import *im = &ims.items[i];
+        if (!is_added(f, im->line) || strcmp(im->module, "__future__") == 0)
+            continue;
+        char *module = im->level ? relative_module(f->path, im->level, im->module)
+                                 : xstrdup(im->module);
+        if (!module || !first_party(tv, module) || guarded_by_try(d, im->line, im->col)) {
+            free(module);
+            continue;
+        }
+        (*nimports)++;
+        char *file = NULL;
+        mod_kind k = resolve_module(tv, module, &file);
+        const char *stmt = im->level ? "relative import" : im->name ? "from-import" : "import";
+        size_t mlen = strlen(im->name ? im->name : im->module);
+        finding *fd = NULL;
+        if (k == MOD_NONE && module_deleted(tv, module)) {
+            fd = findings_add(ctx->out, "UNRESOLVED-IMPORT", SEV_WARNING, f->path, im->line,
+                              "imports", "module `%s` (%s) is in the base tree but this change "
+                              "deletes or moves it — point the import at its new place", module,
+                              stmt);
+        } else if (k == MOD_NONE) {
+            fd = findings_add(ctx->out, "UNRESOLVED-IMPORT", SEV_WARNING, f->path, im->line,
+                              "imports", "module `%s` (%s) exists neither in the base tree nor "
+                              "in this change — if the target branch deleted or moved it, "
+                              "rebase and re-point the import", module, stmt);
+        } else if (im->name && strcmp(im->name, "*") != 0 && k != MOD_NAMESPACE) {
+            char *rel = xstrdup(module);
+            for (char *p = rel; *p; p++)
+                if (*p == '.')
+                    *p = '/';
+            char *subpy = xasprintf("%s/%s.py", rel, im->name);
+            char *subdir = xasprintf("%s/%s", rel, im->name);
+            bool sub = k == MOD_PACKAGE && (tree_has_file(tv, subpy) || tree_has_dir(tv, subdir));
+            if (!sub && module_defines(tv, module, file, im->name, 0) == NAME_ABSENT)
+                fd = findings_add(ctx->out, "UNRESOLVED-IMPORT", SEV_WARNING, f->path, im->line,
+                                  "imports", "`%s` is defined neither in %s (%s) nor in this "
+                                  "change — if the target branch removed or renamed it, rebase "
+                                  "and re-point the import", im->name, file, module);
+            free(subpy);
+            free(subdir);
+            free(rel);
+        }
+        if (fd) {
+            fd->range.col = im->col;
+            fd->range.end_line = im->line;
+            fd->range.end_col = im->col + (int)mlen;
+            if (k == MOD_NONE && im->name)
+                point_at_module(d, im, fd);
+            found++;
+        }
+        free(file);
+        free(module);
+    }
+    syn_import_list_free(&ims);
+    syntax_free(d);
+    return found;
+}
+
+/* Run the collector over the change. */
+static void imports_run(collector_ctx *ctx)
+{
+    tree_view tv = {ctx, ctx->root ? ctx->root : ctx->chg->head_root};
+    if (!ctx->rp && !tv.root) {
+        collector_status(ctx, "skipped: no repository and no root directory to resolve imports "
+                              "against");
+        return;
+    }
+    size_t nfiles = 0, nskipped = 0;
+    int total = 0, nimports = 0;
+    char *first_skip = NULL;
+    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
+        const change_file *f = &ctx->chg->files[i];
+        if (!str_ends(f->path, ".py") || f->is_deleted || f->is_skipped || !f->nadd)
+            continue;
+        nfiles++;
+        char *why = NULL;
+        int n = check_file(ctx, &tv, f, &nimports, &why);
+        if (n < 0) {
+            nskipped++;
+            if (!first_skip)
+                first_skip = why;
+            else
+                free(why);
+            continue;
+        }
+        total += n;
+    }
+    if (!nfiles)
+        collector_status(ctx, "nothing found: no Python file gains lines");
+    else if (nskipped == nfiles)
+        collector_status(ctx, "skipped: %s", first_skip ? first_skip : "head text not available");
+    else if (total)
+        collector_status(ctx, "found %d unresolved import%s among %d first-party import%s the "
+                         "change adds", total, total == 1 ? "" : "s", nimports,
+                         nimports == 1 ? "" : "s");
+    else
+        collector_status(ctx, "nothing found: the %d first-party import%s the change adds "
+                         "resolve in the base tree or in the change", nimports,
+                         nimports == 1 ? "" : "s");
+    free(first_skip);
+}
+
+const collector collector_imports = {
+    .name = "imports",
+    .rules = "UNRESOLVED-IMPORT",
+    .run = imports_run,
+};
