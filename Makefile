@@ -28,13 +28,14 @@ SRC_ALL    := $(SRC_ENGINE) $(SRC_LSP) $(SRC_CLI)
 GRAMMAR_OBJS_NAMES := python_parser python_scanner cpp_parser cpp_scanner
 EMBED_NAMES := rules_md families_txt
 
-.PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e help
+.PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e vscode help
 all: $(BUILD)/review-lsp
 
 help:
 	@echo "make demo   build, then review a small example repository"
 	@echo "make test   build with sanitizers and run every test"
 	@echo "make e2e    real VS Code (code-server) end-to-end tests"
+	@echo "make vscode package the VS Code extension as $(BUILD)/review-lsp-$(VERSION).vsix"
 	@echo "make bench  benchmarks"
 
 # --- dependencies -----------------------------------------------------------------------------
@@ -121,7 +122,10 @@ bench: $(BUILD)/review-lsp
 	@sh bench/run.sh $(BUILD)
 
 e2e: $(BUILD)/review-lsp
-	@BUILD=$(BUILD) sh tests/e2e/run.sh
+	@BUILD=$(BUILD) bash tests/e2e/run.sh
+
+vscode:
+	@sh editors/vscode/build.sh $(BUILD)/review-lsp-$(VERSION).vsix
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,56 @@
+// Test-only probe extension for tests/e2e (never shipped): appends one JSON line per event to
+// $DIAG_PROBE_OUT — {"event":"diagnostics","uri","diags":[...]} on every diagnostics change
+// (all URIs) and {"event":"editor","uri","line","character","text"} when the active editor or
+// its selection changes (text: the head of untitled documents) — so tests/e2e/driver.js can
+// assert on what VS Code itself holds rather than on the DOM.
+'use strict';
+const vscode = require('vscode');
+const fs = require('fs');
+
+function write(obj) {
+  const out = process.env.DIAG_PROBE_OUT;
+  if (!out) return;
+  obj.t = Date.now();
+  fs.appendFileSync(out, JSON.stringify(obj) + '\n');
+}
+
+function dumpDiagnostics(uris) {
+  for (const uri of uris) {
+    const diags = vscode.languages.getDiagnostics(uri).map((d) => ({
+      source: d.source,
+      code: d.code && typeof d.code === 'object' ? String(d.code.value) : d.code === undefined ? null : String(d.code),
+      href: d.code && typeof d.code === 'object' && d.code.target ? d.code.target.toString() : null,
+      message: d.message,
+      severity: d.severity,
+      line: d.range.start.line,
+      character: d.range.start.character,
+      related: (d.relatedInformation || []).length,
+    }));
+    write({ event: 'diagnostics', uri: uri.toString(), diags });
+  }
+}
+
+function dumpEditor(ed) {
+  if (!ed) return;
+  const doc = ed.document;
+  write({
+    event: 'editor',
+    uri: doc.uri.toString(),
+    line: ed.selection.active.line,
+    character: ed.selection.active.character,
+    text: doc.uri.scheme === 'untitled' ? doc.getText().slice(0, 2000) : doc.lineAt(ed.selection.active.line).text,
+  });
+}
+
+function activate(context) {
+  write({ event: 'probe-started' });
+  context.subscriptions.push(
+    vscode.languages.onDidChangeDiagnostics((e) => dumpDiagnostics(e.uris)),
+    vscode.window.onDidChangeActiveTextEditor((ed) => dumpEditor(ed)),
+    vscode.window.onDidChangeTextEditorSelection((e) => dumpEditor(e.textEditor)),
+  );
+  dumpDiagnostics(vscode.languages.getDiagnostics().map(([u]) => u));
+  dumpEditor(vscode.window.activeTextEditor);
+}
+
+module.exports = { activate, deactivate() {} };
