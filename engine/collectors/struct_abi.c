@@ -51,6 +51,11 @@ typedef struct side {
     syn_struct_list structs;
     typedef_list typedefs;
     typedef_list constants;  /* integer constants: name -> decimal value text */
+    struct pack_point {
+        size_t at;               /* byte offset of a #pragma pack line */
+        long long pack;          /* the packing in force after it (0: natural) */
+    } *packs;
+    size_t npacks, packs_cap;
 } side;
 
 typedef struct builtin_type {
@@ -344,20 +349,19 @@ static bool field_size(const side *sd, const syn_field *f, long long *size, long
     return true;
 }
 
-/* The packing in force for a struct: N from the last `#pragma pack(N)` / `pack(push, N)`
- * before it (a `pack(pop)` / `pack()` restores the one before), 1 for
- * `__attribute__((packed))` on the struct, 0 for natural alignment. */
-static long long struct_pack(const side *sd, const syn_struct *s)
+/* Record where each `#pragma pack(N)` / `pack(push, N)` / `pack(pop)` / `pack()` of a text
+ * changes the packing, once per side (a pop restores the packing before its push). */
+static void collect_packs(side *sd)
 {
     const char *text = sd->doc->text;
     long long stack[16];
     int depth = 0;
     long long cur = 0;
-    for (const char *p = text; (p = strstr(p, "#pragma")) != NULL && p < text + s->start_byte;) {
+    for (const char *p = text; (p = strstr(p, "#pragma")) != NULL;) {
         const char *q = p + 7;
+        p = q;
         while (*q == ' ' || *q == '\t')
             q++;
-        p = q;
         if (strncmp(q, "pack", 4) != 0)
             continue;
         q += 4;
@@ -383,7 +387,20 @@ static long long struct_pack(const side *sd, const syn_struct *s)
         } else if (*q == ')') {
             cur = 0;
         }
+        struct pack_point *pp = ARRAY_PUSH(sd->packs, sd->npacks, sd->packs_cap);
+        pp->at = (size_t)(p - text);
+        pp->pack = cur;
     }
+}
+
+/* The packing in force for a struct: that of the last #pragma pack before it, 1 for
+ * `__attribute__((packed))` on the struct, 0 for natural alignment. */
+static long long struct_pack(const side *sd, const syn_struct *s)
+{
+    const char *text = sd->doc->text;
+    long long cur = 0;
+    for (size_t i = 0; i < sd->npacks && sd->packs[i].at < s->start_byte; i++)
+        cur = sd->packs[i].pack;
     /* __attribute__((packed)) between the keyword and "{", or between "}" and ";" */
     const char *open = memchr(text + s->start_byte, '{', s->end_byte - s->start_byte);
     if (open) {
@@ -1116,6 +1133,7 @@ static bool side_load(side *sd, const char *path, const char *text, size_t len)
     syntax_structs(sd->doc, &sd->structs);
     collect_typedefs(sd->doc->text, &sd->typedefs);
     collect_constants(sd->doc->text, &sd->constants);
+    collect_packs(sd);
     return true;
 }
 
@@ -1125,6 +1143,7 @@ static void side_free(side *sd)
     syn_struct_list_free(&sd->structs);
     typedef_list_free(&sd->typedefs);
     typedef_list_free(&sd->constants);
+    free(sd->packs);
     syntax_free(sd->doc);
 }
 
