@@ -43,6 +43,8 @@ typedef struct struct_layout {
     field_layout *f;     /* one per field of the syn_struct (static ones: known, size 0) */
     bool size_known;
     long long size, align;
+    bool relative;       /* it has base classes: offsets count from its own first member, so
+                            differences hold but absolute values (and its size) do not */
 } struct_layout;
 
 /* One side (base or head) of a file: its parse, structs and typedefs. */
@@ -438,6 +440,30 @@ static long long struct_alignas(const side *sd, const syn_struct *s)
     return n > 0 && n <= 4096 ? n : 0;
 }
 
+/* True when the struct derives from base classes (a single ':' before its "{"). */
+static bool has_base_clause(const side *sd, const syn_struct *s)
+{
+    const char *text = sd->doc->text;
+    const char *open = memchr(text + s->start_byte, '{', s->end_byte - s->start_byte);
+    if (!open)
+        return false;
+    int paren = 0;
+    for (const char *p = text + s->start_byte; p < open; p++) {
+        if (*p == '(')
+            paren++;
+        else if (*p == ')')
+            paren--;
+        else if (*p == ':' && paren == 0) {
+            if (p[1] == ':') {
+                p++;
+                continue;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Lay a struct out with natural alignment (or its packing). Returns true when the struct could
  * be read (fields whose offsets are not computable are marked unknown); out->f is the caller's
  * to free. */
@@ -475,6 +501,9 @@ static bool compute_layout(const side *sd, const syn_struct *s, struct_layout *o
         if (sz > maxsize)
             maxsize = sz;
     }
+    out->relative = has_base_clause(sd, s);
+    if (out->relative)
+        out->size_known = false;
     long long want = struct_alignas(sd, s);
     if (want > out->align)
         out->align = want;
@@ -601,6 +630,7 @@ typedef struct shifted_pin {
     size_t edit;           /* the edit it is attributed to */
     bool removed_field;    /* offsetof names a field the change removes */
     bool amount_known;
+    bool relative;         /* only the difference is known (the struct has base classes) */
     long long before, after;
 } shifted_pin;
 
@@ -861,6 +891,8 @@ static void describe_shift(strbuf *sb, const shifted_pin *sp)
             sb_addf(sb, "sizeof(%s) changes", sp->pin->type);
     } else if (sp->removed_field) {
         sb_addf(sb, "`%s` (removed, still pinned)", sp->pin->field);
+    } else if (sp->amount_known && sp->relative) {
+        sb_addf(sb, "`%s` %+lld", sp->pin->field, sp->after - sp->before);
     } else if (sp->amount_known) {
         sb_addf(sb, "`%s` %+lld (%lld → %lld)", sp->pin->field, sp->after - sp->before,
                 sp->before, sp->after);
@@ -991,7 +1023,7 @@ static void check_struct(run_state *rs, const change_file *cf, const side *bs, c
         const layout_pin *pin = pins[p];
         if (change_touches(rs->ctx->chg, pin->path, pin->first_line, pin->last_line))
             continue;  /* the change updated this pin: the right shape */
-        shifted_pin sp = {pin, 0, false, false, 0, 0};
+        shifted_pin sp = {.pin = pin};
         if (pin->kind == PIN_SIZEOF) {
             if (bl.size_known && hl.size_known) {
                 if (bl.size == hl.size)
@@ -1026,9 +1058,10 @@ static void check_struct(run_state *rs, const change_file *cf, const side *bs, c
                     if (bl.f[bi].off == hl.f[hi].off)
                         continue;
                     sp.amount_known = true;
+                    sp.relative = bl.relative || hl.relative;
                     sp.before = bl.f[bi].off;
                     sp.after = hl.f[hi].off;
-                    if (pin->has_value && pin->value == hl.f[hi].off)
+                    if (!sp.relative && pin->has_value && pin->value == hl.f[hi].off)
                         continue;
                 } else if (same_prefix(b, (size_t)bi, h, (size_t)hi)) {
                     continue;
@@ -1102,7 +1135,7 @@ static void check_struct(run_state *rs, const change_file *cf, const side *bs, c
                 sb_addf(&r, " through %s", pin->via_macro);
             if (pin->has_value)
                 sb_addf(&r, " (asserts %lld", pin->value);
-            if (pin->has_value && shifted[k].amount_known)
+            if (pin->has_value && shifted[k].amount_known && !shifted[k].relative)
                 sb_addf(&r, "; the head layout gives %lld)", shifted[k].after);
             else if (pin->has_value)
                 sb_adds(&r, ")");

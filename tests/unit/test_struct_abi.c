@@ -747,6 +747,40 @@ TEST(array_lengths_from_constants_and_struct_alignas)
     rm_tree(dir);
 }
 
+TEST(derived_structs_report_differences_only)
+{
+    char *dir = scratch_dir();
+    if (!dir)
+        return;
+    write_at(dir, "k.h",
+             "struct base_args { void* p; };\n"
+             "struct kargs : public base_args {\n"
+             "    int a;\n"
+             "    int inserted;\n"           /* 4 */
+             "    int b;\n"
+             "};\n");
+    write_at(dir, "pins.cu",
+             "static_assert(offsetof(kargs, b) == 12, \"b\");\n"
+             "static_assert(sizeof(kargs) == 16, \"size\");\n");
+    const char *diff =
+        "diff --git a/k.h b/k.h\n--- a/k.h\n+++ b/k.h\n"
+        "@@ -2,4 +2,5 @@\n"
+        " struct kargs : public base_args {\n"
+        "     int a;\n"
+        "+    int inserted;\n"
+        "     int b;\n"
+        " };\n";
+    result r = run(diff, dir);
+    CHECK_INT(r.out.n, 1);
+    if (r.out.n) {
+        CHECK_INT(r.out.items[0].range.line, 4);
+        CHECK(str_contains(r.out.items[0].message, "pinned layout shifts — `b` +4, sizeof(kargs) "
+                                                   "changes; 2 layout assertions"));
+    }
+    result_free(&r);
+    rm_tree(dir);
+}
+
 UNIT_MAIN("test_struct_abi",
           UNIT_CASE(index_direct_pins),
           UNIT_CASE(index_macros_across_files),
@@ -758,4 +792,5 @@ UNIT_MAIN("test_struct_abi",
           UNIT_CASE(silent_cases),
           UNIT_CASE(reorder_and_retype),
           UNIT_CASE(namesakes_packing_and_alternative_definitions),
-          UNIT_CASE(array_lengths_from_constants_and_struct_alignas))
+          UNIT_CASE(array_lengths_from_constants_and_struct_alignas),
+          UNIT_CASE(derived_structs_report_differences_only))
