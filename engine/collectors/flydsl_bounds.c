@@ -136,6 +136,7 @@ typedef struct name_lookup {
     bool is_param;
     char *param_default;   /* the parameter's default text, or NULL */
     int param_line;
+    const syn_func_list *module_only;  /* when set, count only assignments outside functions */
 } name_lookup;
 
 static const char *const py_assign_query =
@@ -162,6 +163,8 @@ static bool on_assign(const syntax_doc *d, const TSQuery *q, const TSQueryMatch 
     name_lookup *nl = arg;
     TSNode n = capture_node(q, m, "n"), v = capture_node(q, m, "v");
     if (ts_node_is_null(n) || ts_node_is_null(v) || syntax_node_line(n) >= nl->before_line)
+        return true;
+    if (nl->module_only && syntax_enclosing_function(nl->module_only, syntax_node_line(n)))
         return true;
     char *nt = syntax_node_text(d, n);
     if (strcmp(nt, nl->name) == 0) {
@@ -206,18 +209,23 @@ static bool is_identifier(const char *s)
     return true;
 }
 
-/* Look a name up in the function enclosing line (its parameters and earlier assignments), or
- * at module level when there is none. */
-static void lookup_name(const syntax_doc *d, const syn_func *fn, const char *name, int line,
-                        name_lookup *nl)
+/* Look a name up in the function enclosing line (its parameters and earlier assignments), then,
+ * when the function says nothing of it, among the module's top-level assignments. */
+static void lookup_name(const syntax_doc *d, const syn_func_list *fns, const syn_func *fn,
+                        const char *name, int line, name_lookup *nl)
 {
     memset(nl, 0, sizeof *nl);
     nl->name = name;
     nl->before_line = line;
-    int first = fn ? fn->start_line : 0, last = fn ? fn->end_line : 0;
-    if (fn)
+    if (fn) {
         (void)syntax_query(d, py_param_query, fn->start_line, fn->body_line, on_param, nl, NULL);
-    (void)syntax_query(d, py_assign_query, first, last, on_assign, nl, NULL);
+        (void)syntax_query(d, py_assign_query, fn->start_line, fn->end_line, on_assign, nl, NULL);
+        if (nl->is_param || nl->nfalse || nl->nother)
+            return;
+        nl->before_line = d->nlines + 1;  /* a module constant may sit below the function */
+    }
+    nl->module_only = fns;
+    (void)syntax_query(d, py_assign_query, 0, 0, on_assign, nl, NULL);
 }
 
 /* --- judging one call ---------------------------------------------------------------------- */
@@ -262,7 +270,7 @@ static void judge_buffer_call(const syntax_doc *d, const syn_func_list *fns, con
     if (is_identifier(ms->text)) {
         name_lookup nl;
         const syn_func *fn = syntax_enclosing_function(fns, c->line);
-        lookup_name(d, fn, ms->text, c->line, &nl);
+        lookup_name(d, fns, fn, ms->text, c->line, &nl);
         if (nl.nfalse && !nl.nother && !nl.is_param) {
             free(nl.param_default);
             return;

@@ -132,7 +132,9 @@ TEST(bounded_forms_are_silent)
         "    d3 = make_tensor_descriptor_2d(a)",
         "    # make_buffer_tensor(a) in a comment",
         "    s = 'make_buffer_tensor(a)'",
-        "    return r1, r2, r3, r4, r5, r6, r7, r8, r9, d1, d2, d3, s",
+        "    r10 = make_buffer_tensor(a, max_size=BOUNDED)",
+        "    return r1, r2, r3, r4, r5, r6, r7, r8, r9, d1, d2, d3, s, r10",
+        "BOUNDED = False",
         NULL};
     char *d = new_file_diff("aiter/ops/flydsl/b.py", src);
     result r = run(d);
@@ -161,10 +163,16 @@ TEST(unbounded_forms_are_flagged)
         "    d1 = make_tensor_descriptor_2d(a, oob_outer_bound=n)",   /* 10 */
         "    d2 = make_tensor_descriptor_2d(a, oob_outer_bound=n, oob_inner_bound=None)", /* 11 */
         "    return r1, r2, r3, r4, r5, r6, r7, d1, d2",
+        "def wide_module_constant(a):",                           /* 13 */
+        "    return make_buffer_tensor(a, max_size=UNBOUNDED)",   /* 14 */
+        "UNBOUNDED = True",                                       /* 15 */
+        "def shadow(a):",                                         /* 16 */
+        "    UNBOUNDED = False",                                  /* 17 */
+        "    return UNBOUNDED",
         NULL};
     char *d = new_file_diff("aiter/ops/flydsl/c.py", src);
     result r = run(d);
-    CHECK_INT(r.out.n, 9);
+    CHECK_INT(r.out.n, 10);
     for (int line = 2; line <= 11; line++) {
         if (line == 6)
             continue;  /* the assignment */
@@ -172,7 +180,13 @@ TEST(unbounded_forms_are_flagged)
         if (!at_line(&r, line))
             fprintf(stderr, "  no finding on line %d\n", line);
     }
-    const finding *f = at_line(&r, 4);
+    const finding *f = at_line(&r, 14);
+    if (f) {
+        CHECK(str_contains(f->message, "`UNBOUNDED` is never False here"));
+        if (f->nrelated)
+            CHECK_INT(f->related[0].range.line, 15);
+    }
+    f = at_line(&r, 4);
     if (f) {
         CHECK(str_contains(f->message, "parameter `wide` of `k` (no default)"));
         CHECK_INT(f->nrelated, 1);
