@@ -4,7 +4,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "engine/collector.h"
 #include "engine/repo.h"
@@ -237,11 +239,23 @@ static void filter_findings(review *r, const char *const *disabled, size_t ndisa
     r->findings.n = keep;
 }
 
+/* Monotonic milliseconds, for REVIEW_LSP_TIMING=1 (per-step costs on stderr). */
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 /* Run derivation and every collector over r->chg. */
 static void run_all(review *r, repo *rp, const char *root, const char *title,
                     const char *const *disabled, size_t ndisabled)
 {
+    bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
+    double t0 = now_ms();
     derive_run(r->chg, title, &r->derived);
+    if (timing)
+        fprintf(stderr, "review-lsp: derive %.2f ms\n", now_ms() - t0);
     size_t n = 0;
     while (collectors_all[n])
         n++;
@@ -249,7 +263,10 @@ static void run_all(review *r, repo *rp, const char *root, const char *title,
     for (size_t i = 0; i < n; i++) {
         collector_ctx ctx = {r->chg, rp, root, &r->findings, {0}};
         sb_init(&ctx.status);
+        double c0 = now_ms();
         collectors_all[i]->run(&ctx);
+        if (timing)
+            fprintf(stderr, "review-lsp: collector %s %.2f ms\n", collectors_all[i]->name, now_ms() - c0);
         r->collector_status[r->ncollectors++] =
             xasprintf("%s: %s", collectors_all[i]->name, ctx.status.len ? ctx.status.buf : "ran");
         sb_free(&ctx.status);

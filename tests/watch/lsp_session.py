@@ -11,7 +11,7 @@ import time
 class Session:
     def __init__(self, binary, root, init_options=None, capabilities=None):
         self.root = os.path.realpath(root)
-        self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen([os.path.abspath(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, cwd=self.root)
         self.buf = b""
         self.next_id = 1

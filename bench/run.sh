@@ -1,0 +1,11 @@
+#!/bin/sh
+# `make bench`: generates a 5,000-file aiter-shaped tree under BUILD/bench-tree (once) and runs
+# the server benchmarks (bench/lsp_bench.py) and the batch benchmark (bench/batch_bench.sh).
+set -eu
+BUILD=${1:-build}
+TREE="$BUILD/bench-tree"
+if [ ! -d "$TREE/.git" ]; then
+  python3 bench/gen_tree.py "$TREE" --files 5000 --change 10 --wide 1000 >/dev/null
+fi
+python3 bench/lsp_bench.py "$BUILD/review-lsp" "$TREE" "$@"
+sh bench/batch_bench.sh "$BUILD/review-lsp"
