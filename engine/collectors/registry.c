@@ -18,6 +18,7 @@ extern const collector collector_perf_claims;
 extern const collector collector_pattern_rules;
 extern const collector collector_aot_pairing;
 extern const collector collector_imports;
+extern const collector collector_index_width;
 
 const collector *const collectors_all[] = {
     &collector_struct_abi,
@@ -34,5 +35,6 @@ const collector *const collectors_all[] = {
     &collector_pattern_rules,
     &collector_aot_pairing,
     &collector_imports,
+    &collector_index_width,
     NULL,
 };

@@ -79,3 +79,6 @@ for kind in aot:aot_pairing imports:imports index_width:index_width triton:trito
   done
 done
 check_case_diff aot aot_pairing tile_resolver
+check_case_diff imports imports rebase_signal
+check_case_diff index_width index_width hip_token_offset
+check_case_diff index_width index_width triton_moe_wgrad
