@@ -6,7 +6,8 @@
  * A line counts as prose when it is blank, starts like a comment or docstring, or sits inside
  * a C block comment whose continuation lines carry no leading `*` (aiter#4061's rewritten
  * header).
- * Prose lines stay in the count. A removed and an added code line that differ only in their
+ * Unlike the original, context lines are followed too, so a block opened above a hunk still
+ * makes its changed lines prose. Prose lines stay in the count. A removed and an added code line that differ only in their
  * trailing comment cancel out. The result is file-level Information (id COMMENT-ONLY): one
  * finding per file holding surviving code lines, on the first of them, with the others as
  * related locations; or, when nothing survives, one finding saying the change is prose only. */
@@ -95,18 +96,27 @@ static void comment_only_run(collector_ctx *ctx)
     size_t n = 0, ncode = 0;
     for (size_t i = 0; i < c->nfiles; i++) {
         const change_file *f = &c->files[i];
-        bool in_block[2] = {false, false};
+        bool in_block[2] = {false, false}, was[2] = {false, false};
         for (size_t k = 0; k < f->nlines; k++) {
             const diff_line *l = &f->lines[k];
+            int opens = count_str(l->text, l->len, "/*"), closes = count_str(l->text, l->len, "*/");
+            /* a context line belongs to both sides: a block opened above a hunk's changed
+             * lines still makes them prose */
+            for (int side = 0; side < 2; side++) {
+                if (l->kind != ' ' && side != (l->kind == '+'))
+                    continue;
+                bool in = in_block[side];
+                if (opens > closes)
+                    in_block[side] = true;
+                else if (closes && in)
+                    in_block[side] = false;
+                if (l->kind != ' ')
+                    was[side] = in;
+            }
             if (l->kind == ' ')
                 continue;
             int side = l->kind == '+';
-            bool was_in = in_block[side];
-            int opens = count_str(l->text, l->len, "/*"), closes = count_str(l->text, l->len, "*/");
-            if (opens > closes)
-                in_block[side] = true;
-            else if (closes && was_in)
-                in_block[side] = false;
+            bool was_in = was[side];
             cline *x = &cl[n++];
             x->f = f;
             x->l = l;

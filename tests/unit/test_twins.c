@@ -1,0 +1,85 @@
+/* Unit tests for the tree-reading collectors of issue 7: twins (D5 evidence), core_tiers
+ * (STEP4: Tier 1/2 files, headers with include fan-in of 10 or more, rocm_ops.hpp excepted)
+ * and comment_only (comment-dominated changes reduced to their code lines, aiter#4061/#4062).
+ * Each fixture under tests/fixtures/issue7b/<collector>/ is a base/head pair; expected.txt
+ * holds the exact findings. */
+#include "tests/unit/collector_fixture.h"
+#include "tests/unit/unit.h"
+
+extern const collector collector_twins;
+extern const collector collector_core_tiers;
+extern const collector collector_comment_only;
+
+/* Run one fixture and check its findings and that the status line starts with want. */
+static void run_case(const collector *c, const char *name, const char *want_status)
+{
+    const char *root = getenv("ROOT");
+    char *dir = xasprintf("%s/tests/fixtures/issue7b/%s/%s", root ? root : ".", c->name, name);
+    char *status = NULL;
+    CHECK(fx_run(c, dir, &status));
+    if (!str_starts(status, want_status)) {
+        fprintf(stderr, "  status: %s\n  want prefix: %s\n", status, want_status);
+        CHECK(false);
+    }
+    free(status);
+    free(dir);
+}
+
+/* A new kernel keeping 36 of its 52 lines from an existing one (the _copy_x/_quant_x case). */
+TEST(twin_found) { run_case(&collector_twins, "copy_variant", "found 1 new file mirroring"); }
+/* Half the lines shared: under the 60% bar. */
+TEST(twin_half) { run_case(&collector_twins, "half_copy", "nothing found: no new file closely"); }
+/* An exact copy of under 40 substantive lines is not compared at all. */
+TEST(twin_small) { run_case(&collector_twins, "small_copy", "nothing found: no new source file with 40"); }
+
+/* Tier 1 core.py and Tier 2 ops/mha.py; a single-op wrapper in aiter/ops/ stays Tier 3. */
+TEST(python_tiers) { run_case(&collector_core_tiers, "python_tiers", "found 2 core files"); }
+/* A header with 10 includers is Tier 2 (both include spellings count); rocm_ops.hpp is excepted
+ * and a build directory is not read. */
+TEST(header_fanin) { run_case(&collector_core_tiers, "header_fanin", "found 1 core file"); }
+
+/* Comment rewrites (Python comments, and a C block comment opened above the hunk, as in
+ * aiter#4061's header) with a trailing-comment edit (cancelled) and one real code change. */
+TEST(prose) { run_case(&collector_comment_only, "prose", "found a comment-dominated change: 108 changed lines, 2 of them code"); }
+/* Mostly code: not comment-dominated. */
+TEST(code_change) { run_case(&collector_comment_only, "code_change", "nothing found: not a comment-dominated change"); }
+
+/* A change under the 60-line floor says so. */
+TEST(comment_floor)
+{
+    const char *diff = "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,1 +1,1 @@\n-# x\n+# y\n";
+    char *cause = NULL;
+    change *c = diff_parse(diff, strlen(diff), &cause);
+    free(cause);
+    finding_list out = {0};
+    collector_ctx ctx = {.chg = c, .out = &out};
+    sb_init(&ctx.status);
+    collector_comment_only.run(&ctx);
+    CHECK_INT(out.n, 0);
+    CHECK_STR(ctx.status.buf, "nothing found: 2 changed lines, fewer than 60, so not a "
+                              "comment-dominated change");
+    sb_free(&ctx.status);
+    /* twins with no head tree: skipped, and said so */
+    change_free(c);
+    strbuf big;
+    sb_init(&big);
+    sb_adds(&big, "diff --git a/k.py b/k.py\nnew file mode 100644\n--- /dev/null\n+++ b/k.py\n"
+                  "@@ -0,0 +1,45 @@\n");
+    for (int i = 0; i < 45; i++)
+        sb_addf(&big, "+value_number_%02d = compute_something(%d)\n", i, i);
+    c = diff_parse(big.buf, big.len, &cause);
+    free(cause);
+    collector_ctx ctx2 = {.chg = c, .out = &out};
+    sb_init(&ctx2.status);
+    collector_twins.run(&ctx2);
+    CHECK_STR(ctx2.status.buf, "skipped: no head tree to compare 1 new file against");
+    sb_free(&ctx2.status);
+    sb_free(&big);
+    findings_clear(&out);
+    free(out.items);
+    change_free(c);
+}
+
+UNIT_MAIN("twins", UNIT_CASE(twin_found), UNIT_CASE(twin_half), UNIT_CASE(twin_small),
+          UNIT_CASE(python_tiers), UNIT_CASE(header_fanin), UNIT_CASE(prose), UNIT_CASE(code_change),
+          UNIT_CASE(comment_floor))
