@@ -12,6 +12,9 @@
  * because it must read every C/C++ file of a large tree quickly and must see through macro
  * bodies, which a parser only holds as opaque text.
  *
+ * Threads: an index is not thread-safe. Build it on a worker thread and hand it over whole, or
+ * guard it with a lock; lookups may run together, but never alongside an update.
+ *
  * Ownership: the index owns its pins and every string in them; pointers returned by
  * tree_index_find are borrowed and valid until the next update or tree_index_free. String
  * arguments are borrowed (copied when kept). */
