@@ -1173,8 +1173,7 @@ static void report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
     if (best) {
         char *neu = quote(best->text);
         bool stricter = false;
-        char *how = del->kind == GK_CHECK ? describe_change(del->code, best->code, &stricter)
-                                          : xstrdup("same subject, different form");
+        char *how = describe_change(del->code, best->code, &stricter);
         if (str_starts(how, "replaced by the named predicate"))
             fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
                               "guard replaced: `%s` became `%s` (%s)", old, neu, how);
@@ -1184,8 +1183,7 @@ static void report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
                               "before turning these shapes away",
                               old, neu, how);
         else
-            fi = findings_add(ctx->out, "D4", del->kind == GK_CHECK ? SEV_WARNING : SEV_INFORMATION,
-                              path, del->head_line, "guards",
+            fi = findings_add(ctx->out, "D4", SEV_WARNING, path, del->head_line, "guards",
                               "guard changed: `%s` became `%s` (%s) — cite why the old invariant no "
                               "longer holds",
                               old, neu, how);
@@ -1204,7 +1202,10 @@ static void report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
                               what, old, del->subject);
             c->hinted++;
         } else {
-            fi = findings_add(ctx->out, "D4", SEV_WARNING, path, del->head_line, "guards",
+            /* a dropped zero-init with no swap for empty is weaker evidence than a dropped
+             * check or .contiguous(): the allocation was usually restructured */
+            fi = findings_add(ctx->out, "D4", del->kind == GK_ZERO ? SEV_INFORMATION : SEV_WARNING,
+                              path, del->head_line, "guards",
                               "%s: `%s` is deleted and no guard on %s%s%s replaces it — cite why "
                               "the invariant no longer holds",
                               what, old, del->subject ? "`" : "the same subject",
@@ -1265,8 +1266,16 @@ static void guards_run(collector_ctx *ctx)
             i += l->kind == '+' ? 1 : used;
         }
     }
-    for (size_t i = 0; i < dels.n; i++)
-        report(ctx, files, nfiles, &dels.items[i], &adds, &c);
+    for (size_t i = 0; i < dels.n; i++) {
+        /* the same guard deleted twice onto one head line (a block moved out) reads once */
+        bool dup = false;
+        for (size_t k = 0; k < i && !dup; k++)
+            dup = dels.items[k].gf == dels.items[i].gf &&
+                  dels.items[k].head_line == dels.items[i].head_line &&
+                  strcmp(dels.items[k].norm, dels.items[i].norm) == 0;
+        if (!dup)
+            report(ctx, files, nfiles, &dels.items[i], &adds, &c);
+    }
     int nfound = c.gone + c.changed + c.zero;
     strbuf extra;
     sb_init(&extra);

@@ -21,6 +21,7 @@
 #define MIN_COMMON 8      /* longest common substring of two variant names */
 #define MIN_LINE 25       /* shorter deleted lines never count */
 #define PER_VARIANT_MAX 5 /* findings per variant */
+#define VARIANTS_MAX 3    /* variants flagged per changed line, closest names first */
 
 /* --- line filters (reference §5.4) ------------------------------------------------------- */
 
@@ -49,7 +50,8 @@ static bool is_noise_line(const char *s)
     return false;
 }
 
-/* True for `name = simple` (a bare rebinding) and `name: [` (docstring-ish tables). */
+/* True for `name = simple` (a bare rebinding, also `name=name,` passing a keyword argument
+ * through) and `name: [` (docstring-ish tables). */
 static bool is_rebinding(const char *s)
 {
     const char *p = s;
@@ -68,7 +70,7 @@ static bool is_rebinding(const char *s)
     if (*p != '=' || p[1] == '=')
         return false;
     for (p++; *p; p++)
-        if (!(ident_char(*p) || strchr(".\"'() \t;", *p)))
+        if (!(ident_char(*p) || strchr(".\"'() \t;,", *p)))
             return false;
     return true;
 }
@@ -246,7 +248,7 @@ static int deleted_head_line(const change_file *f, size_t i, int last)
     return line < 1 ? 1 : line;
 }
 
-/* The code of a line of doc d (or, without a doc, of text), stripped, white space removed. */
+/* A line of doc d (or, without a doc, text) with its comments removed, stripped. */
 static char *norm_code(const syntax_doc *d, int line, syn_lang lang, const char *text, size_t len)
 {
     char *c = NULL;
@@ -259,10 +261,10 @@ static char *norm_code(const syntax_doc *d, int line, syn_lang lang, const char 
         if (text && b > 0 && text[b - 1] == '\r')
             b--;
         if (t && (!text || (a == b && memcmp(t, text, a) == 0)))
-            c = syntax_line_code(d, line);
+            c = syntax_line_nocomment(d, line);
     }
     if (!c && text)
-        c = syntax_text_code(lang, text, len);
+        c = syntax_text_nocomment(lang, text, len);
     if (!c)
         return xstrdup("");
     char *s = str_strip(c);
@@ -398,10 +400,25 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
                 c->changed_funcs++;
             }
         }
+        /* the variants, closest names first (longest shared run), at most VARIANTS_MAX */
+        size_t *order = xcalloc(hf.n ? hf.n : 1, sizeof *order), *runs = xcalloc(hf.n ? hf.n : 1, sizeof *runs);
+        size_t nord = 0;
         for (size_t v = 0; keep && v < hf.n; v++) {
             const syn_func *var = &hf.items[v];
             if (var == fn || nested(var, fn) || !are_variants(fn->name, var->name))
                 continue;
+            runs[v] = common_run(fn->name, var->name);
+            size_t at_ = nord++;
+            while (at_ > 0 && runs[order[at_ - 1]] < runs[v]) {
+                order[at_] = order[at_ - 1];
+                at_--;
+            }
+            order[at_] = v;
+        }
+        int lines_flagged_variants = 0;
+        for (size_t oi = 0; oi < nord && lines_flagged_variants < VARIANTS_MAX; oi++) {
+            const syn_func *var = &hf.items[order[oi]];
+            bool flagged = false;
             int per_variant = 0;
             for (size_t k = 0; k < nhits; k++)
                 per_variant += hits[k].variant == var;
@@ -428,7 +445,9 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
                 h->variant = var;
                 h->line = ln;
                 per_variant++;
-                char *q = str_strip(code);
+                flagged = true;
+                char *raw = xstrndup(l->text, l->len), *q = str_strip(raw);
+                free(raw);
                 finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, f->path, ln, "siblings",
                                            "`%s` still has the line this change rewrote in `%s`: "
                                            "`%s` — fix it here too or say why it differs",
@@ -437,7 +456,10 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
                 free(q);
                 c->found++;
             }
+            lines_flagged_variants += flagged;
         }
+        free(order);
+        free(runs);
         free(key);
         free(code);
     }
