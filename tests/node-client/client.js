@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// One end-to-end scenario against the real review-lsp binary, driven by vscode-jsonrpc and
+// vscode-languageserver-protocol (the libraries under VS Code's own language client), with the
+// capabilities VS Code announces: pull diagnostics, code descriptions, related information,
+// window/showDocument, work-done progress, workspace/configuration, dynamic registration of
+// watched files, UTF-16 positions. Prints one "PASS lsp_node_client.<step>" or "FAIL ..." line
+// per step for tests/run-all.sh.
+//
+// usage: node client.js BIN WORKSPACE
+'use strict';
+const { spawn } = require('child_process');
+const path = require('path');
+const rpc = require('vscode-jsonrpc/node');
+const P = require('vscode-languageserver-protocol');
+
+const [bin, ws] = process.argv.slice(2);
+if (!bin || !ws) {
+  console.error('usage: client.js BIN WORKSPACE');
+  process.exit(2);
+}
+const suite = 'lsp_node_client';
+const TIMEOUT = 20000;
+let failed = 0;
+function pass(name) { console.log(`PASS ${suite}.${name}`); }
+function fail(name, why) { failed++; console.log(`FAIL ${suite}.${name}`); console.error(`  ${name}: ${why}`); }
+function check(name, cond, why) { if (cond) pass(name); else fail(name, why); }
+
+const fileUri = (p) => 'file://' + p.split('/').map(encodeURIComponent).join('/');
+const wsUri = fileUri(ws);
+const kernel = path.join(ws, 'csrc/kernels/attn.cu');
+const kernelUri = fileUri(kernel);
+const fs = require('fs');
+
+// Wait until pred() over the recorded events is true.
+function waitFor(what, pred) {
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    const tick = () => {
+      const v = pred();
+      if (v) return resolve(v);
+      if (Date.now() - t0 > TIMEOUT) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 10);
+    };
+    tick();
+  });
+}
+
+(async () => {
+  const child = spawn(bin, ['--stdio'], { cwd: ws, stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, XDG_CACHE_HOME: path.join(ws, '..', 'node-cache') } });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  const conn = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout),
+    new rpc.StreamMessageWriter(child.stdin));
+
+  const published = [];
+  const progress = [];
+  const shown = [];
+  let refreshes = 0, registrations = 0, configAsked = 0;
+  conn.onNotification(P.PublishDiagnosticsNotification.type, (p) => published.push(p));
+  conn.onNotification('$/progress', (p) => progress.push(p));
+  conn.onNotification(P.LogMessageNotification.type, () => {});
+  conn.onNotification(P.ShowMessageNotification.type, (p) => console.error('showMessage:', p.message));
+  conn.onRequest(P.WorkDoneProgressCreateRequest.type, () => null);
+  conn.onRequest(P.ConfigurationRequest.type, (p) => { configAsked++; return p.items.map(() => ({ debounceMs: 0 })); });
+  conn.onRequest(P.RegistrationRequest.type, () => { registrations++; return null; });
+  conn.onRequest(P.ShowDocumentRequest.type, (p) => { shown.push(p); return { success: true }; });
+  conn.onRequest(P.DiagnosticRefreshRequest.type, () => { refreshes++; return null; });
+  conn.listen();
+
+  try {
+    const init = await conn.sendRequest(P.InitializeRequest.type, {
+      processId: process.pid,
+      clientInfo: { name: 'node-client-test' },
+      rootUri: wsUri,
+      workspaceFolders: [{ uri: wsUri, name: 'ws' }],
+      capabilities: {
+        general: { positionEncodings: ['utf-16'] },
+        window: { workDoneProgress: true, showDocument: { support: true } },
+        workspace: { configuration: true, didChangeWatchedFiles: { dynamicRegistration: true },
+          diagnostics: { refreshSupport: true } },
+        textDocument: {
+          synchronization: { didSave: true },
+          publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true, versionSupport: true },
+          diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
+          hover: { contentFormat: ['markdown', 'plaintext'] },
+          codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } }, dataSupport: true },
+        },
+      },
+    });
+    check('initialize', init.capabilities.positionEncoding === 'utf-16' && init.serverInfo.name === 'review-lsp' &&
+      init.capabilities.diagnosticProvider && init.capabilities.textDocumentSync.change === P.TextDocumentSyncKind.Incremental,
+      JSON.stringify(init));
+    conn.sendNotification(P.InitializedNotification.type, {});
+
+    await waitFor('the first scan', () => progress.find((p) => p.value.kind === 'end'));
+    const first = await waitFor('a publish for the kernel', () => published.find((p) => p.uri === kernelUri));
+    check('first-scan-progress-and-push', configAsked === 1 && registrations === 1 &&
+      progress[0].value.kind === 'begin' && first.diagnostics[0].code === 'modified-kernel' &&
+      /rules\.md#L\d+$/.test(first.diagnostics[0].codeDescription.href),
+      JSON.stringify({ configAsked, registrations, progress, first }));
+
+    const text = fs.readFileSync(kernel, 'utf8');
+    conn.sendNotification(P.DidOpenTextDocumentNotification.type,
+      { textDocument: { uri: kernelUri, languageId: 'cuda', version: 1, text } });
+    // The pushed copy is cleared once the document is open (the client pulls it now).
+    await waitFor('the pushed copy to clear', () => published.find((p) => p.uri === kernelUri && p.diagnostics.length === 0));
+    const pulled = await conn.sendRequest(P.DocumentDiagnosticRequest.type, { textDocument: { uri: kernelUri } });
+    const hint = pulled.items[0];
+    check('pull-diagnostics', pulled.kind === 'full' && pulled.items.length === 1 && hint.code === 'modified-kernel' &&
+      hint.range.start.line === 3 && hint.range.end.character === 41 && hint.severity === P.DiagnosticSeverity.Hint,
+      JSON.stringify(pulled));
+
+    const hover = await conn.sendRequest(P.HoverRequest.type, { textDocument: { uri: kernelUri }, position: { line: 3, character: 38 } });
+    check('hover', hover && hover.contents.kind === 'markdown' && /\*\*A1 — /.test(hover.contents.value), JSON.stringify(hover));
+
+    const actions = await conn.sendRequest(P.CodeActionRequest.type, {
+      textDocument: { uri: kernelUri }, range: hint.range, context: { diagnostics: [hint] } });
+    const open = actions.find((a) => a.title === 'Open rule A1 in rules.md');
+    check('code-actions', open && open.command.command === 'review.openRule', JSON.stringify(actions));
+    const res = await conn.sendRequest(P.ExecuteCommandRequest.type, open.command);
+    await waitFor('window/showDocument', () => shown.length > 0);
+    check('open-rule-shows-document', res.shown === true && shown[0].uri === res.uri &&
+      shown[0].selection.start.line === res.line - 1 && fs.existsSync(new URL(res.uri).pathname) &&
+      fs.readFileSync(new URL(res.uri).pathname, 'utf8').split('\n')[res.line - 1].startsWith('**A1 '),
+      JSON.stringify({ res, shown }));
+
+    // Revert the changed line in the buffer (UTF-16 range covering the emoji and accent).
+    const before = refreshes;
+    conn.sendNotification(P.DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: kernelUri, version: 2 },
+      contentChanges: [{ range: { start: { line: 3, character: 24 }, end: { line: 3, character: 41 } }, text: '1.0f;' }],
+    });
+    await waitFor('a refresh after the edit', () => refreshes > before);
+    const after = await conn.sendRequest(P.DocumentDiagnosticRequest.type, { textDocument: { uri: kernelUri } });
+    check('edit-reverts-to-base', after.items.length === 0, JSON.stringify(after));
+
+    const derived = await conn.sendRequest(P.ExecuteCommandRequest.type, { command: 'review.showDerivedRules', arguments: [] });
+    check('show-derived-rules', typeof derived === 'string' && /files=0/.test(derived), JSON.stringify(derived));
+
+    conn.sendNotification(P.DidCloseTextDocumentNotification.type, { textDocument: { uri: kernelUri } });
+    // Closed: the disk still differs from the base, so it is pushed again.
+    await waitFor('the push after close', () => published.filter((p) => p.uri === kernelUri).length >= 3 &&
+      published.filter((p) => p.uri === kernelUri).slice(-1)[0].diagnostics.length === 1);
+    pass('close-pushes-again');
+
+    await conn.sendRequest(P.ShutdownRequest.type);
+    conn.sendNotification(P.ExitNotification.type);
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), TIMEOUT))]);
+    check('exit-code', code === 0, `exit ${code}`);
+  } catch (e) {
+    fail('scenario', e.stack || String(e));
+    child.kill('SIGKILL');
+  }
+  if (/AddressSanitizer|LeakSanitizer|runtime error:/.test(stderr)) fail('sanitizers', stderr.slice(0, 3000));
+  conn.dispose();
+  process.exit(failed ? 1 : 0);
+})();
