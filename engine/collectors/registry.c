@@ -19,6 +19,7 @@ extern const collector collector_pattern_rules;
 extern const collector collector_aot_pairing;
 extern const collector collector_imports;
 extern const collector collector_index_width;
+extern const collector collector_triton_masks;
 
 const collector *const collectors_all[] = {
     &collector_struct_abi,
@@ -36,5 +37,6 @@ const collector *const collectors_all[] = {
     &collector_aot_pairing,
     &collector_imports,
     &collector_index_width,
+    &collector_triton_masks,
     NULL,
 };

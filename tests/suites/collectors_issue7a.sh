@@ -82,3 +82,4 @@ check_case_diff aot aot_pairing tile_resolver
 check_case_diff imports imports rebase_signal
 check_case_diff index_width index_width hip_token_offset
 check_case_diff index_width index_width triton_moe_wgrad
+check_case_diff triton triton_masks mask_shapes

@@ -1,0 +1,806 @@
+/* The Triton masks collector (rules T1, T2; B2 is the same defect in its general form): on the
+ * lines a change adds to a Triton or Gluon kernel,
+ *   - a tl.load / tl.store (gl.load / gl.store) with no mask= (and no boundary_check= for a
+ *     block pointer), whose offsets may run past the end of the tensor (T1, Warning);
+ *   - a masked tl.load with no other= whose value reaches a max/min reduction, where the
+ *     zeros in the masked-off lanes can win (T2, Information).
+ * A missing mask is left alone when the access cannot run past the end by construction:
+ *   - it sits in a branch of an `if` (or conditional expression) whose condition is made only
+ *     of constexpr parameters — the EVEN_K-style specialisation for whole blocks;
+ *   - its offsets are clamped (`tl.minimum(...)`, `% n`) anywhere along the locals they are
+ *     built from;
+ *   - it covers a whole constexpr axis: every tl.arange in its offsets has constexpr bounds
+ *     and nothing tiles a runtime axis with it (no `pid * BLOCK`, no runtime start added to an
+ *     arange, no pointer advanced with += in a loop);
+ *   - it is a scalar access (no arange and no block pointer in its offsets).
+ * A masked load whose value passes through tl.where before the reduction is left alone, as is
+ * a call with a ** splat. Findings cover the call exactly. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine/collector.h"
+#include "engine/syntax.h"
+
+#define MAX_NODES 256
+
+/* --- small tree helpers ------------------------------------------------------------------- */
+
+/* True when n has the given type. */
+static bool is(TSNode n, const char *type)
+{
+    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+/* A named field of n. */
+static TSNode fld(TSNode n, const char *name)
+{
+    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+/* True when the node's text equals s. */
+static bool text_is(const syntax_doc *d, TSNode n, const char *s)
+{
+    size_t len = ts_node_end_byte(n) - ts_node_start_byte(n);
+    return strlen(s) == len && memcmp(d->text + ts_node_start_byte(n), s, len) == 0;
+}
+
+/* The last dotted component of a call's callee ("arange" for tl.arange), as a new string. */
+static char *callee_name(const syntax_doc *d, TSNode call)
+{
+    TSNode fn = fld(call, "function");
+    if (ts_node_is_null(fn))
+        return xstrdup("");
+    if (is(fn, "attribute")) {
+        TSNode a = fld(fn, "attribute");
+        return ts_node_is_null(a) ? xstrdup("") : syntax_node_text(d, a);
+    }
+    return syntax_node_text(d, fn);
+}
+
+/* A set of names. */
+typedef struct names {
+    char **v;
+    size_t n, cap;
+} names;
+
+/* True when the set holds s. */
+static bool names_has(const names *s, const char *x)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->v[i], x) == 0)
+            return true;
+    return false;
+}
+
+/* Add a name unless present; returns whether it was added. */
+static bool names_add(names *s, const char *x)
+{
+    if (names_has(s, x))
+        return false;
+    *ARRAY_PUSH(s->v, s->n, s->cap) = xstrdup(x);
+    return true;
+}
+
+/* Free a set. */
+static void names_free(names *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+/* One assignment in the function: target name, value, and whether it is an augmented one. */
+typedef struct assign {
+    char *name;
+    TSNode value;
+    int line;
+    bool augmented;
+} assign;
+
+/* What the collector knows about the function around a call. */
+typedef struct fn_info {
+    TSNode node;           /* function_definition, or null at module level */
+    names consts;          /* constexpr parameters and locals with only compile-time values */
+    names params;          /* every parameter */
+    names loopvars;        /* for-loop targets */
+    assign *as;
+    size_t nas, ascap;
+} fn_info;
+
+/* Free what a fn_info owns. */
+static void fn_info_free(fn_info *fi)
+{
+    names_free(&fi->consts);
+    names_free(&fi->params);
+    names_free(&fi->loopvars);
+    for (size_t i = 0; i < fi->nas; i++)
+        free(fi->as[i].name);
+    free(fi->as);
+    memset(fi, 0, sizeof *fi);
+}
+
+/* True when a Python annotation spells constexpr. */
+static bool is_constexpr_type(const syntax_doc *d, TSNode type)
+{
+    char *t = syntax_node_text(d, type);
+    char *br = strchr(t, '[');
+    if (br)
+        *br = '\0';
+    char *last = strrchr(t, '.');
+    char *s = str_strip(last ? last + 1 : t);
+    bool c = strcasecmp(s, "constexpr") == 0;
+    free(s);
+    free(t);
+    return c;
+}
+
+/* Collect assignments and for-loop targets of a body (not entering nested defs/classes). */
+static void collect_assigns(const syntax_doc *d, TSNode n, fn_info *fi)
+{
+    const char *t = ts_node_type(n);
+    if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0)
+        return;
+    if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0) {
+        TSNode left = fld(n, "left"), right = fld(n, "right");
+        if (is(left, "identifier") && !ts_node_is_null(right)) {
+            assign *a = ARRAY_PUSH(fi->as, fi->nas, fi->ascap);
+            a->name = syntax_node_text(d, left);
+            a->value = right;
+            a->line = syntax_node_line(n);
+            a->augmented = strcmp(t, "augmented_assignment") == 0;
+        }
+    } else if (strcmp(t, "for_statement") == 0) {
+        TSNode left = fld(n, "left");
+        if (is(left, "identifier")) {
+            char *nm = syntax_node_text(d, left);
+            names_add(&fi->loopvars, nm);
+            free(nm);
+        }
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        collect_assigns(d, ts_node_named_child(n, i), fi);
+}
+
+static bool compile_time(const syntax_doc *d, TSNode n, const fn_info *fi);
+
+/* Read the parameters, assignments and compile-time locals of a function. */
+static void fn_info_build(const syntax_doc *d, TSNode fn, fn_info *fi)
+{
+    memset(fi, 0, sizeof *fi);
+    fi->node = fn;
+    if (ts_node_is_null(fn))
+        return;
+    TSNode ps = fld(fn, "parameters");
+    for (uint32_t i = 0; !ts_node_is_null(ps) && i < ts_node_named_child_count(ps); i++) {
+        TSNode p = ts_node_named_child(ps, i), name = {0}, type = {0};
+        if (is(p, "identifier")) {
+            name = p;
+        } else if (is(p, "default_parameter") || is(p, "typed_default_parameter")) {
+            name = fld(p, "name");
+            type = fld(p, "type");
+        } else if (is(p, "typed_parameter")) {
+            type = fld(p, "type");
+            for (uint32_t k = 0; k < ts_node_named_child_count(p); k++)
+                if (is(ts_node_named_child(p, k), "identifier"))
+                    name = ts_node_named_child(p, k);
+        }
+        if (!is(name, "identifier"))
+            continue;
+        char *nm = syntax_node_text(d, name);
+        names_add(&fi->params, nm);
+        if (!ts_node_is_null(type) && is_constexpr_type(d, type))
+            names_add(&fi->consts, nm);
+        free(nm);
+    }
+    TSNode body = fld(fn, "body");
+    if (!ts_node_is_null(body))
+        collect_assigns(d, body, fi);
+    /* locals whose every assignment is compile-time (an arange of constexprs counts) */
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t i = 0; i < fi->nas; i++) {
+            const char *nm = fi->as[i].name;
+            if (names_has(&fi->consts, nm) || names_has(&fi->params, nm) ||
+                names_has(&fi->loopvars, nm))
+                continue;
+            bool all = true;
+            for (size_t k = 0; k < fi->nas && all; k++)
+                if (strcmp(fi->as[k].name, nm) == 0)
+                    all = !fi->as[k].augmented && compile_time(d, fi->as[k].value, fi);
+            if (all)
+                grew |= names_add(&fi->consts, nm);
+        }
+    }
+}
+
+/* True when every value name in the subtree is compile-time; a call is compile-time only when
+ * it is an arange of compile-time bounds (program_id and loads are runtime). */
+static bool compile_time(const syntax_doc *d, TSNode n, const fn_info *fi)
+{
+    if (is(n, "call")) {
+        char *c = callee_name(d, n);
+        bool ar = strcmp(c, "arange") == 0;
+        free(c);
+        TSNode args = fld(n, "arguments");
+        return ar && (ts_node_is_null(args) || compile_time(d, args, fi));
+    }
+    if (is(n, "attribute"))
+        return true; /* tl.float32, x.dtype: not an offset */
+    if (is(n, "identifier")) {
+        char *t = syntax_node_text(d, n);
+        bool c = names_has(&fi->consts, t);
+        free(t);
+        return c;
+    }
+    if (is(n, "keyword_argument")) {
+        TSNode v = fld(n, "value");
+        return ts_node_is_null(v) || compile_time(d, v, fi);
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (!compile_time(d, ts_node_named_child(n, i), fi))
+            return false;
+    return true;
+}
+
+/* --- following a pointer expression through its locals ------------------------------------ */
+
+typedef struct expansion {
+    TSNode nodes[MAX_NODES];
+    size_t n;
+    names seen;
+    bool advanced;        /* a name along the way is advanced with += */
+    char *unknown;        /* the first name that cannot be followed, or NULL */
+} expansion;
+
+/* Add the identifiers of n that are locals (their assigned values), recursively. */
+static void expand_names(const syntax_doc *d, TSNode n, const fn_info *fi, expansion *ex)
+{
+    if (is(n, "attribute")) {
+        expand_names(d, fld(n, "object"), fi, ex);
+        return;
+    }
+    if (is(n, "call")) {
+        TSNode fn = fld(n, "function");
+        if (is(fn, "attribute"))
+            expand_names(d, fld(fn, "object"), fi, ex);
+        TSNode args = fld(n, "arguments");
+        if (!ts_node_is_null(args))
+            expand_names(d, args, fi, ex);
+        return;
+    }
+    if (is(n, "keyword_argument")) {
+        TSNode v = fld(n, "value");
+        if (!ts_node_is_null(v))
+            expand_names(d, v, fi, ex);
+        return;
+    }
+    if (is(n, "identifier")) {
+        char *nm = syntax_node_text(d, n);
+        if (!names_add(&ex->seen, nm)) {
+            free(nm);
+            return;
+        }
+        bool local = false;
+        for (size_t i = 0; i < fi->nas; i++) {
+            if (strcmp(fi->as[i].name, nm) != 0)
+                continue;
+            local = true;
+            if (fi->as[i].augmented)
+                ex->advanced = true;
+            if (ex->n < MAX_NODES)
+                ex->nodes[ex->n++] = fi->as[i].value;
+            expand_names(d, fi->as[i].value, fi, ex);
+        }
+        if (!local && !names_has(&fi->params, nm) && !names_has(&fi->loopvars, nm) &&
+            !names_has(&fi->consts, nm) && !ex->unknown && strcmp(nm, "tl") != 0 &&
+            strcmp(nm, "gl") != 0 && strcmp(nm, "None") != 0)
+            ex->unknown = xstrdup(nm);
+        free(nm);
+        return;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        expand_names(d, ts_node_named_child(n, i), fi, ex);
+}
+
+typedef struct offs_facts {
+    bool arange, arange_runtime, block_ptr, clamped, tiled;
+} offs_facts;
+
+/* True when n is an arange call, or such a call subscripted (`tl.arange(0, B)[:, None]`), or a
+ * name assigned one. */
+static bool arange_like(const syntax_doc *d, TSNode n, const fn_info *fi, int depth)
+{
+    while (is(n, "subscript") || is(n, "parenthesized_expression"))
+        n = is(n, "subscript") ? fld(n, "value") : ts_node_named_child(n, 0);
+    if (is(n, "call")) {
+        char *c = callee_name(d, n);
+        bool ar = strcmp(c, "arange") == 0;
+        free(c);
+        return ar;
+    }
+    if (is(n, "binary_operator") && depth < 8)
+        return arange_like(d, fld(n, "left"), fi, depth + 1) ||
+               arange_like(d, fld(n, "right"), fi, depth + 1);
+    if (is(n, "identifier") && depth < 8) {
+        for (size_t i = 0; i < fi->nas; i++)
+            if (text_is(d, n, fi->as[i].name) && arange_like(d, fi->as[i].value, fi, depth + 1))
+                return true;
+    }
+    return false;
+}
+
+/* True when n is a for-loop variable of the function. */
+static bool is_loopvar(const syntax_doc *d, TSNode n, const fn_info *fi)
+{
+    if (!is(n, "identifier"))
+        return false;
+    char *t = syntax_node_text(d, n);
+    bool lv = names_has(&fi->loopvars, t);
+    free(t);
+    return lv;
+}
+
+/* Gather facts about the offsets in one expression node (recursively). */
+static void facts_of(const syntax_doc *d, TSNode n, const fn_info *fi, offs_facts *of)
+{
+    if (is(n, "call")) {
+        char *c = callee_name(d, n);
+        if (strcmp(c, "arange") == 0) {
+            of->arange = true;
+            TSNode args = fld(n, "arguments");
+            if (!ts_node_is_null(args) && !compile_time(d, args, fi))
+                of->arange_runtime = true;
+        } else if (strcmp(c, "make_block_ptr") == 0 || strcmp(c, "advance") == 0 ||
+                   strcmp(c, "make_tensor_descriptor") == 0) {
+            of->block_ptr = true;
+        } else if (strcmp(c, "minimum") == 0 || strcmp(c, "clamp") == 0) {
+            of->clamped = true;
+        }
+        free(c);
+    } else if (is(n, "binary_operator")) {
+        TSNode o = fld(n, "operator");
+        const char *op = ts_node_is_null(o) ? "" : ts_node_type(o);
+        TSNode l = fld(n, "left"), r = fld(n, "right");
+        if (strcmp(op, "%") == 0)
+            of->clamped = true;
+        if (strcmp(op, "*") == 0 && !ts_node_is_null(l) && !ts_node_is_null(r)) {
+            /* pid * BLOCK: a runtime block index stepping by a constexpr block */
+            bool lc = compile_time(d, l, fi), rc = compile_time(d, r, fi);
+            bool lconst_name = is(l, "identifier") && lc, rconst_name = is(r, "identifier") && rc;
+            if ((lconst_name && !rc) || (rconst_name && !lc))
+                of->tiled = true;
+        }
+        if (strcmp(op, "+") == 0 && !ts_node_is_null(l) && !ts_node_is_null(r)) {
+            /* k + arange with k a loop variable: the arange slides along the axis */
+            if ((arange_like(d, l, fi, 0) && is_loopvar(d, r, fi)) ||
+                (arange_like(d, r, fi, 0) && is_loopvar(d, l, fi)))
+                of->tiled = true;
+        }
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        facts_of(d, ts_node_named_child(n, i), fi, of);
+}
+
+/* --- the checks --------------------------------------------------------------------------- */
+
+/* True when the call sits in a branch of an if / conditional expression whose condition is
+ * made of constexpr names only; *cond gets its text (new string). */
+static bool constexpr_branch(const syntax_doc *d, TSNode call, const fn_info *fi, char **cond)
+{
+    for (TSNode p = ts_node_parent(call); !ts_node_is_null(p) && !ts_node_eq(p, fi->node);
+         p = ts_node_parent(p)) {
+        TSNode c = {0};
+        if (is(p, "if_statement") || is(p, "elif_clause"))
+            c = fld(p, "condition");
+        else if (is(p, "conditional_expression") && ts_node_named_child_count(p) == 3)
+            c = ts_node_named_child(p, 1);
+        if (ts_node_is_null(c) || ts_node_start_byte(call) < ts_node_end_byte(c))
+            continue;
+        bool any = false;
+        /* every identifier in the condition is a constexpr parameter */
+        TSNode stack[64];
+        size_t sp = 0;
+        bool ok = true;
+        stack[sp++] = c;
+        while (sp && ok) {
+            TSNode x = stack[--sp];
+            if (is(x, "identifier")) {
+                char *t = syntax_node_text(d, x);
+                ok = names_has(&fi->consts, t) && names_has(&fi->params, t);
+                any = true;
+                free(t);
+                continue;
+            }
+            if (is(x, "call") || is(x, "attribute") || is(x, "subscript"))
+                ok = false;
+            for (uint32_t i = 0; i < ts_node_named_child_count(x) && sp < 64; i++)
+                stack[sp++] = ts_node_named_child(x, i);
+        }
+        if (ok && any) {
+            *cond = syntax_node_text(d, c);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The argument given by keyword kw or at positional index pos (-1: none), or NULL. */
+static const syn_arg *arg_of(const syn_call *c, const char *kw, int pos)
+{
+    const syn_arg *a = syntax_call_arg(c, -1, kw);
+    if (a)
+        return a;
+    if (pos < 0)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < c->nargs; i++)
+        if (!c->args[i].keyword && k++ == (size_t)pos)
+            return c->args[i].text[0] == '*' ? NULL : &c->args[i];
+    return NULL;
+}
+
+/* True when the change adds a line in [first, last]. */
+static bool touched(const change_file *f, int first, int last)
+{
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '+' && f->lines[i].new_no >= first && f->lines[i].new_no <= last)
+            return true;
+    return false;
+}
+
+/* The call node of c (the smallest call covering its span). */
+static TSNode call_node(const syntax_doc *d, const syn_call *c)
+{
+    size_t s = syntax_line_start(d, c->line) + (size_t)c->col;
+    size_t e = syntax_line_start(d, c->end_line) + (size_t)c->end_col;
+    TSNode n = syntax_node_at(d, s, e);
+    while (!ts_node_is_null(n) && !is(n, "call"))
+        n = ts_node_parent(n);
+    return n;
+}
+
+/* The function_definition around node, or a null node. */
+static TSNode enclosing_def(TSNode n)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+        if (is(p, "function_definition"))
+            return p;
+    TSNode none = {0};
+    return none;
+}
+
+/* True when n (a value) reaches a max/min reduction in the function without passing through
+ * tl.where; *red gets the reduction's line. Follows locals assigned from it. */
+static bool reaches_reduction(const syntax_doc *d, TSNode body, const char *name, int depth,
+                              int *red, char **redname);
+
+/* Look for reductions of name (or of locals derived from it) inside n. */
+static bool scan_uses(const syntax_doc *d, TSNode n, const char *name, int depth, int *red,
+                      char **redname, TSNode body)
+{
+    /* innermost first, so tl.maximum(m, tl.max(x)) names the max that reads x */
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (scan_uses(d, ts_node_named_child(n, i), name, depth, red, redname, body))
+            return true;
+    if (is(n, "call")) {
+        char *c = callee_name(d, n);
+        bool reduce = strcmp(c, "max") == 0 || strcmp(c, "min") == 0 ||
+                      strcmp(c, "argmax") == 0 || strcmp(c, "argmin") == 0 ||
+                      strcmp(c, "maximum") == 0 || strcmp(c, "minimum") == 0;
+        bool where = strcmp(c, "where") == 0;
+        if (where) {
+            free(c);
+            return false;
+        }
+        if (reduce) {
+            TSNode args = fld(n, "arguments");
+            TSNode stack[64];
+            size_t sp = 0;
+            if (!ts_node_is_null(args))
+                stack[sp++] = args;
+            while (sp) {
+                TSNode x = stack[--sp];
+                if (is(x, "identifier") && text_is(d, x, name)) {
+                    *red = syntax_node_line(n);
+                    *redname = c;
+                    return true;
+                }
+                if (is(x, "call")) {
+                    char *cc = callee_name(d, x);
+                    bool w = strcmp(cc, "where") == 0;
+                    free(cc);
+                    if (w)
+                        continue;
+                }
+                for (uint32_t i = 0; i < ts_node_named_child_count(x) && sp < 64; i++)
+                    stack[sp++] = ts_node_named_child(x, i);
+            }
+        }
+        free(c);
+    }
+    if (is(n, "assignment") && depth < 6) {
+        TSNode left = fld(n, "left"), right = fld(n, "right");
+        if (is(left, "identifier") && !ts_node_is_null(right) && !text_is(d, left, name)) {
+            /* a local computed from the value (not through tl.where) carries it on */
+            bool uses = false, where = false;
+            TSNode stack[64];
+            size_t sp = 0;
+            stack[sp++] = right;
+            while (sp) {
+                TSNode x = stack[--sp];
+                if (is(x, "identifier") && text_is(d, x, name))
+                    uses = true;
+                if (is(x, "call")) {
+                    char *cc = callee_name(d, x);
+                    where |= strcmp(cc, "where") == 0;
+                    free(cc);
+                }
+                for (uint32_t i = 0; i < ts_node_named_child_count(x) && sp < 64; i++)
+                    stack[sp++] = ts_node_named_child(x, i);
+            }
+            if (uses && !where) {
+                char *l = syntax_node_text(d, left);
+                bool r = reaches_reduction(d, body, l, depth + 1, red, redname);
+                free(l);
+                if (r)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Entry of the use scan over a whole body. */
+static bool reaches_reduction(const syntax_doc *d, TSNode body, const char *name, int depth,
+                              int *red, char **redname)
+{
+    return scan_uses(d, body, name, depth, red, redname, body);
+}
+
+/* True when name is reassigned through tl.where on a line in (from, to]: the masked lanes
+ * are replaced before the reduction reads them. */
+static bool neutralised(const syntax_doc *d, TSNode n, const char *name, int from, int to)
+{
+    if (is(n, "assignment")) {
+        TSNode left = fld(n, "left"), right = fld(n, "right");
+        int line = syntax_node_line(n);
+        if (is(left, "identifier") && text_is(d, left, name) && line > from && line <= to &&
+            !ts_node_is_null(right)) {
+            TSNode stack[64];
+            size_t sp = 0;
+            stack[sp++] = right;
+            while (sp) {
+                TSNode x = stack[--sp];
+                if (is(x, "call")) {
+                    char *c = callee_name(d, x);
+                    bool w = strcmp(c, "where") == 0;
+                    free(c);
+                    if (w)
+                        return true;
+                }
+                for (uint32_t i = 0; i < ts_node_named_child_count(x) && sp < 64; i++)
+                    stack[sp++] = ts_node_named_child(x, i);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (neutralised(d, ts_node_named_child(n, i), name, from, to))
+            return true;
+    return false;
+}
+
+typedef struct file_counts {
+    int t1, t2;
+} file_counts;
+
+/* Judge one load/store call. */
+static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_doc *d,
+                       const syn_call *c, file_counts *fc)
+{
+    bool load = strcmp(c->name, "load") == 0;
+    for (size_t i = 0; i < c->nargs; i++)
+        if (!c->args[i].keyword && str_starts(c->args[i].text, "**"))
+            return;
+    TSNode call = call_node(d, c);
+    if (ts_node_is_null(call))
+        return;
+    fn_info fi;
+    fn_info_build(d, enclosing_def(call), &fi);
+    const syn_arg *mask = arg_of(c, "mask", load ? 1 : 2);
+    const syn_arg *bc = arg_of(c, "boundary_check", -1);
+    text_range range = {c->line, c->col, c->end_line, c->end_col};
+    if (!mask && !bc) {
+        char *cond = NULL;
+        if (constexpr_branch(d, call, &fi, &cond)) {
+            free(cond);
+            fn_info_free(&fi);
+            return;
+        }
+        const syn_arg *ptr = arg_of(c, "pointer", 0);
+        expansion ex;
+        memset(&ex, 0, sizeof ex);
+        offs_facts of = {0};
+        if (ptr) {
+            size_t s = syntax_line_start(d, ptr->line) + (size_t)ptr->col;
+            size_t e = syntax_line_start(d, ptr->end_line) + (size_t)ptr->end_col;
+            TSNode pn = syntax_node_at(d, s, e);
+            facts_of(d, pn, &fi, &of);
+            expand_names(d, pn, &fi, &ex);
+            for (size_t i = 0; i < ex.n; i++)
+                facts_of(d, ex.nodes[i], &fi, &of);
+        }
+        const char *why = NULL;
+        char *owned = NULL;
+        if (!ptr)
+            why = "its pointer cannot be read";
+        else if (of.clamped)
+            why = NULL;
+        else if (ex.unknown)
+            why = owned = xasprintf("its offsets come from `%s`, which cannot be followed here",
+                                    ex.unknown);
+        else if (of.block_ptr)
+            why = "it reads a block pointer without boundary_check=";
+        else if (of.arange_runtime)
+            why = "an arange in its offsets has a runtime bound";
+        else if (of.arange && (of.tiled || ex.advanced))
+            why = "its offsets tile a runtime axis in blocks";
+        bool flag = why && !of.clamped;
+        if (flag) {
+            finding *fd = findings_add(
+                ctx->out, "T1", SEV_WARNING, f->path, c->line, "triton_masks",
+                "`%s` with no mask=: %s, so unless that axis is a whole number of blocks the "
+                "last block %s past the end of the tensor (B2) — %s, or show the axis is a "
+                "constexpr multiple of the block", c->callee, why, load ? "reads" : "writes",
+                of.block_ptr ? "pass boundary_check=" : load ? "add mask= (and other=)"
+                                                             : "add mask=");
+            fd->range = range;
+            fc->t1++;
+        }
+        free(owned);
+        free(ex.unknown);
+        names_free(&ex.seen);
+        fn_info_free(&fi);
+        return;
+    }
+    if (load && mask && !arg_of(c, "other", 2) && !ts_node_is_null(fi.node)) {
+        /* where does the loaded value go? */
+        TSNode p = ts_node_parent(call);
+        while (is(p, "call") || is(p, "attribute") || is(p, "argument_list") ||
+               is(p, "parenthesized_expression") || is(p, "binary_operator"))
+            p = ts_node_parent(p);
+        int red = 0;
+        char *redname = NULL;
+        bool hit = false;
+        TSNode body = fld(fi.node, "body");
+        /* nested directly in a reduction */
+        for (TSNode q = ts_node_parent(call); !ts_node_is_null(q) && !hit; q = ts_node_parent(q)) {
+            if (is(q, "call")) {
+                char *cn = callee_name(d, q);
+                if (strcmp(cn, "where") == 0) {
+                    free(cn);
+                    break;
+                }
+                if (strcmp(cn, "max") == 0 || strcmp(cn, "min") == 0 || strcmp(cn, "argmax") == 0 ||
+                    strcmp(cn, "argmin") == 0 || strcmp(cn, "maximum") == 0 ||
+                    strcmp(cn, "minimum") == 0) {
+                    hit = true;
+                    red = syntax_node_line(q);
+                    redname = cn;
+                    break;
+                }
+                free(cn);
+            }
+            if (is(q, "expression_statement") || is(q, "block"))
+                break;
+        }
+        if (!hit && is(p, "assignment") && !ts_node_is_null(body)) {
+            TSNode left = fld(p, "left");
+            if (is(left, "identifier")) {
+                char *nm = syntax_node_text(d, left);
+                hit = reaches_reduction(d, body, nm, 0, &red, &redname) &&
+                      !neutralised(d, body, nm, c->line, red);
+                free(nm);
+            }
+        }
+        if (hit) {
+            finding *fd = findings_add(
+                ctx->out, "T2", SEV_INFORMATION, f->path, c->line, "triton_masks",
+                "`%s` is masked but has no other=: masked-off lanes read as 0 and flow into "
+                "`%s` on line %d, where a 0 can win — give other= the reduction's neutral "
+                "value (-inf for a max, +inf for a min)", c->callee, redname, red);
+            fd->range = range;
+            if (red != c->line)
+                finding_add_related(fd, f->path, red, "the reduction the masked lanes reach");
+            fc->t2++;
+        }
+        free(redname);
+    }
+    fn_info_free(&fi);
+}
+
+/* True when a call is a Triton/Gluon load or store (tl.load, gl.store, ...). */
+static bool is_load_store(const syn_call *c)
+{
+    if (strcmp(c->name, "load") != 0 && strcmp(c->name, "store") != 0)
+        return false;
+    if (!c->receiver)
+        return false;
+    const char *r = strrchr(c->receiver, '.');
+    r = r ? r + 1 : c->receiver;
+    return strcmp(r, "tl") == 0 || strcmp(r, "gl") == 0 || strcmp(r, "language") == 0;
+}
+
+/* Check one file; returns the number of load/store calls judged, or -1 when skipped. */
+static int check_file(collector_ctx *ctx, const change_file *f, file_counts *fc, char **why)
+{
+    size_t len;
+    char *text = change_head_text(ctx->chg, f, &len, why);
+    if (!text)
+        return -1;
+    syntax_doc *d = syntax_parse_path(f->path, text, len, why);
+    free(text);
+    if (!d)
+        return -1;
+    syn_call_list calls = {0};
+    syntax_calls(d, 0, 0, &calls);
+    int judged = 0;
+    for (size_t i = 0; i < calls.n; i++) {
+        const syn_call *c = &calls.items[i];
+        if (!is_load_store(c) || !touched(f, c->line, c->end_line))
+            continue;
+        judged++;
+        judge_call(ctx, f, d, c, fc);
+    }
+    syn_call_list_free(&calls);
+    syntax_free(d);
+    return judged;
+}
+
+/* Run the collector over the change. */
+static void triton_masks_run(collector_ctx *ctx)
+{
+    size_t nfiles = 0, nskipped = 0;
+    int judged = 0;
+    file_counts fc = {0, 0};
+    char *first_skip = NULL;
+    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
+        const change_file *f = &ctx->chg->files[i];
+        if (!str_ends(f->path, ".py") || f->is_deleted || f->is_skipped || !f->nadd)
+            continue;
+        nfiles++;
+        char *why = NULL;
+        int n = check_file(ctx, f, &fc, &why);
+        if (n < 0) {
+            nskipped++;
+            if (!first_skip)
+                first_skip = why;
+            else
+                free(why);
+            continue;
+        }
+        judged += n;
+    }
+    if (!nfiles)
+        collector_status(ctx, "nothing found: no Python file gains lines");
+    else if (nskipped == nfiles)
+        collector_status(ctx, "skipped: %s", first_skip ? first_skip : "head text not available");
+    else if (!judged)
+        collector_status(ctx, "nothing found: no tl.load or tl.store on an added line");
+    else if (fc.t1 + fc.t2)
+        collector_status(ctx, "found %d unmasked load/store%s (T1) and %d masked load%s with no "
+                         "other= feeding a max/min (T2) among %d on added lines", fc.t1,
+                         fc.t1 == 1 ? "" : "s", fc.t2, fc.t2 == 1 ? "" : "s", judged);
+    else
+        collector_status(ctx, "nothing found: the %d tl.load/tl.store call%s on added lines are "
+                         "masked, clamped, whole constexpr blocks or scalar", judged,
+                         judged == 1 ? "" : "s");
+    free(first_skip);
+}
+
+const collector collector_triton_masks = {
+    .name = "triton_masks",
+    .rules = "T1 T2 B2",
+    .run = triton_masks_run,
+};
