@@ -31,10 +31,15 @@ TEST(methods) { run_case("methods", "found 2 line(s) in 1 variant(s)"); }
  * share too little, test files: nothing. */
 TEST(not_drift) { run_case("not_drift", "nothing found"); }
 
+/* Keyword pass-through lines never count, strings are compared as written (equal length is
+ * not equal text), and a changed line is reported in at most 3 variants. */
+TEST(filters) { run_case("filters", "found 4 line(s) in 4 variant(s)"); }
+
 int main(void)
 {
     static const unit_case cases[] = {
         UNIT_CASE(hip_3841), UNIT_CASE(triton_2d_3d), UNIT_CASE(methods), UNIT_CASE(not_drift),
+        UNIT_CASE(filters),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     syntax_cleanup();
