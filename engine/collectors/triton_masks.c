@@ -331,15 +331,19 @@ static bool arange_like(const syntax_doc *d, TSNode n, const fn_info *fi, int de
     return false;
 }
 
-/* True when n is a for-loop variable of the function. */
+/* True when n mentions a for-loop variable of the function. */
 static bool is_loopvar(const syntax_doc *d, TSNode n, const fn_info *fi)
 {
-    if (!is(n, "identifier"))
-        return false;
-    char *t = syntax_node_text(d, n);
-    bool lv = names_has(&fi->loopvars, t);
-    free(t);
-    return lv;
+    if (is(n, "identifier")) {
+        char *t = syntax_node_text(d, n);
+        bool lv = names_has(&fi->loopvars, t);
+        free(t);
+        return lv;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (is_loopvar(d, ts_node_named_child(n, i), fi))
+            return true;
+    return false;
 }
 
 /* Gather facts about the offsets in one expression node (recursively). */
@@ -396,7 +400,8 @@ static bool constexpr_branch(const syntax_doc *d, TSNode call, const fn_info *fi
             c = fld(p, "condition");
         else if (is(p, "conditional_expression") && ts_node_named_child_count(p) == 3)
             c = ts_node_named_child(p, 1);
-        if (ts_node_is_null(c) || ts_node_start_byte(call) < ts_node_end_byte(c))
+        if (ts_node_is_null(c) || (ts_node_start_byte(call) >= ts_node_start_byte(c) &&
+                                   ts_node_end_byte(call) <= ts_node_end_byte(c)))
             continue;
         bool any = false;
         /* every identifier in the condition is a constexpr parameter */
