@@ -696,3 +696,125 @@ const char *syntax_capture_name(const TSQuery *q, uint32_t i)
     uint32_t n;
     return ts_query_capture_name_for_id(q, i, &n);
 }
+
+/* --- the document cache ----------------------------------------------------------------- */
+
+typedef struct cache_entry {
+    char *key;
+    syntax_doc *doc;
+    syn_func_list funcs;
+    bool have_funcs;
+    bool used;          /* asked for since the last trim */
+} cache_entry;
+
+struct syntax_cache {
+    cache_entry *items;
+    size_t n, cap;
+    size_t nparses, nupdates;
+};
+
+/* A new, empty cache. */
+syntax_cache *syntax_cache_new(void)
+{
+    return xcalloc(1, sizeof(syntax_cache));
+}
+
+/* Release one entry's doc, list and key. */
+static void cache_entry_clear(cache_entry *e)
+{
+    free(e->key);
+    syntax_free(e->doc);
+    syn_func_list_free(&e->funcs);
+}
+
+/* Release the cache and every doc in it. */
+void syntax_cache_free(syntax_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        cache_entry_clear(&c->items[i]);
+    free(c->items);
+    free(c);
+}
+
+/* The doc for key with this text: kept, updated incrementally, or parsed. */
+const syntax_doc *syntax_cache_get(syntax_cache *c, const char *key, syn_lang lang,
+                                   const char *text, size_t len, char **cause)
+{
+    cache_entry *e = NULL;
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->items[i].key, key) == 0) {
+            e = &c->items[i];
+            break;
+        }
+    if (e && e->doc->lang == lang) {
+        e->used = true;
+        if (e->doc->len == len && memcmp(e->doc->text, text, len) == 0)
+            return e->doc;
+        if (syntax_update(e->doc, text, len, cause) < 0)
+            return NULL;
+        c->nupdates++;
+        syn_func_list_free(&e->funcs);
+        e->have_funcs = false;
+        return e->doc;
+    }
+    syntax_doc *d = syntax_parse(lang, text, len, cause);
+    if (!d)
+        return NULL;
+    c->nparses++;
+    if (e) {
+        syntax_free(e->doc);
+        syn_func_list_free(&e->funcs);
+    } else {
+        e = ARRAY_PUSH(c->items, c->n, c->cap);
+        memset(e, 0, sizeof *e);
+        e->key = xstrdup(key);
+    }
+    e->doc = d;
+    e->have_funcs = false;
+    e->used = true;
+    return d;
+}
+
+/* The cached function list of a doc from this cache. */
+const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        cache_entry *e = &c->items[i];
+        if (e->doc != d)
+            continue;
+        if (!e->have_funcs) {
+            syntax_functions(d, &e->funcs);
+            e->have_funcs = true;
+        }
+        return &e->funcs;
+    }
+    return NULL;
+}
+
+/* Drop the docs nobody asked for since the previous trim. */
+void syntax_cache_trim(syntax_cache *c)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->items[i].used) {
+            c->items[i].used = false;
+            c->items[k++] = c->items[i];
+        } else {
+            cache_entry_clear(&c->items[i]);
+        }
+    }
+    c->n = k;
+}
+
+/* Counts for logs and tests. */
+void syntax_cache_stats(const syntax_cache *c, size_t *ndocs, size_t *nparses, size_t *nupdates)
+{
+    if (ndocs)
+        *ndocs = c->n;
+    if (nparses)
+        *nparses = c->nparses;
+    if (nupdates)
+        *nupdates = c->nupdates;
+}

@@ -290,6 +290,31 @@ typedef struct syn_import_list {
 void syntax_imports(const syntax_doc *d, syn_import_list *out);
 void syn_import_list_free(syn_import_list *l);
 
+/* --- a cache of parsed documents --------------------------------------------------------- */
+
+/* Documents kept between reviews, keyed by a name the caller chooses (e.g. "head:" + path,
+ * "base:" + path). Asking for a key with new text updates the kept doc in place, so an edited
+ * file is reparsed incrementally; asking with the same text costs a comparison. The function
+ * list of each doc is kept too. One cache per engine; not thread-safe.
+ *
+ * Ownership: the cache owns its docs and lists; pointers it returns are borrowed and stay valid
+ * until the same key is asked for with other text, syntax_cache_trim or syntax_cache_free.
+ * Keys and texts are borrowed (copied). */
+typedef struct syntax_cache syntax_cache;
+
+syntax_cache *syntax_cache_new(void);
+void syntax_cache_free(syntax_cache *c);
+/* The doc for key holding exactly text (see above). NULL with *cause when lang is SYN_NONE or
+ * the parse fails. */
+const syntax_doc *syntax_cache_get(syntax_cache *c, const char *key, syn_lang lang,
+                                   const char *text, size_t len, char **cause);
+/* The functions of a doc returned by this cache, computed once per text (borrowed). */
+const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d);
+/* Drop every doc not asked for since the previous trim (call between reviews). */
+void syntax_cache_trim(syntax_cache *c);
+/* How many docs the cache holds, and how many parses and incremental updates it has done. */
+void syntax_cache_stats(const syntax_cache *c, size_t *ndocs, size_t *nparses, size_t *nupdates);
+
 /* --- comments --------------------------------------------------------------------------- */
 
 typedef struct syn_comment {

@@ -672,9 +672,49 @@ TEST(line_code)
     free(c);
 }
 
+TEST(cache)
+{
+    syntax_cache *c = syntax_cache_new();
+    char *cause = NULL;
+    const char *v1 = "def a():\n    return 1\n\ndef b():\n    return 2\n";
+    const syntax_doc *d = syntax_cache_get(c, "head:m.py", SYN_PYTHON, v1, strlen(v1), &cause);
+    CHECK(d != NULL);
+    const syn_func_list *fl = syntax_cache_functions(c, d);
+    CHECK(fl && fl->n == 2);
+    /* same text: the same doc, the same list, no new parse */
+    CHECK(syntax_cache_get(c, "head:m.py", SYN_PYTHON, v1, strlen(v1), &cause) == d);
+    CHECK(syntax_cache_functions(c, d) == fl);
+    /* new text: updated in place, incrementally */
+    const char *v2 = "def a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    pass\n";
+    const syntax_doc *d2 = syntax_cache_get(c, "head:m.py", SYN_PYTHON, v2, strlen(v2), &cause);
+    CHECK(d2 == d);
+    fl = syntax_cache_functions(c, d2);
+    CHECK(fl && fl->n == 3);
+    const syntax_doc *b = syntax_cache_get(c, "base:m.py", SYN_PYTHON, v1, strlen(v1), &cause);
+    CHECK(b != NULL && b != d);
+    CHECK(syntax_cache_get(c, "x.md", SYN_NONE, "x", 1, &cause) == NULL);
+    free(cause);
+    cause = NULL;
+    size_t nd, np, nu;
+    syntax_cache_stats(c, &nd, &np, &nu);
+    CHECK_INT(nd, 2);
+    CHECK_INT(np, 2);
+    CHECK_INT(nu, 1);
+    /* a trim keeps what was asked for since the last trim */
+    syntax_cache_trim(c);
+    syntax_cache_get(c, "base:m.py", SYN_PYTHON, v1, strlen(v1), &cause);
+    syntax_cache_trim(c);
+    syntax_cache_stats(c, &nd, NULL, NULL);
+    CHECK_INT(nd, 1);
+    /* a key asked for with another language is parsed afresh */
+    d = syntax_cache_get(c, "base:m.py", SYN_CPP, "int x;", 6, &cause);
+    CHECK(d && d->lang == SYN_CPP);
+    syntax_cache_free(c);
+}
+
 UNIT_MAIN("syntax", UNIT_CASE(lang_of_path), UNIT_CASE(python_functions), UNIT_CASE(python_calls),
           UNIT_CASE(python_imports_comments_classes), UNIT_CASE(cpp_functions_hip),
           UNIT_CASE(cpp_calls_launch), UNIT_CASE(cpp_structs), UNIT_CASE(cpp_layout_sites),
           UNIT_CASE(incremental_update), UNIT_CASE(incremental_hip_masking),
-          UNIT_CASE(broken_input), UNIT_CASE(line_code), UNIT_CASE(query_api),
+          UNIT_CASE(broken_input), UNIT_CASE(line_code), UNIT_CASE(cache), UNIT_CASE(query_api),
           UNIT_CASE(query_range))
