@@ -562,11 +562,11 @@ static void imports_run(collector_ctx *ctx)
     else if (nskipped == nfiles)
         collector_status(ctx, "skipped: %s", first_skip ? first_skip : "head text not available");
     else if (total)
-        collector_status(ctx, "found %d unresolved import%s among %d first-party import%s the "
-                         "change adds", total, total == 1 ? "" : "s", nimports,
+        collector_status(ctx, "found %d unresolved import%s among %d first-party imported "
+                         "name%s the change adds", total, total == 1 ? "" : "s", nimports,
                          nimports == 1 ? "" : "s");
     else
-        collector_status(ctx, "nothing found: the %d first-party import%s the change adds "
+        collector_status(ctx, "nothing found: the %d first-party imported name%s the change adds "
                          "resolve in the base tree or in the change", nimports,
                          nimports == 1 ? "" : "s");
     free(first_skip);

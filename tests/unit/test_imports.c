@@ -1,0 +1,304 @@
+/* Unit tests for the unresolved-imports collector: a root directory stands for the base tree
+ * (--diff mode), the change is a unified diff; missing modules and names, the forms that
+ * resolve (packages, namespace packages, submodules, __all__, star imports, def/class/
+ * assignment/import bindings, files the change adds or renames into place), the forms left
+ * alone (third-party, try/except ImportError, module __getattr__), relative imports in a
+ * package __init__ (aiter#4515), exact ranges and status lines. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/collector.h"
+#include "engine/diff_parse.h"
+#include "engine/util.h"
+#include "tests/unit/unit.h"
+
+extern const collector collector_imports;
+
+typedef struct result {
+    finding_list out;
+    char *status;
+} result;
+
+/* Run the collector over a diff with root as the tree (NULL: none). */
+static result run(const char *diff, const char *root)
+{
+    result r = {{0}, NULL};
+    char *cause = NULL;
+    change *c = diff_parse(diff, strlen(diff), &cause);
+    free(cause);
+    collector_ctx ctx = {.chg = c, .root = root, .out = &r.out};
+    sb_init(&ctx.status);
+    collector_imports.run(&ctx);
+    r.status = sb_detach(&ctx.status);
+    sb_free(&ctx.status);
+    change_free(c);
+    return r;
+}
+
+/* Free a result. */
+static void result_free(result *r)
+{
+    findings_clear(&r->out);
+    free(r->status);
+}
+
+/* Write text to root/rel, creating directories. */
+static void put(const char *root, const char *rel, const char *text)
+{
+    char *path = xasprintf("%s/%s", root, rel);
+    for (char *p = path + strlen(root) + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0755);
+            *p = '/';
+        }
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+    free(path);
+}
+
+/* A base tree with a small first-party package. A new directory name (caller frees it). */
+static char *make_tree(void)
+{
+    char tmpl[] = "/tmp/rl-imp-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    if (!dir)
+        return NULL;
+    dir = xstrdup(dir);
+    put(dir, "aiter/__init__.py", "");
+    put(dir, "aiter/ops/__init__.py", "from .common import *\n");
+    put(dir, "aiter/ops/common.py",
+        "import os\nfrom typing import List as Seq\n\n\ndef ready():\n    return True\n\n\n"
+        "class Table:\n    pass\n\n\nLIMIT: int = 4\nA, B = 1, 2\nif os.name:\n    FAST = 1\n"
+        "try:\n    import numpy as np\nexcept ImportError:\n    np = None\n");
+    put(dir, "aiter/ops/exported.py", "__all__ = [\"made_later\"]\nglobals()['made_later'] = 1\n");
+    put(dir, "aiter/ops/lazy.py", "def __getattr__(name):\n    raise AttributeError(name)\n");
+    put(dir, "aiter/ops/star_ext.py", "from numpy import *\n");
+    put(dir, "aiter/ops/kernels/tiles.py", "def pick(n):\n    return n\n");
+    put(dir, "aiter/ops/sub/__init__.py", "");
+    put(dir, "aiter/ops/sub/leaf.py", "X = 1\n");
+    return dir;
+}
+
+/* Remove a tree made by make_tree. */
+static void drop_tree(char *dir)
+{
+    char *rm = xasprintf("rm -rf '%s'", dir);
+    if (system(rm) != 0)
+        fprintf(stderr, "  could not remove %s\n", dir);
+    free(rm);
+    free(dir);
+}
+
+/* A diff adding path as a new file with the given lines (each without "\n"). */
+static char *new_file_diff(const char *path, const char *const *lines)
+{
+    size_t n = 0;
+    while (lines[n])
+        n++;
+    strbuf sb;
+    sb_init(&sb);
+    sb_addf(&sb, "diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n"
+                 "@@ -0,0 +1,%zu @@\n", path, path, path, n);
+    for (size_t i = 0; i < n; i++)
+        sb_addf(&sb, "+%s\n", lines[i]);
+    return sb_detach(&sb);
+}
+
+/* The finding on line, or NULL. */
+static const finding *at_line(const result *r, int line)
+{
+    for (size_t i = 0; i < r->out.n; i++)
+        if (r->out.items[i].range.line == line)
+            return &r->out.items[i];
+    return NULL;
+}
+
+/* Print the findings to help a failing test. */
+static void dump(const result *r)
+{
+    for (size_t i = 0; i < r->out.n; i++)
+        fprintf(stderr, "  finding: %d:%d: %s\n", r->out.items[i].range.line,
+                r->out.items[i].range.col, r->out.items[i].message);
+}
+
+TEST(missing_modules_and_names_are_flagged_on_what_is_missing)
+{
+    char *root = make_tree();
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    static const char *const src[] = {
+        "from aiter.ops.helpers import ready",           /* 1: module gone */
+        "from aiter.ops.common import ready, has_fp4",   /* 2: name gone */
+        "import aiter.ops.kernels.missing as m",         /* 3: module gone */
+        "from .common import Table, nothing_here",       /* 4: relative, name gone */
+        "from aiter.ops.sub import leaf, absent",        /* 5: absent is neither */
+        NULL};
+    char *d = new_file_diff("aiter/ops/new_op.py", src);
+    result r = run(d, root);
+    CHECK_INT(r.out.n, 5);
+    if (unit_failed_now)
+        dump(&r);
+    const finding *f = at_line(&r, 1);
+    CHECK(f != NULL);
+    if (f) {
+        CHECK_STR(f->rule_id, "UNRESOLVED-IMPORT");
+        CHECK_INT(f->sev, SEV_WARNING);
+        CHECK_STR(f->collector, "imports");
+        CHECK_INT(f->range.col, 5);       /* the module as written */
+        CHECK_INT(f->range.end_col, 22);
+        CHECK(str_starts(f->message, "module `aiter.ops.helpers` (from-import) exists neither "
+                                     "in the base tree nor in this change"));
+    }
+    f = at_line(&r, 2);
+    if (f) {
+        CHECK_INT(f->range.col, 36);      /* the name */
+        CHECK_INT(f->range.end_col, 43);
+        CHECK(str_starts(f->message, "`has_fp4` is defined neither in aiter/ops/common.py "
+                                     "(aiter.ops.common) nor in this change"));
+    }
+    CHECK(at_line(&r, 3) && str_contains(at_line(&r, 3)->message, "aiter.ops.kernels.missing"));
+    CHECK(at_line(&r, 4) && str_contains(at_line(&r, 4)->message, "`nothing_here`"));
+    CHECK(at_line(&r, 5) && str_contains(at_line(&r, 5)->message, "`absent`"));
+    CHECK_STR(r.status, "found 5 unresolved imports among 8 first-party imported names the change adds");
+    result_free(&r);
+    free(d);
+    drop_tree(root);
+}
+
+TEST(imports_that_resolve_or_cannot_be_disproved_are_silent)
+{
+    char *root = make_tree();
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    static const char *const src[] = {
+        "import os",
+        "import torch",
+        "from triton import language as tl",
+        "from aiter.ops.common import ready, Table, LIMIT, A, B, FAST, np, Seq, os as o2",
+        "from aiter.ops import common, kernels, sub, ready as r2",
+        "from aiter.ops.kernels import tiles",
+        "import aiter.ops.kernels.tiles",
+        "from aiter.ops.kernels.tiles import pick",
+        "from aiter.ops.exported import made_later",
+        "from aiter.ops.lazy import anything",
+        "from aiter.ops.star_ext import whatever",
+        "from aiter.ops.brand_new import build",
+        "from aiter.ops.common import *",
+        "try:",
+        "    from aiter.ops.optional_backend import fast",
+        "except ImportError:",
+        "    fast = None",
+        "from . import common as c2",
+        "from .sub.leaf import X",
+        "from __future__ import annotations",
+        NULL};
+    char *d1 = new_file_diff("aiter/ops/user.py", src);
+    static const char *const added[] = {"def build():", "    return 1", NULL};
+    char *d2 = new_file_diff("aiter/ops/brand_new.py", added);
+    char *d = xasprintf("%s%s", d1, d2);
+    result r = run(d, root);
+    CHECK_INT(r.out.n, 0);
+    if (unit_failed_now)
+        dump(&r);
+    CHECK_STR(r.status, "nothing found: the 23 first-party imported names the change adds resolve in "
+                        "the base tree or in the change");
+    result_free(&r);
+    free(d);
+    free(d1);
+    free(d2);
+    drop_tree(root);
+}
+
+TEST(relative_imports_in_a_package_init_resolve_against_the_package)
+{
+    char *root = make_tree();
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    /* aiter#4515: in aiter/ops/__init__.py `.kernels.tiles` is aiter.ops.kernels.tiles */
+    const char *d =
+        "diff --git a/aiter/ops/__init__.py b/aiter/ops/__init__.py\n"
+        "--- a/aiter/ops/__init__.py\n"
+        "+++ b/aiter/ops/__init__.py\n"
+        "@@ -1 +1,3 @@\n"
+        " from .common import *\n"
+        "+from .kernels.tiles import pick\n"
+        "+from ..ops.kernels.gone import nope\n";
+    put(root, "head/aiter/ops/__init__.py",
+        "from .common import *\nfrom .kernels.tiles import pick\nfrom ..ops.kernels.gone import nope\n");
+    char *cause = NULL;
+    change *c = diff_parse(d, strlen(d), &cause);
+    free(cause);
+    c->head_root = xasprintf("%s/head", root);
+    result r = {{0}, NULL};
+    collector_ctx ctx = {.chg = c, .root = root, .out = &r.out};
+    sb_init(&ctx.status);
+    collector_imports.run(&ctx);
+    r.status = sb_detach(&ctx.status);
+    sb_free(&ctx.status);
+    change_free(c);
+    CHECK_INT(r.out.n, 1);
+    CHECK(at_line(&r, 3) && str_contains(at_line(&r, 3)->message, "aiter.ops.kernels.gone"));
+    if (unit_failed_now)
+        dump(&r);
+    result_free(&r);
+    drop_tree(root);
+}
+
+TEST(renamed_and_deleted_modules)
+{
+    char *root = make_tree();
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    /* aiter#5254: a rename target exists although it is no new file; the source is gone */
+    const char *d =
+        "diff --git a/aiter/ops/kernels/tiles.py b/aiter/ops/linear/tiles.py\n"
+        "similarity index 100%\n"
+        "rename from aiter/ops/kernels/tiles.py\n"
+        "rename to aiter/ops/linear/tiles.py\n"
+        "diff --git a/aiter/ops/user2.py b/aiter/ops/user2.py\n"
+        "new file mode 100644\n"
+        "--- /dev/null\n"
+        "+++ b/aiter/ops/user2.py\n"
+        "@@ -0,0 +1,2 @@\n"
+        "+from aiter.ops.linear.tiles import pick\n"
+        "+from aiter.ops.kernels.tiles import pick as old_pick\n";
+    result r = run(d, root);
+    if (r.out.n != 1)
+        dump(&r);
+    CHECK_INT(r.out.n, 1);
+    CHECK(at_line(&r, 2) && str_contains(at_line(&r, 2)->message, "this change deletes or moves"));
+    result_free(&r);
+    drop_tree(root);
+}
+
+TEST(status_lines)
+{
+    result r = run("diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n"
+                   "@@ -1 +1,2 @@\n x\n+y\n", "/nonexistent");
+    CHECK_STR(r.status, "nothing found: no Python file gains lines");
+    result_free(&r);
+    static const char *const src[] = {"from aiter.x import y", NULL};
+    char *d = new_file_diff("aiter/z.py", src);
+    r = run(d, NULL);
+    CHECK_STR(r.status, "skipped: no repository and no root directory to resolve imports against");
+    CHECK_INT(r.out.n, 0);
+    result_free(&r);
+    free(d);
+}
+
+UNIT_MAIN("test_imports",
+          UNIT_CASE(missing_modules_and_names_are_flagged_on_what_is_missing),
+          UNIT_CASE(imports_that_resolve_or_cannot_be_disproved_are_silent),
+          UNIT_CASE(relative_imports_in_a_package_init_resolve_against_the_package),
+          UNIT_CASE(renamed_and_deleted_modules),
+          UNIT_CASE(status_lines))
