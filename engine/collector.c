@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "engine/repo.h"
+#include "engine/syntax.h"
 
 void collector_status(collector_ctx *ctx, const char *fmt, ...)
 {
@@ -30,4 +31,25 @@ char *collector_base_text(collector_ctx *ctx, const change_file *f, size_t *len,
         return NULL;
     }
     return repo_base_text(ctx->rp, f->old_path, len, cause);
+}
+
+const syntax_doc *collector_doc(collector_ctx *ctx, const change_file *f, bool base,
+                                const char *text, size_t len, syntax_doc **owned, char **cause)
+{
+    *owned = NULL;
+    const char *path = base ? f->old_path : f->path;
+    syn_lang lang = syntax_lang_of_path(path);
+    if (lang == SYN_NONE) {
+        if (cause)
+            *cause = xasprintf("%s: not a language the syntax layer parses", path);
+        return NULL;
+    }
+    if (!ctx->syn) {
+        *owned = syntax_parse(lang, text, len, cause);
+        return *owned;
+    }
+    char *key = xasprintf("%s:%s", base ? "base" : "head", path);
+    const syntax_doc *d = syntax_cache_get(ctx->syn, key, lang, text, len, cause);
+    free(key);
+    return d;
 }

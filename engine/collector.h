@@ -12,12 +12,15 @@
 #include "engine/util.h"
 
 typedef struct repo repo;
+typedef struct syntax_cache syntax_cache;
 
 typedef struct collector_ctx {
     const change *chg;
     repo *rp;              /* the repository, or NULL in --diff mode */
     const char *root;      /* directory of the head tree (work tree or --root), or NULL */
     finding_list *out;     /* append findings here */
+    syntax_cache *syn;     /* parsed documents shared by every collector and kept between
+                              reviews; NULL in some unit tests (use collector_doc) */
     strbuf status;         /* the collector's one-line status; set with collector_status */
 } collector_ctx;
 
@@ -32,6 +35,15 @@ void collector_status(collector_ctx *ctx, const char *fmt, ...) __attribute__((f
 
 /* Base text of a file (NULL with *cause when not available: --diff mode, new file). */
 char *collector_base_text(collector_ctx *ctx, const change_file *f, size_t *len, char **cause);
+
+/* The parsed head (base=false) or base version of f holding text: from the shared cache when
+ * the context has one (borrowed, *owned set to NULL), else parsed for this call (*owned set:
+ * the caller frees it with syntax_free). NULL with *cause when the language is not parsed or
+ * the parse fails. */
+struct syntax_doc;
+const struct syntax_doc *collector_doc(collector_ctx *ctx, const change_file *f, bool base,
+                                       const char *text, size_t len, struct syntax_doc **owned,
+                                       char **cause);
 
 /* The registry, NULL-terminated, in the order they run. */
 extern const collector *const collectors_all[];

@@ -11,6 +11,7 @@
 #include "engine/collector.h"
 #include "engine/repo.h"
 #include "engine/suppress.h"
+#include "engine/syntax.h"
 #include "engine/util.h"
 
 typedef struct overlay_entry {
@@ -38,6 +39,7 @@ struct engine {
     char *cache_base;
     char **dirty;
     size_t ndirty, dirty_cap;
+    syntax_cache *syn;     /* parsed head/base documents, reused across reviews */
 };
 
 static char *dup_or_null(const char *s)
@@ -110,6 +112,7 @@ engine *engine_open(const char *path, const engine_settings *s, char **cause)
     engine *e = xcalloc(1, sizeof *e);
     e->rp = rp;
     e->all_dirty = true;
+    e->syn = syntax_cache_new();
     engine_configure(e, s);
     return e;
 }
@@ -131,6 +134,7 @@ void engine_free(engine *e)
     for (size_t i = 0; i < e->ndirty; i++)
         free(e->dirty[i]);
     free(e->dirty);
+    syntax_cache_free(e->syn);
     repo_free(e->rp);
     free(e);
 }
@@ -248,7 +252,7 @@ static double now_ms(void)
 }
 
 /* Run derivation and every collector over r->chg. */
-static void run_all(review *r, repo *rp, const char *root, const char *title,
+static void run_all(review *r, repo *rp, syntax_cache *syn, const char *root, const char *title,
                     const char *const *disabled, size_t ndisabled)
 {
     bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
@@ -261,7 +265,7 @@ static void run_all(review *r, repo *rp, const char *root, const char *title,
         n++;
     r->collector_status = xcalloc(n + 1, sizeof *r->collector_status);
     for (size_t i = 0; i < n; i++) {
-        collector_ctx ctx = {r->chg, rp, root, &r->findings, {0}};
+        collector_ctx ctx = {r->chg, rp, root, &r->findings, syn, {0}};
         sb_init(&ctx.status);
         double c0 = now_ms();
         collectors_all[i]->run(&ctx);
@@ -271,6 +275,7 @@ static void run_all(review *r, repo *rp, const char *root, const char *title,
             xasprintf("%s: %s", collectors_all[i]->name, ctx.status.len ? ctx.status.buf : "ran");
         sb_free(&ctx.status);
     }
+    syntax_cache_trim(syn);
     filter_findings(r, disabled, ndisabled);
     findings_sort(&r->findings);
 }
@@ -368,7 +373,7 @@ int engine_review(engine *e, review **out, char **cause)
     review *r = xcalloc(1, sizeof *r);
     r->chg = c;
     r->base_desc = desc;
-    run_all(r, e->rp, repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled);
+    run_all(r, e->rp, e->syn, repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled);
     *out = r;
     return 0;
 }
@@ -385,7 +390,9 @@ review *engine_review_change(change *chg, const char *root, const rule_catalog *
     size_t nd = 0;
     while (disabled_rules && disabled_rules[nd])
         nd++;
-    run_all(r, NULL, root, chg->title, disabled_rules, nd);
+    syntax_cache *syn = syntax_cache_new();
+    run_all(r, NULL, syn, root, chg->title, disabled_rules, nd);
+    syntax_cache_free(syn);
     return r;
 }
 
