@@ -21,6 +21,10 @@ typedef struct collector_ctx {
     finding_list *out;     /* append findings here */
     syntax_cache *syn;     /* parsed documents shared by every collector and kept between
                               reviews; NULL in some unit tests (use collector_doc) */
+    void **state;          /* where the collector may keep state between reviews (a tree-wide
+                              index, say), freed by its free_state; NULL: nothing is kept */
+    const char *const *touched; /* work-tree paths changed on disk since the previous review,
+                              NULL-terminated; NULL when unknown (assume anything changed) */
     strbuf status;         /* the collector's one-line status; set with collector_status */
 } collector_ctx;
 
@@ -28,6 +32,7 @@ typedef struct collector {
     const char *name;      /* "guards", "siblings", ... */
     const char *rules;     /* the rule ids it gives evidence for, space separated */
     void (*run)(collector_ctx *ctx);
+    void (*free_state)(void *state); /* frees what run kept in *ctx->state; NULL if nothing */
 } collector;
 
 /* Set the status line ("found 2 …", "nothing found: …", "skipped: …"). */

@@ -40,6 +40,8 @@ struct engine {
     char **dirty;
     size_t ndirty, dirty_cap;
     syntax_cache *syn;     /* parsed head/base documents, reused across reviews */
+    void *states[64];      /* each collector's state kept between reviews */
+    char **touched;        /* paths changed on disk since the previous review (NULL: unknown) */
 };
 
 static char *dup_or_null(const char *s)
@@ -117,6 +119,15 @@ engine *engine_open(const char *path, const engine_settings *s, char **cause)
     return e;
 }
 
+/* Forget the list of paths touched since the previous review. */
+static void free_touched(engine *e)
+{
+    for (size_t i = 0; e->touched && e->touched[i]; i++)
+        free(e->touched[i]);
+    free(e->touched);
+    e->touched = NULL;
+}
+
 void engine_free(engine *e)
 {
     if (!e)
@@ -135,6 +146,10 @@ void engine_free(engine *e)
         free(e->dirty[i]);
     free(e->dirty);
     syntax_cache_free(e->syn);
+    for (size_t i = 0; i < 64 && collectors_all[i]; i++)
+        if (e->states[i] && collectors_all[i]->free_state)
+            collectors_all[i]->free_state(e->states[i]);
+    free_touched(e);
     repo_free(e->rp);
     free(e);
 }
@@ -252,7 +267,8 @@ static double now_ms(void)
 }
 
 /* Run derivation and every collector over r->chg. */
-static void run_all(review *r, repo *rp, syntax_cache *syn, const char *root, const char *title,
+static void run_all(review *r, repo *rp, syntax_cache *syn, void **states,
+                    const char *const *touched, const char *root, const char *title,
                     const char *const *disabled, size_t ndisabled)
 {
     bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
@@ -265,7 +281,8 @@ static void run_all(review *r, repo *rp, syntax_cache *syn, const char *root, co
         n++;
     r->collector_status = xcalloc(n + 1, sizeof *r->collector_status);
     for (size_t i = 0; i < n; i++) {
-        collector_ctx ctx = {r->chg, rp, root, &r->findings, syn, {0}};
+        collector_ctx ctx = {r->chg, rp, root, &r->findings, syn, states && i < 64 ? &states[i] : NULL,
+                             touched, {0}};
         sb_init(&ctx.status);
         double c0 = now_ms();
         collectors_all[i]->run(&ctx);
@@ -345,6 +362,14 @@ static change *build_change(engine *e, char **cause)
         change_note(e->cache, "%s", c->notes[i]);
     free(e->cache_base);
     e->cache_base = xstrdup(base);
+    /* What the collectors may treat as changed on disk: the dirty paths of an incremental
+       review; unknown (NULL) after a full rebuild. */
+    free_touched(e);
+    if (!full) {
+        e->touched = xcalloc(e->ndirty + 1, sizeof *e->touched);
+        for (size_t i = 0; i < e->ndirty; i++)
+            e->touched[i] = xstrdup(e->dirty[i]);
+    }
     for (size_t i = 0; i < e->ndirty; i++)
         free(e->dirty[i]);
     e->ndirty = 0;
@@ -373,7 +398,7 @@ int engine_review(engine *e, review **out, char **cause)
     review *r = xcalloc(1, sizeof *r);
     r->chg = c;
     r->base_desc = desc;
-    run_all(r, e->rp, e->syn, repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled);
+    run_all(r, e->rp, e->syn, e->states, (const char *const *)e->touched, repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled);
     *out = r;
     return 0;
 }
@@ -391,7 +416,7 @@ review *engine_review_change(change *chg, const char *root, const rule_catalog *
     while (disabled_rules && disabled_rules[nd])
         nd++;
     syntax_cache *syn = syntax_cache_new();
-    run_all(r, NULL, syn, root, chg->title, disabled_rules, nd);
+    run_all(r, NULL, syn, NULL, NULL, root, chg->title, disabled_rules, nd);
     syntax_cache_free(syn);
     return r;
 }
