@@ -183,9 +183,10 @@ static bool table_build(collector_ctx *ctx, aot_table *t)
         bool dup = false;
         for (size_t k = 0; k < n; k++)
             dup |= strcmp(paths[k], p) == 0;
-        if (!dup && (f->is_deleted || ctx->rp))
+        if (!dup && (f->is_deleted || ctx->rp)) {
             *ARRAY_PUSH(paths, n, cap) = xstrdup(p);
-        seen = true;
+            seen = true;
+        }
     }
     if (n)
         qsort(paths, n, sizeof *paths, cmp_str);
@@ -326,7 +327,8 @@ static int check_module(collector_ctx *ctx, const aot_table *t, const change_fil
         (*skipped)++;
         return 0;
     }
-    syntax_doc *d = syntax_parse(SYN_PYTHON, text, len, why);
+    syntax_doc *owned = NULL;
+    const syntax_doc *d = collector_doc(ctx, f, false, text, len, &owned, why);
     free(text);
     if (!d) {
         (*skipped)++;
@@ -376,7 +378,7 @@ static int check_module(collector_ctx *ctx, const aot_table *t, const change_fil
             found++;
         }
     }
-    syntax_free(d);
+    syntax_free(owned);
     return found;
 }
 

@@ -462,7 +462,8 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
     char *text = change_head_text(ctx->chg, f, &len, why);
     if (!text)
         return -1;
-    syntax_doc *d = syntax_parse(SYN_PYTHON, text, len, why);
+    syntax_doc *owned = NULL;
+    const syntax_doc *d = collector_doc(ctx, f, false, text, len, &owned, why);
     free(text);
     if (!d)
         return -1;
@@ -524,7 +525,7 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
         free(module);
     }
     syn_import_list_free(&ims);
-    syntax_free(d);
+    syntax_free(owned);
     return found;
 }
 

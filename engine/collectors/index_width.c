@@ -697,7 +697,8 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_run *fr, ch
     char *text = change_head_text(ctx->chg, f, &len, why);
     if (!text)
         return -1;
-    syntax_doc *d = syntax_parse_path(f->path, text, len, why);
+    syntax_doc *owned = NULL;
+    const syntax_doc *d = collector_doc(ctx, f, false, text, len, &owned, why);
     free(text);
     if (!d)
         return -1;
@@ -711,7 +712,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_run *fr, ch
     fr->py = d->lang == SYN_PYTHON;
     walk_top(fr, ts_tree_root_node(d->tree));
     syn_func_list_free(&fns);
-    syntax_free(d);
+    syntax_free(owned);
     return 0;
 }
 

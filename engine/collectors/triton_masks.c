@@ -744,7 +744,8 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_counts *fc,
     char *text = change_head_text(ctx->chg, f, &len, why);
     if (!text)
         return -1;
-    syntax_doc *d = syntax_parse_path(f->path, text, len, why);
+    syntax_doc *owned = NULL;
+    const syntax_doc *d = collector_doc(ctx, f, false, text, len, &owned, why);
     free(text);
     if (!d)
         return -1;
@@ -759,7 +760,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_counts *fc,
         judge_call(ctx, f, d, c, fc);
     }
     syn_call_list_free(&calls);
-    syntax_free(d);
+    syntax_free(owned);
     return judged;
 }
 
