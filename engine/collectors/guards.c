@@ -32,8 +32,9 @@ typedef struct gfile {
     syn_lang lang;
     char *head;
     size_t head_len;
-    syntax_doc *hdoc;
-    syntax_doc *bdoc;
+    const syntax_doc *hdoc; /* from the shared cache, or owned below */
+    const syntax_doc *bdoc;
+    syntax_doc *hown, *bown;
     char **dcode;        /* per diff line: its code (comments gone, strings blanked) */
     char **dtext;        /* per diff line: its text with comments blanked, strings kept */
     bool is_test;
@@ -513,7 +514,7 @@ static void gfile_load(collector_ctx *ctx, gfile *gf, const change_file *f, int 
         cause = NULL;
     }
     if (gf->lang != SYN_NONE && gf->head) {
-        gf->hdoc = syntax_parse(gf->lang, gf->head, gf->head_len, &cause);
+        gf->hdoc = collector_doc(ctx, f, false, gf->head, gf->head_len, &gf->hown, &cause);
         free(cause);
         cause = NULL;
     }
@@ -525,7 +526,7 @@ static void gfile_load(collector_ctx *ctx, gfile *gf, const change_file *f, int 
         if (!base && (gf->head || f->is_deleted))
             base = rebuild_base(f, gf->head ? gf->head : "", gf->head ? gf->head_len : 0, &blen);
         if (base) {
-            gf->bdoc = syntax_parse(gf->lang, base, blen, &cause);
+            gf->bdoc = collector_doc(ctx, f, true, base, blen, &gf->bown, &cause);
             free(cause);
             cause = NULL;
             free(base);
@@ -569,8 +570,8 @@ static void gfile_free(gfile *gf)
     free(gf->dcode);
     free(gf->dtext);
     free(gf->head);
-    syntax_free(gf->hdoc);
-    syntax_free(gf->bdoc);
+    syntax_free(gf->hown);
+    syntax_free(gf->bown);
 }
 
 /* Length of the longest run of bytes shared by a[0..an) and b[0..bn), white space runs

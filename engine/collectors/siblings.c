@@ -312,6 +312,17 @@ static const syn_func *changed_function(const syn_func_list *hf, const syn_func_
     return h;
 }
 
+/* The functions of doc d: the shared cache's list when there is one, else computed into
+ * local (which the caller frees). */
+static const syn_func_list *functions_of(collector_ctx *ctx, const syntax_doc *d, syn_func_list *local)
+{
+    const syn_func_list *l = ctx->syn ? syntax_cache_functions(ctx->syn, d) : NULL;
+    if (l)
+        return l;
+    syntax_functions(d, local);
+    return local;
+}
+
 /* Review one file. */
 static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, bool *no_base)
 {
@@ -323,18 +334,19 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     cause = NULL;
     if (!head)
         return;
-    syntax_doc *hd = syntax_parse(lang, head, hlen, &cause);
+    syntax_doc *hown = NULL, *bown = NULL;
+    const syntax_doc *hd = collector_doc(ctx, f, false, head, hlen, &hown, &cause);
     free(cause);
     cause = NULL;
     if (!hd) {
         free(head);
         return;
     }
-    syn_func_list hf = {0}, bf = {0};
-    syntax_functions(hd, &hf);
-    if (hf.n < 2) {
-        syn_func_list_free(&hf);
-        syntax_free(hd);
+    syn_func_list hlocal = {0}, blocal = {0};
+    const syn_func_list *hfp = functions_of(ctx, hd, &hlocal), *bfp = &blocal;
+    if (hfp->n < 2) {
+        syn_func_list_free(&hlocal);
+        syntax_free(hown);
         free(head);
         return;
     }
@@ -344,13 +356,14 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     cause = NULL;
     if (!base)
         base = rebuild_base(f, head, hlen, &blen);
-    syntax_doc *bd = base ? syntax_parse(lang, base, blen, &cause) : NULL;
+    const syntax_doc *bd = base ? collector_doc(ctx, f, true, base, blen, &bown, &cause) : NULL;
     free(cause);
     free(base);
     if (bd)
-        syntax_functions(bd, &bf);
+        bfp = functions_of(ctx, bd, &blocal);
     else
         *no_base = true;
+    const syn_func_list hf = *hfp, bf = *bfp; /* borrowed views */
 
     /* what the change added to this file: normalised added lines and their head line numbers */
     char **added = xcalloc(f->nlines ? f->nlines : 1, sizeof *added);
@@ -479,10 +492,10 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     free(hnorm);
     free(hits);
     free(seen_funcs);
-    syn_func_list_free(&hf);
-    syn_func_list_free(&bf);
-    syntax_free(hd);
-    syntax_free(bd);
+    syn_func_list_free(&hlocal);
+    syn_func_list_free(&blocal);
+    syntax_free(hown);
+    syntax_free(bown);
     free(head);
 }
 
