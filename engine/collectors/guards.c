@@ -1291,6 +1291,20 @@ static void guards_run(collector_ctx *ctx)
     if (nbase_missing)
         sb_addf(&extra, "; base text unavailable for %d file(s), comments judged line by line",
                 nbase_missing);
+    /* parse errors are for the log: say where the first one is, never make a finding of it */
+    int nerr = 0;
+    for (size_t k = 0; k < nfiles; k++) {
+        const syntax_doc *d = files[k].hdoc && files[k].hdoc->has_errors ? files[k].hdoc : NULL;
+        if (!d)
+            continue;
+        if (nerr++ == 0) {
+            int col;
+            int line = syntax_first_error(d, &col, NULL);
+            sb_addf(&extra, "; syntax errors in the head of %s (first at line %d)", files[k].f->path, line);
+        }
+    }
+    if (nerr > 1)
+        sb_addf(&extra, " and %d more file(s)", nerr - 1);
     if (dels.n == 0)
         collector_status(ctx, "nothing found: this change deletes no assert, check, zero-init or "
                               "contiguous call%s", extra.buf ? extra.buf : "");

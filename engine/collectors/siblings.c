@@ -276,6 +276,8 @@ static char *norm_code(const syntax_doc *d, int line, syn_lang lang, const char 
 
 typedef struct scounts {
     int files, changed_funcs, variants, found;
+    int parse_errors;        /* head files with syntax errors */
+    char *first_error;       /* "path:line" of the first, or NULL */
 } scounts;
 
 typedef struct hit {
@@ -341,6 +343,10 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     if (!hd) {
         free(head);
         return;
+    }
+    if (hd->has_errors && c->parse_errors++ == 0) {
+        int col;
+        c->first_error = xasprintf("%s:%d", f->path, syntax_first_error(hd, &col, NULL));
     }
     syn_func_list hlocal = {0}, blocal = {0};
     const syn_func_list *hfp = functions_of(ctx, hd, &hlocal), *bfp = &blocal;
@@ -513,7 +519,14 @@ static void siblings_run(collector_ctx *ctx)
         candidates++;
         siblings_file(ctx, f, &c, &no_base);
     }
-    const char *note = no_base ? " (base text unavailable: changed functions placed by head position)" : "";
+    strbuf nb;
+    sb_init(&nb);
+    if (no_base)
+        sb_adds(&nb, " (base text unavailable: changed functions placed by head position)");
+    if (c.parse_errors)
+        sb_addf(&nb, "; syntax errors in %d head file(s), first at %s (functions read where "
+                     "the parser recovered)", c.parse_errors, c.first_error);
+    const char *note = nb.buf ? nb.buf : "";
     if (candidates == 0)
         collector_status(ctx, "skipped: no changed Python or C++ file with deleted lines (new files, "
                               "tests and benchmarks are not checked)");
@@ -525,6 +538,8 @@ static void siblings_run(collector_ctx *ctx)
         collector_status(ctx, "found %d line(s) in %d variant(s) still carrying what %d changed "
                               "function(s) rewrote%s",
                          c.found, c.variants, c.changed_funcs, note);
+    sb_free(&nb);
+    free(c.first_error);
 }
 
 const collector collector_siblings = {
