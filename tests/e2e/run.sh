@@ -71,6 +71,7 @@ say "PASS e2e.vsix"; t "vsix packaged"
 
 # 3. an isolated profile with both extensions, and the fixture repository
 sh "$ROOT/tests/e2e/fixture.sh" "$RUN/ws" > "$RUN/fixture.log" 2>&1 || { say "FAIL e2e.fixture"; exit 1; }
+echo ".vscode/" >> "$RUN/ws/.git/info/exclude"   # the driver changes a setting there
 DATA="$RUN/profile"; EXTS="$RUN/extensions"
 mkdir -p "$DATA/User" "$EXTS" "$RUN/xdg/data" "$RUN/xdg/config" "$RUN/xdg/cache"
 cat > "$DATA/User/settings.json" <<JSON
@@ -99,10 +100,15 @@ JSON
 : > "$RUN/cs.yaml"
 export XDG_DATA_HOME="$RUN/xdg/data" XDG_CONFIG_HOME="$RUN/xdg/config" XDG_CACHE_HOME="$RUN/xdg/cache" TMPDIR="$RUN/tmp"
 CSOPTS=(--config "$RUN/cs.yaml" --user-data-dir "$DATA" --extensions-dir "$EXTS")
-if ! code-server "${CSOPTS[@]}" --install-extension "$VSIX" > "$RUN/install.log" 2>&1; then
+# the probe, packaged with the extension's pinned vsce
+rm -rf "$RUN/probe-src" && cp -r "$ROOT/tests/e2e/probe" "$RUN/probe-src"
+if ! (cd "$RUN/probe-src" && "$ROOT/editors/vscode/node_modules/.bin/vsce" package --skip-license --allow-missing-repository \
+        --out "$RUN/probe.vsix") > "$RUN/probe-vsix.log" 2>&1; then
+  say "FAIL e2e.probe-vsix"; tail -n 20 "$RUN/probe-vsix.log" >&2; exit 1
+fi
+if ! code-server "${CSOPTS[@]}" --install-extension "$VSIX" --install-extension "$RUN/probe.vsix" > "$RUN/install.log" 2>&1; then
   say "FAIL e2e.install-extension"; tail -n 20 "$RUN/install.log" >&2; exit 1
 fi
-cp -r "$ROOT/tests/e2e/probe" "$EXTS/review-lsp-tests.review-e2e-probe-0.0.1"
 say "PASS e2e.install-extension"; t "extensions installed"
 
 # 4. serve on 127.0.0.1 (a port the kernel picks), the probe writing to PROBE
@@ -123,7 +129,7 @@ say "PASS e2e.serve"; t "code-server on port $PORT"
 
 # 5. drive it
 NODE_PATH="$E2E_PW" CS_URL="http://127.0.0.1:$PORT/?folder=$RUN/ws" OUT_DIR="$RUN/shots" PROBE="$PROBE" WS="$RUN/ws" \
-  RULES_MD="$ROOT/rules/rules.md" SETTINGS_JSON="$DATA/User/settings.json" \
+  RULES_MD="$ROOT/rules/rules.md" SETTINGS_JSON="$RUN/ws/.vscode/settings.json" \
   timeout 420 node "$ROOT/tests/e2e/driver.js" < /dev/null 2> "$RUN/driver.err" | tee -a "$RESULTS"
 drc=${PIPESTATUS[0]}
 cat "$RUN/driver.err" >&2

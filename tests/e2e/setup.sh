@@ -37,7 +37,8 @@ if [ ! -f "$CS/.ok-$CS_VER" ]; then
   env PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
     npm install -g --prefix "$CS" --no-audit --no-fund "code-server@$CS_VER" > "$CACHE/cs-install.log" 2>&1 \
     || { tail -n 40 "$CACHE/cs-install.log" >&2; exit 1; }
-  env PATH="$N24/bin:$CS/bin:$PATH" code-server --version >&2
+  env PATH="$N24/bin:$CS/bin:$PATH" XDG_CONFIG_HOME="$CACHE/xdg-config" XDG_DATA_HOME="$CACHE/xdg-data" \
+    code-server --version >&2
   touch "$CS/.ok-$CS_VER"
 fi
 

@@ -1,7 +1,8 @@
 // Test-only probe extension for tests/e2e (never shipped): appends one JSON line per event to
 // $DIAG_PROBE_OUT — {"event":"diagnostics","uri","diags":[...]} on every diagnostics change
 // (all URIs) and {"event":"editor","uri","line","character","text"} when the active editor or
-// its selection changes (text: the head of untitled documents) — so tests/e2e/driver.js can
+// its selection changes (the selection's start; text: that line, or the head of an untitled
+// document), {"event":"config","review":{...}} when a review.* setting changes — so tests/e2e/driver.js can
 // assert on what VS Code itself holds rather than on the DOM.
 'use strict';
 const vscode = require('vscode');
@@ -36,9 +37,9 @@ function dumpEditor(ed) {
   write({
     event: 'editor',
     uri: doc.uri.toString(),
-    line: ed.selection.active.line,
-    character: ed.selection.active.character,
-    text: doc.uri.scheme === 'untitled' ? doc.getText().slice(0, 2000) : doc.lineAt(ed.selection.active.line).text,
+    line: ed.selection.start.line,
+    character: ed.selection.start.character,
+    text: doc.uri.scheme === 'untitled' ? doc.getText().slice(0, 2000) : doc.lineAt(ed.selection.start.line).text,
   });
 }
 
@@ -48,6 +49,9 @@ function activate(context) {
     vscode.languages.onDidChangeDiagnostics((e) => dumpDiagnostics(e.uris)),
     vscode.window.onDidChangeActiveTextEditor((ed) => dumpEditor(ed)),
     vscode.window.onDidChangeTextEditorSelection((e) => dumpEditor(e.textEditor)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('review')) write({ event: 'config', review: vscode.workspace.getConfiguration('review') });
+    }),
   );
   dumpDiagnostics(vscode.languages.getDiagnostics().map(([u]) => u));
   dumpEditor(vscode.window.activeTextEditor);
