@@ -213,7 +213,7 @@ local ok, e = pcall(run)
 if not ok then fail("script", e) end
 -- stop the servers before leaving
 local get = vim.lsp.get_clients or vim.lsp.get_active_clients
-for _, c in ipairs(get()) do c.stop() end
+for _, c in ipairs(get()) do if vim.fn.has("nvim-0.11") == 1 then c:stop() else c.stop() end end
 vim.wait(3000, function() return #get() == 0 end, 50)
 say("DONE")
 vim.cmd("qa!")

@@ -33,6 +33,17 @@ M.info = {} -- facts the server logged: rules file, work tree, version
 local LOG_MAX = 2000
 local uv = vim.loop or vim.uv
 
+-- Client methods: `client:request(...)` from 0.11 on, `client.request(...)` before.
+local colon = vim.fn.has("nvim-0.11") == 1
+local function c_request(c, ...)
+  if colon then return c:request(...) end
+  return c.request(...)
+end
+local function c_notify(c, ...)
+  if colon then return c:notify(...) end
+  return c.notify(...)
+end
+
 local function notify(msg, level)
   vim.notify("review-lsp: " .. msg, level or vim.log.levels.INFO)
 end
@@ -157,7 +168,7 @@ function M.execute(command, arguments, cb, bufnr)
     notify("no review-lsp client for this buffer (not a file inside a git repository?)", vim.log.levels.WARN)
     return false
   end
-  client.request("workspace/executeCommand", { command = command, arguments = arguments },
+  c_request(client, "workspace/executeCommand", { command = command, arguments = arguments },
     function(err, result)
       if err then
         notify(command .. ": " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
@@ -266,7 +277,7 @@ function M.set_settings(settings)
   for _, c in ipairs(get()) do
     if c.name == M.name then
       c.config.settings = { review = review_settings() }
-      c.notify("workspace/didChangeConfiguration", { settings = c.config.settings })
+      c_notify(c, "workspace/didChangeConfiguration", { settings = c.config.settings })
     end
   end
 end
