@@ -277,6 +277,7 @@ static char *norm_code(const syntax_doc *d, int line, syn_lang lang, const char 
 typedef struct scounts {
     int files, changed_funcs, variants, found;
     int parse_errors;        /* head files with syntax errors */
+    int no_head;             /* files whose head text could not be had */
     char *first_error;       /* "path:line" of the first, or NULL */
 } scounts;
 
@@ -334,8 +335,10 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     char *head = change_head_text(ctx->chg, f, &hlen, &cause);
     free(cause);
     cause = NULL;
-    if (!head)
+    if (!head) {
+        c->no_head++;
         return;
+    }
     syntax_doc *hown = NULL, *bown = NULL;
     const syntax_doc *hd = collector_doc(ctx, f, false, head, hlen, &hown, &cause);
     free(cause);
@@ -527,7 +530,10 @@ static void siblings_run(collector_ctx *ctx)
         sb_addf(&nb, "; syntax errors in %d head file(s), first at %s (functions read where "
                      "the parser recovered)", c.parse_errors, c.first_error);
     const char *note = nb.buf ? nb.buf : "";
-    if (candidates == 0)
+    if (candidates > 0 && c.no_head == candidates)
+        collector_status(ctx, "skipped: the head text of the %d changed file(s) is not available "
+                              "(with --diff, give --root DIR)", candidates);
+    else if (candidates == 0)
         collector_status(ctx, "skipped: no changed Python or C++ file with deleted lines (new files, "
                               "tests and benchmarks are not checked)");
     else if (c.found == 0)
