@@ -57,6 +57,15 @@ function reviewSettings(scope) {
   return out;
 }
 
+/** Settings for initializationOptions: the server reads them before it knows the workspace, so
+ * a relative rulesPath is made absolute against the repository here (later updates are
+ * resolved by the server itself). */
+function initSettings(root, folder) {
+  const s = reviewSettings(folder && folder.uri);
+  if (s.rulesPath && !path.isAbsolute(s.rulesPath)) s.rulesPath = path.join(root, s.rulesPath);
+  return s;
+}
+
 /** Open a {uri, range} location (0-based) in an editor, selecting the range's start line. */
 async function openLocation(loc) {
   const uri = vscode.Uri.parse(loc.uri);
@@ -80,7 +89,7 @@ async function startClient(root, folder) {
     documentSelector: [{ scheme: 'file', pattern: `${root}/**/*.{${EXTS}}` }],
     workspaceFolder: folder,
     outputChannel: output,
-    initializationOptions: { review: reviewSettings(folder && folder.uri) },
+    initializationOptions: { review: initSettings(root, folder) },
     synchronize: { configurationSection: 'review' },
     middleware: {
       executeCommand: async (command, args, next) => {

@@ -1,7 +1,8 @@
 # Neovim suite: the editors/nvim plugin driving the real server (sanitizer build) in a real,
 # headless Neovim (Debian's 0.7 package, installed here when missing) on the fixture repository
 # of tests/e2e/fixture.sh. The checks themselves are in tests/nvim/test_review.lua; this script
-# installs Neovim, builds the fixture, runs it with isolated XDG directories, and fails the run
+# installs Neovim, builds the fixture (plus a committed rules file the plugin names by a
+# relative rulesPath, with Neovim started outside the repository), runs it with isolated XDG directories, and fails the run
 # when the script did not finish or the server reported a sanitizer error.
 . "$ROOT/tests/lib.sh"
 
@@ -18,10 +19,14 @@ pass install
 FIX="$TMPD/repo"
 sh "$ROOT/tests/e2e/fixture.sh" "$FIX" > "$TMPD/fixture.log" 2>&1 || { fail fixture "fixture.sh failed"; cat "$TMPD/fixture.log" >&2; exit 0; }
 mkdir -p "$TMPD/nongit" && printf 'x = 1\n' > "$TMPD/nongit/plain.py"
+# A repository rules file named by a relative rulesPath (the B8 title marked), committed.
+mkdir -p "$FIX/docs"
+sed 's/^\(\*\*B8 — .*\)\*\*/\1 (repository copy)**/' "$ROOT/rules/rules.md" > "$FIX/docs/review-rules.md"
+git -C "$FIX" add docs && git -C "$FIX" commit -q -m "repository rules file"
 
 X="$TMPD/xdg"; mkdir -p "$X/cache" "$X/state" "$X/data" "$X/config"
 start=$(date +%s)
-( cd "$FIX" && XDG_CACHE_HOME="$X/cache" XDG_STATE_HOME="$X/state" XDG_DATA_HOME="$X/data" XDG_CONFIG_HOME="$X/config" \
+( cd "$TMPD" && XDG_CACHE_HOME="$X/cache" XDG_STATE_HOME="$X/state" XDG_DATA_HOME="$X/data" XDG_CONFIG_HOME="$X/config" \
   FIXTURE="$FIX" NONGIT="$TMPD/nongit/plain.py" REVIEW_LSP_BIN="${NVIM_TEST_BIN:-$BIN}" \
   timeout 150 nvim --headless -u NONE -i NONE -n --cmd "set rtp^=$ROOT/editors/nvim" \
     -c "luafile $ROOT/tests/nvim/test_review.lua" ) > "$TMPD/nvim.out" 2> "$TMPD/nvim.err" < /dev/null

@@ -47,14 +47,19 @@ function M.check()
       or vim.lsp.start and "vim.lsp.start" or "vim.lsp.start_client + buf_attach_client"))
 
   start("repository")
-  local name = vim.api.nvim_buf_get_name(0)
-  local root = rl.git_root(name ~= "" and name or vim.fn.getcwd()) or rl.git_root(vim.fn.getcwd())
+  -- :checkhealth runs in its own new buffer: the buffer the user came from is the alternate one.
+  local from = vim.fn.bufnr("#")
+  if from < 1 or vim.bo[from].buftype ~= "" then
+    from = vim.api.nvim_get_current_buf()
+  end
+  local name = vim.api.nvim_buf_get_name(from)
+  local client = rl.client(from)
+  local root = (name ~= "" and rl.git_root(name)) or (client and client.config.root_dir) or rl.git_root(vim.fn.getcwd())
   if not root then
     warn("the current buffer and working directory are not inside a git repository; review-lsp attaches only inside one")
   else
     ok("repository: " .. root)
   end
-  local client = rl.client()
   if client then
     ok("server running (client id " .. client.id .. ", root " .. tostring(client.config.root_dir) .. ")")
   else
@@ -83,7 +88,7 @@ function M.check()
   local why = "reported by the server"
   if not rules and root then
     local own = root .. "/.claude/skills/review-pr/rules.md"
-    if vim.fn.filereadable(own) == 1 then
+    if vim.fn.filereadable(own) == 1 then -- the server prefers it to every setting
       rules, why = own, "the repository's own rules file"
     elseif s.rulesPath and s.rulesPath ~= "" then
       rules = s.rulesPath:sub(1, 1) == "/" and s.rulesPath or (root .. "/" .. s.rulesPath)

@@ -194,10 +194,24 @@ local client_commands = {
   end,
 }
 
+-- A relative rulesPath means relative to the repository; the server reads initializationOptions
+-- before it knows the workspace (it would resolve against its working directory), so make it
+-- absolute here.
+local function before_init(params, config)
+  local review = params.initializationOptions and params.initializationOptions.review
+  local root = config.root_dir
+  if type(review) == "table" and type(review.rulesPath) == "string" and review.rulesPath ~= ""
+      and review.rulesPath:sub(1, 1) ~= "/" and root then
+    review.rulesPath = root .. "/" .. review.rulesPath
+  end
+end
+
 local function base_config(root)
   return {
     name = M.name,
     cmd = M.cmd(),
+    cmd_cwd = root,
+    before_init = before_init,
     root_dir = root,
     workspace_folders = root and { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ":t") } } or nil,
     init_options = { review = review_settings() },
