@@ -173,10 +173,30 @@ function rulesFile() {
   return extensionContext.asAbsolutePath('rules.md');
 }
 
+/** Rules for the quick pick: from the server when it offers `review.listRules` (a list of
+ * {id, title, line, uri}), else parsed from the rules file the server uses. */
+async function listRules() {
+  const client = currentClient();
+  const caps = client && client.initializeResult && client.initializeResult.capabilities;
+  const cmds = (caps && caps.executeCommandProvider && caps.executeCommandProvider.commands) || [];
+  if (cmds.includes('review.listRules')) {
+    try {
+      const list = await executeOnServer('review.listRules', []);
+      if (Array.isArray(list) && list.length) {
+        const file = list[0].uri ? vscode.Uri.parse(list[0].uri).fsPath : rulesFile();
+        return { file, rules: list.map((r) => ({ id: r.id, title: r.title, line: r.line })) };
+      }
+    } catch (e) {
+      output.appendLine(`review.listRules: ${e && e.message ? e.message : e}`);
+    }
+  }
+  const file = rulesFile();
+  return { file, rules: readRules(file) };
+}
+
 async function cmdOpenRule(id) {
   let ruleId = typeof id === 'string' ? id : undefined;
-  const file = rulesFile();
-  const rules = readRules(file);
+  const { file, rules } = await listRules();
   if (!ruleId) {
     const items = rules.map((r) => ({ label: r.id, description: r.title, detail: undefined, rule: r }));
     const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Open a review rule', matchOnDescription: true });

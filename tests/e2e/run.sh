@@ -127,13 +127,26 @@ done
 if [ -z "$PORT" ]; then say "FAIL e2e.serve"; tail -n 30 "$RUN/cs.log" >&2; exit 1; fi
 say "PASS e2e.serve"; t "code-server on port $PORT"
 
-# 5. drive it
+# 5. drive it. The driver runs in the background so that its pid, and those of the Chromium
+# processes it starts (sampled while it runs), can be stopped by id whatever happens.
 NODE_PATH="$E2E_PW" CS_URL="http://127.0.0.1:$PORT/?folder=$RUN/ws" OUT_DIR="$RUN/shots" PROBE="$PROBE" WS="$RUN/ws" \
   RULES_MD="$ROOT/rules/rules.md" SETTINGS_JSON="$RUN/ws/.vscode/settings.json" \
-  timeout 420 node "$ROOT/tests/e2e/driver.js" < /dev/null 2> "$RUN/driver.err" | tee -a "$RESULTS"
-drc=${PIPESTATUS[0]}
+  node "$ROOT/tests/e2e/driver.js" < /dev/null > "$RUN/driver.out" 2> "$RUN/driver.err" &
+DRV_PID=$!
+: > "$RUN/driver-pids"
+( while kill -0 "$DRV_PID" 2>/dev/null; do descendants "$DRV_PID" >> "$RUN/driver-pids"; sleep 1; done ) &
+WATCH_PID=$!
+( sleep "${E2E_DRIVER_TIMEOUT:-420}"; kill "$DRV_PID" 2>/dev/null && echo timeout > "$RUN/driver-timeout" ) &
+TIMER_PID=$!
+wait "$DRV_PID"; drc=$?
+kill "$TIMER_PID" "$WATCH_PID" 2>/dev/null; wait "$TIMER_PID" "$WATCH_PID" 2>/dev/null
+for p in $(sort -u "$RUN/driver-pids"); do   # Chromium left behind (e.g. after a timeout)
+  if tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -q chromium; then kill "$p" 2>/dev/null; fi
+done
+cat "$RUN/driver.out" >> "$RESULTS"
+cat "$RUN/driver.out"
 cat "$RUN/driver.err" >&2
-[ "$drc" -eq 124 ] && say "FAIL e2e.driver-timeout"
+[ -f "$RUN/driver-timeout" ] && say "FAIL e2e.driver-timeout"
 DESCENDANTS=$(descendants "$CS_PID" | tr '\n' ' ')
 if ps -o args= -p $DESCENDANTS 2>/dev/null | grep -q "$BIN"; then say "PASS e2e.server-spawned"; else say "FAIL e2e.server-spawned"; fi
 t "driver done (exit $drc)"
