@@ -276,6 +276,9 @@ void actions_execute_command(server *s, json_t *id, json_t *params)
     } else if (strcmp(cmd, "review.openLocation") == 0) {
         cmd_open_location(s, id, arg);
     } else if (strcmp(cmd, "review.rescan") == 0) {
+        /* A rescan trusts nothing cached: the watcher may not have reported yet. */
+        if (s->eng)
+            engine_mark_all_dirty(s->eng);
         if (s->first_scan_done)
             diagnostics_review_now(s);
         json_t *res = json_pack("{s:I, s:I}", "files",

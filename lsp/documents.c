@@ -236,6 +236,12 @@ void documents_did_save(server *s, json_t *params)
         log_msg(s, LOG_WARNING, "didSave without textDocument.uri; dropped");
         return;
     }
+    /* The disk changed under the overlay; the watcher may report it later, or never. */
+    const char *why;
+    char *rel = documents_relpath(s, uri, &why);
+    if (rel)
+        engine_mark_dirty(s->eng, rel);
+    free(rel);
     diagnostics_schedule(s);
 }
 

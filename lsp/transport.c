@@ -6,13 +6,13 @@
  * notifications with a count. stdin or stdout may also be plain files (replaying a
  * transcript): a file is read with uv_fs_read and written with blocking write(2). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "lsp/server.h"
 
 #define OUT_HIGH_WATER ((size_t)16 << 20)
-#define OUT_LOW_WATER ((size_t)4 << 20)
 
 typedef struct write_req {
     uv_write_t req;
@@ -140,6 +140,10 @@ int transport_start(server *s, char **cause)
     framer_init(&s->fr, 0);
     s->out_fd = -1;
     s->out_high_water = OUT_HIGH_WATER;
+    /* The tests lower the mark to exercise back-pressure without megabytes of output. */
+    const char *limit = getenv("REVIEW_LSP_QUEUE_LIMIT");
+    if (limit && atol(limit) > 0)
+        s->out_high_water = (size_t)atol(limit);
     uv_handle_type in = uv_guess_handle(0), out = uv_guess_handle(1);
     if (in == UV_NAMED_PIPE || in == UV_TCP) {
         uv_pipe_init(&s->loop, &s->in_pipe, 0);
@@ -205,7 +209,7 @@ static void on_written(uv_write_t *req, int status)
         }
         return;
     }
-    if (s->out_queued < OUT_LOW_WATER && !s->exit_requested) {
+    if (s->out_queued < s->out_high_water / 4 && !s->exit_requested) {
         if (!s->reading && !s->in_eof) {
             log_msg(s, LOG_LOG, "output drained: resuming input");
             start_reading(s);

@@ -137,7 +137,7 @@ function waitFor(what, pred) {
     check('edit-reverts-to-base', after.items.length === 0, JSON.stringify(after));
 
     const derived = await conn.sendRequest(P.ExecuteCommandRequest.type, { command: 'review.showDerivedRules', arguments: [] });
-    check('show-derived-rules', typeof derived === 'string' && /files=0/.test(derived), JSON.stringify(derived));
+    check('show-derived-rules', typeof derived === 'string' && /files=0|underivable/.test(derived), JSON.stringify(derived));
 
     conn.sendNotification(P.DidCloseTextDocumentNotification.type, { textDocument: { uri: kernelUri } });
     // Closed: the disk still differs from the base, so it is pushed again.

@@ -11,6 +11,8 @@
 //   --> framed "HDR" {json}  send HDR (escapes as raw; %LEN% = the body's byte length), then
 //                         the JSON body as written (not re-serialised)
 //   <-- {pattern}         the next server message (ignored methods skipped) must match
+//   <~~ {pattern}         skip server messages until one matches (after disk changes, which the
+//                         server's own watcher may report in several steps)
 //   %ignore METHOD        skip server messages with this method (window/logMessage by default)
 //   %watch METHOD         stop skipping METHOD
 //   %quiet MS             no (non-ignored) server message may arrive within MS milliseconds
@@ -19,6 +21,11 @@
 //   %close                close the server's stdin
 //   %exit CODE            the server must exit with CODE (checked after the transcript)
 //   %args A B ...         extra server arguments (before the first message)
+//   %env NAME=VALUE       extra server environment (before the first message)
+//   %repeat N {json}      send N messages; %i% in the JSON becomes 1..N
+//   %expect-repeat N {p}  the next N server messages match p, %i% becoming 1..N
+//   %pause / %resume      stop / restart reading the server's stdout (a client that stalls)
+//   %log REGEX            the server's --log file matches REGEX (checked when reached)
 // Patterns: objects match when every key in the pattern matches (extra keys allowed); arrays
 // match element by element with equal length, or, when the first element is "$some", each
 // other element must match some element; "*" matches any value; "$absent" requires the key to
@@ -75,9 +82,9 @@ function parseTranscript(text) {
     i++;
     if (/^\s*(#.*)?$/.test(line)) continue;
     let m;
-    if ((m = /^(-->|<--)\s*(.*)$/.exec(line))) {
+    if ((m = /^(-->|<--|<~~)\s*(.*)$/.exec(line))) {
       let body = m[2];
-      while (i < lines.length && lines[i].trim() !== '' && !/^(-->|<--|%|#)/.test(lines[i])) {
+      while (i < lines.length && lines[i].trim() !== '' && !/^(-->|<--|<~~|%|#)/.test(lines[i])) {
         body += '\n' + lines[i];
         i++;
       }
@@ -89,9 +96,9 @@ function parseTranscript(text) {
         const q = body.slice(4).trim();
         steps.push({ kind: 'raw', text: q.slice(1, q.lastIndexOf('"')), lineNo });
       } else {
-        steps.push({ kind: m[1] === '-->' ? 'send' : 'expect', text: body, lineNo });
+        steps.push({ kind: m[1] === '-->' ? 'send' : m[1] === '<--' ? 'expect' : 'eventually', text: body, lineNo });
       }
-    } else if ((m = /^%(\w+)\s*(.*)$/.exec(line))) {
+    } else if ((m = /^%([\w-]+)\s*(.*)$/.exec(line))) {
       steps.push({ kind: m[1], arg: m[2], lineNo });
     } else {
       throw new Error(`line ${lineNo}: cannot parse: ${line}`);
@@ -160,14 +167,16 @@ async function runOne(file) {
 
   const steps = parseTranscript(fs.readFileSync(file, 'utf8'));
   const extra = [];
+  const extraEnv = {};
   for (const st of steps) if (st.kind === 'args') extra.push(...subst(st.arg).split(/\s+/).filter(Boolean));
+  for (const st of steps) if (st.kind === 'env') { const k = st.arg.indexOf('='); extraEnv[st.arg.slice(0, k)] = subst(st.arg.slice(k + 1)); }
   const logFile = path.join(dir, 'server.log');
   let cmd = bin, cargs = ['--log', logFile, ...extra];
   if (valgrind) {
     cargs = ['--quiet', '--leak-check=full', '--errors-for-leak-kinds=definite,indirect', '--error-exitcode=99', bin, ...cargs];
     cmd = 'valgrind';
   }
-  const child = spawn(cmd, cargs, { cwd: ws, env: { ...process.env, XDG_CACHE_HOME: cache }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(cmd, cargs, { cwd: ws, env: { ...process.env, XDG_CACHE_HOME: cache, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   child.stdin.on('error', () => {});
@@ -241,6 +250,18 @@ async function runOne(file) {
         if (m === undefined) { failure = `${at}: no server message within ${TIMEOUT} ms; wanted ${describe(pat)}`; break; }
         const e = match(pat, m, caps, 'message');
         if (e) { failure = `${at}: ${e}\n  full message: ${describe(m)}`; break; }
+      } else if (st.kind === 'eventually') {
+        const pat = JSON.parse(subst(st.text));
+        const deadline = Date.now() + TIMEOUT;
+        let last = null, ok = false;
+        while (!ok && Date.now() < deadline) {
+          const m = await nextMessage(deadline - Date.now());
+          if (m === undefined) break;
+          const probe = {};
+          last = match(pat, m, probe, 'message');
+          if (last === null) { match(pat, m, caps, 'message'); ok = true; }
+        }
+        if (!ok) { failure = `${at}: no matching server message within ${TIMEOUT} ms; last mismatch: ${last}`; break; }
       } else if (st.kind === 'ignore') ignored.add(st.arg.trim());
       else if (st.kind === 'watch') ignored.delete(st.arg.trim());
       else if (st.kind === 'quiet') {
@@ -250,7 +271,31 @@ async function runOne(file) {
       else if (st.kind === 'sleep') await new Promise((r) => setTimeout(r, Number(st.arg)));
       else if (st.kind === 'close') child.stdin.end();
       else if (st.kind === 'exit') wantExit = Number(st.arg);
-      else if (st.kind === 'args') { /* handled before start */ }
+      else if (st.kind === 'args' || st.kind === 'env') { /* handled before start */ }
+      else if (st.kind === 'repeat') {
+        const m = /^(\d+)\s+(.*)$/.exec(st.arg);
+        const chunks = [];
+        for (let k = 1; k <= Number(m[1]); k++) {
+          const body = Buffer.from(JSON.stringify(JSON.parse(subst(m[2]).replace(/%i%/g, String(k)))), 'utf8');
+          chunks.push(Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body);
+        }
+        await send(Buffer.concat(chunks));
+      } else if (st.kind === 'expect-repeat') {
+        const m = /^(\d+)\s+(.*)$/.exec(st.arg);
+        for (let k = 1; k <= Number(m[1]) && !failure; k++) {
+          const pat = JSON.parse(subst(m[2]).replace(/%i%/g, String(k)));
+          const msg = await nextMessage(TIMEOUT);
+          if (msg === undefined) failure = `${at}: no server message ${k} of ${m[1]} within ${TIMEOUT} ms`;
+          else { const e = match(pat, msg, caps, `message ${k}`); if (e) failure = `${at}: ${e}`; }
+        }
+        if (failure) break;
+      } else if (st.kind === 'pause') child.stdout.pause();
+      else if (st.kind === 'resume') child.stdout.resume();
+      else if (st.kind === 'log') {
+        let text = '';
+        try { text = fs.readFileSync(logFile, 'utf8'); } catch (e) { /* none yet */ }
+        if (!new RegExp(st.arg.trim()).test(text)) { failure = `${at}: server log does not match ${st.arg}`; break; }
+      }
       else { failure = `${at}: unknown directive %${st.kind}`; break; }
     } catch (e) {
       failure = `${at}: ${e.message}`;
