@@ -108,6 +108,8 @@ static void scope_free(scope *s)
 typedef struct file_run {
     collector_ctx *ctx;
     const change_file *f;
+    bool *added;          /* added[line] for head lines 1..nlines */
+    int nlines;
     const syntax_doc *d;
     const syn_func_list *fns;
     bool py;
@@ -274,10 +276,10 @@ static void factors(TSNode n, TSNode *out, size_t *nout, size_t max)
 }
 
 /* True when the change adds a line in [first, last]. */
-static bool touched(const change_file *f, int first, int last)
+static bool touched(const file_run *fr, int first, int last)
 {
-    for (size_t i = 0; i < f->nlines; i++)
-        if (f->lines[i].kind == '+' && f->lines[i].new_no >= first && f->lines[i].new_no <= last)
+    for (int l = first < 1 ? 1 : first; l <= last && l <= fr->nlines; l++)
+        if (fr->added[l])
             return true;
     return false;
 }
@@ -309,7 +311,7 @@ static void judge(file_run *fr, const scope *sc, TSNode n, const char *how)
 {
     const syntax_doc *d = fr->d;
     int line = syntax_node_line(n), end = syntax_node_end_line(n);
-    if (!touched(fr->f, line, end) || widens(d, n) || mentions(d, n, &sc->widened, line))
+    if (!touched(fr, line, end) || widens(d, n) || mentions(d, n, &sc->widened, line))
         return;
     TSNode fs[32];
     size_t nf = 0;
@@ -667,7 +669,7 @@ static void walk_function(file_run *fr, TSNode fn, const scope *parent)
                 sc.device |= fr->fns->items[i].is_kernel || fr->fns->items[i].is_device;
     }
     TSNode body = fld(fn, "body");
-    if (!ts_node_is_null(body) && touched(fr->f, syntax_node_line(fn), syntax_node_end_line(fn))) {
+    if (!ts_node_is_null(body) && touched(fr, syntax_node_line(fn), syntax_node_end_line(fn))) {
         for (int pass = 0; pass < 4 && collect_locals(d, body, &sc); pass++)
             ;
         find_products(fr, body, &sc);
@@ -707,11 +709,21 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_run *fr, ch
         syntax_functions(d, &fns);
     fr->ctx = ctx;
     fr->f = f;
+    fr->nlines = 0;
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '+' && f->lines[i].new_no > fr->nlines)
+            fr->nlines = f->lines[i].new_no;
+    fr->added = xcalloc((size_t)fr->nlines + 1, sizeof *fr->added);
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '+' && f->lines[i].new_no > 0)
+            fr->added[f->lines[i].new_no] = true;
     fr->d = d;
     fr->fns = &fns;
     fr->py = d->lang == SYN_PYTHON;
     walk_top(fr, ts_tree_root_node(d->tree));
     syn_func_list_free(&fns);
+    free(fr->added);
+    fr->added = NULL;
     syntax_free(owned);
     return 0;
 }

@@ -602,17 +602,13 @@ typedef struct file_counts {
 
 /* Judge one load/store call. */
 static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_doc *d,
-                       const syn_call *c, file_counts *fc)
+                       const syn_call *c, TSNode call, const fn_info *fip, file_counts *fc)
 {
     bool load = strcmp(c->name, "load") == 0;
     for (size_t i = 0; i < c->nargs; i++)
         if (!c->args[i].keyword && str_starts(c->args[i].text, "**"))
             return;
-    TSNode call = call_node(d, c);
-    if (ts_node_is_null(call))
-        return;
-    fn_info fi;
-    fn_info_build(d, enclosing_def(call), &fi);
+    const fn_info fi = *fip;
     const syn_arg *mask = arg_of(c, "mask", load ? 1 : 2);
     const syn_arg *bc = arg_of(c, "boundary_check", -1);
     text_range range = {c->line, c->col, c->end_line, c->end_col};
@@ -620,7 +616,6 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
         char *cond = NULL;
         if (constexpr_branch(d, call, &fi, &cond)) {
             free(cond);
-            fn_info_free(&fi);
             return;
         }
         const syn_arg *ptr = arg_of(c, "pointer", 0);
@@ -666,7 +661,6 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
         free(owned);
         free(ex.unknown);
         names_free(&ex.seen);
-        fn_info_free(&fi);
         return;
     }
     if (load && mask && !arg_of(c, "other", 2) && !ts_node_is_null(fi.node)) {
@@ -722,7 +716,6 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
         }
         free(redname);
     }
-    fn_info_free(&fi);
 }
 
 /* True when a call is a Triton/Gluon load or store (tl.load, gl.store, ...). */
@@ -752,13 +745,28 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_counts *fc,
     syn_call_list calls = {0};
     syntax_calls(d, 0, 0, &calls);
     int judged = 0;
+    fn_info fi;
+    bool have_fi = false;
     for (size_t i = 0; i < calls.n; i++) {
         const syn_call *c = &calls.items[i];
         if (!is_load_store(c) || !touched(f, c->line, c->end_line))
             continue;
+        TSNode call = call_node(d, c);
+        if (ts_node_is_null(call))
+            continue;
         judged++;
-        judge_call(ctx, f, d, c, fc);
+        /* consecutive calls mostly share their function: read it once */
+        TSNode def = enclosing_def(call);
+        if (!have_fi || !ts_node_eq(def, fi.node)) {
+            if (have_fi)
+                fn_info_free(&fi);
+            fn_info_build(d, def, &fi);
+            have_fi = true;
+        }
+        judge_call(ctx, f, d, c, call, &fi, fc);
     }
+    if (have_fi)
+        fn_info_free(&fi);
     syn_call_list_free(&calls);
     syntax_free(owned);
     return judged;
