@@ -195,13 +195,14 @@ TEST(masked_loads_without_other_reaching_max_or_min)
         "    mn = tl.min(tl.load(x_ptr + cols, mask=m), axis=0)",            /* 8: T2 nested */
         "    ok = tl.max(tl.load(x_ptr + cols, mask=m, other=-float('inf')), axis=0)",
         "    ok2 = tl.max(tl.load(x_ptr + cols, m, -float('inf')), axis=0)",
+        "    ok3 = tl.max(tl.load(x_ptr + cols, mask=(cols < n), other=-1e30), axis=0)",
         "    total = tl.sum(tl.load(x_ptr + cols, mask=m), axis=0)",
         "    y = tl.load(x_ptr + cols, mask=m)",
         "    y = tl.where(m, y, -float('inf'))",
         "    ymax = tl.max(y, axis=0)",
         "    z = tl.load(x_ptr + cols, mask=m)",
         "    tl.store(out_ptr + cols, z, mask=m)",
-        "    tl.store(out_ptr, mx + mn + ok + ok2 + total + ymax)",
+        "    tl.store(out_ptr, mx + mn + ok + ok2 + ok3 + total + ymax)",
         NULL};
     char *d = new_file_diff("aiter/ops/triton/d.py", src);
     result r = run(d);
