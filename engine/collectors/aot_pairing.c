@@ -1,6 +1,6 @@
 /* The AOT pairing collector (rule D12): a public top-level name that the change adds to an
- * aiter/ops/flydsl module which the FlyDSL pre-compiler (aiter/aot/flydsl/<name>.py) already imports
- * from, while no line the change adds under aiter/aot/flydsl/ mentions it.
+ * aiter/ops/flydsl module which the FlyDSL pre-compiler (aiter/aot/flydsl/<name>.py) already
+ * imports from, while no line the change adds under aiter/aot/flydsl/ mentions it.
  *
  * The pre-compiler re-derives the runtime's variant choice from the symbols it imports, so a
  * new resolver the runtime starts using and AOT never learns about makes the two drift apart

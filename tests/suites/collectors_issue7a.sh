@@ -1,7 +1,7 @@
 # The first half of issue 7's collectors through the real program: index width (D9), Triton
-# masks (T1, T2), imports that do not resolve (UNRESOLVED-IMPORT) and AOT pairing (D12). Each case under
-# tests/fixtures/issue7a/<kind>/ becomes a repository whose HEAD is its base/ tree and whose
-# work tree is its head/ tree; `review-lsp check --format text` must print exactly the
+# masks (T1, T2), imports that do not resolve (UNRESOLVED-IMPORT) and AOT pairing (D12). Each
+# case under tests/fixtures/issue7a/<kind>/ becomes a repository whose HEAD is its base/ tree
+# and whose work tree is its head/ tree; `review-lsp check --format text` must print exactly the
 # collector's findings (with related lines) and its status line, as in the case's
 # expected.txt. Some cases also run as a diff file (--diff, --root) with no repository, and
 # degraded inputs must still give a status line. BLESS=1 rewrites expected.txt (review it).
@@ -17,18 +17,6 @@ build_case() {
   cp -R "$1/head/." "$2/"
 }
 
-# findings_of COLLECTOR: the findings the collector produced (with their related lines) and
-# its status line, from a text report on stdin.
-findings_of() {
-  awk -v coll="$1" '
-    /^# collector / { if (index($0, "# collector " coll ":") == 1) print; keep = 0; next }
-    /^[^ #]/ { keep = 0; if (index($0, "(" coll ")") || found_by($0)) { keep = 1; print } next }
-    /^    / && keep { print; next }
-    { keep = 0 }
-    function found_by(l) { return 0 }' |
-  grep -v '^$'
-}
-
 # rules_of COLLECTOR: the rule ids the collector reports.
 rules_of() {
   case "$1" in
@@ -41,7 +29,8 @@ rules_of() {
 select_rules() {
   awk -v rules=" $1 " -v coll="# collector $2:" '
     index($0, coll) == 1 { print; next }
-    /^[^ #]/ { keep = 0; if (match($0, /\[[A-Z0-9-]+\]/)) { id = substr($0, RSTART + 1, RLENGTH - 2);
+    /^[^ #]/ { keep = 0; if (match($0, /\[[A-Z0-9-]+\]/)) {
+               id = substr($0, RSTART + 1, RLENGTH - 2)
                if (index(rules, " " id " ")) { keep = 1; print } } next }
     /^    / && keep { print; next }
     { keep = 0 }'
