@@ -48,6 +48,22 @@ def vm_hwm(pid):
     return 0.0
 
 
+def quiet(s, cpu_quiet=1.0, timeout=600):
+    """Settled: no publish for a while and the server's CPU time has stopped growing (a review
+    that reproduces identical diagnostics publishes nothing, so publishes alone can't tell)."""
+    end = time.monotonic() + timeout
+    s.settle(quiet=1.0, timeout=timeout)
+    last, since = proc_stat(s.proc.pid), time.monotonic()
+    while time.monotonic() < end:
+        s.pump(0.1)
+        now = proc_stat(s.proc.pid)
+        if now != last:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= cpu_quiet:
+            return
+    raise TimeoutError("server never went quiet")
+
+
 changed = subprocess.run(["git", "-C", tree, "diff", "--name-only", "main"], check=True,
                          capture_output=True, text=True).stdout.split()
 
@@ -72,7 +88,7 @@ print("cold start, %d-file change on %s files: median %.1f ms (git diff --stat: 
 
 # --- keystroke path -------------------------------------------------------------------------
 s = Session(a.binary, tree, {"debounceMs": 0}, CAPS)
-s.settle(quiet=1.0)
+quiet(s)
 big = "csrc/kernels/big_kernel.cu"
 uri = "file://" + os.path.join(tree, big)
 text = open(os.path.join(tree, big)).read()
@@ -96,14 +112,16 @@ print("keystroke, didChange on a %d-line kernel file to diagnostics (debounce 0,
 git("stash", "-q")
 t0 = time.monotonic()
 git("checkout", "-q", "wide")
-s.settle(quiet=2.0, timeout=300)
+quiet(s)
 switch = s.last_publish - t0
 nfiles = len([f for f, d in s.diags.items() if d])
+wide = subprocess.run(["git", "-C", tree, "diff", "--name-only", "main", "wide"], check=True,
+                      capture_output=True, text=True).stdout.split()
 print("branch switch touching %d files: settled diagnostics after %.0f ms (%d files with diagnostics)"
-      % (1000, 1000 * switch, nfiles))
+      % (len(wide), 1000 * switch, nfiles))
 git("checkout", "-q", "feature")
 git("stash", "pop", "-q")
-s.settle(quiet=2.0, timeout=300)
+quiet(s)
 
 # --- idle CPU and peak RSS ------------------------------------------------------------------
 c0 = proc_stat(s.proc.pid)
