@@ -110,6 +110,7 @@ typedef struct file_run {
     const change_file *f;
     bool *added;          /* added[line] for head lines 1..nlines */
     int nlines;
+    bool has_device;      /* the file defines some device function */
     const syntax_doc *d;
     const syn_func_list *fns;
     bool py;
@@ -312,6 +313,10 @@ static void judge(file_run *fr, const scope *sc, TSNode n, const char *how)
     const syntax_doc *d = fr->d;
     int line = syntax_node_line(n), end = syntax_node_end_line(n);
     if (!touched(fr, line, end) || widens(d, n) || mentions(d, n, &sc->widened, line))
+        return;
+    /* Python integers do not wrap: a host product matters only as a kernel's offset, so
+     * only files that hold a kernel get host hints */
+    if (!sc->device && fr->py && !fr->has_device)
         return;
     TSNode fs[32];
     size_t nf = 0;
@@ -678,6 +683,23 @@ static void walk_function(file_run *fr, TSNode fn, const scope *parent)
     scope_free(&sc);
 }
 
+/* True when some function under n is device code by its own parameters or decorators. */
+static bool any_device(const syntax_doc *d, TSNode n)
+{
+    if (is(n, "function_definition")) {
+        scope sc = {0};
+        bool ce = false;
+        py_params(d, n, &sc, &ce);
+        scope_free(&sc);
+        if (ce || py_decorated_device(d, n))
+            return true;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (any_device(d, ts_node_named_child(n, i)))
+            return true;
+    return false;
+}
+
 /* Walk the top of a file (and classes) for functions. */
 static void walk_top(file_run *fr, TSNode n)
 {
@@ -720,6 +742,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_run *fr, ch
     fr->d = d;
     fr->fns = &fns;
     fr->py = d->lang == SYN_PYTHON;
+    fr->has_device = fr->py && any_device(d, ts_tree_root_node(d->tree));
     walk_top(fr, ts_tree_root_node(d->tree));
     syn_func_list_free(&fns);
     free(fr->added);

@@ -204,6 +204,23 @@ TEST(host_scope_is_a_hint_and_nested_device_scope_inherits)
     free(d);
 }
 
+TEST(python_host_code_without_a_kernel_is_silent)
+{
+    /* Python integers do not wrap; with no kernel in the file there is no device offset */
+    static const char *const src[] = {
+        "def make_inputs(rows, cols):",
+        "    n = rows * cols + 1",
+        "    return torch.empty(n)",
+        NULL};
+    char *d = new_file_diff("op_tests/test_x.py", src);
+    result r = run(d);
+    CHECK_INT(r.out.n, 0);
+    CHECK_STR(r.status, "nothing found: no un-widened product of runtime parameters feeds index "
+                        "arithmetic on an added line of 1 file");
+    result_free(&r);
+    free(d);
+}
+
 TEST(hip_kernel_token_offset_and_its_fixes)
 {
     static const char *const src[] = {
@@ -296,6 +313,7 @@ UNIT_MAIN("test_index_width",
           UNIT_CASE(widening_after_the_product_does_not_count),
           UNIT_CASE(products_stored_in_a_local_that_feeds_an_offset),
           UNIT_CASE(host_scope_is_a_hint_and_nested_device_scope_inherits),
+          UNIT_CASE(python_host_code_without_a_kernel_is_silent),
           UNIT_CASE(hip_kernel_token_offset_and_its_fixes),
           UNIT_CASE(only_added_lines_count),
           UNIT_CASE(status_lines))
