@@ -24,6 +24,7 @@ typedef struct cli_options {
     int ndisabled;
     size_t max_file_bytes;
     const char *explain_id;
+    const char *pr_body;     /* --pr-body FILE: a pull-request description to check for claims */
 } cli_options;
 
 /* Parse argv (after the command word). Returns 0, or EXIT_USAGE after printing why. */

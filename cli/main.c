@@ -24,6 +24,7 @@ static const char USAGE[] =
     "  --rules FILE          rules file (default: the repository's .claude/skills/review-pr/\n"
     "                        rules.md, else the bundled one)\n"
     "  --disable ID          do not report rule ID (repeatable)\n"
+    "  --pr-body FILE        check a pull-request description for perf claims with no baseline\n"
     "  --max-file-bytes N    skip files larger than N bytes (default 2097152)\n"
     "\n"
     "exit codes: 0 done (findings are advisory), 1 findings at --fail-on level,\n"

@@ -51,6 +51,7 @@ int cli_parse(int argc, char **argv, const char *command, cli_options *o)
         OPT("--format", format)
         OPT("--fail-on", fail_on)
         OPT("--rules", rules_path)
+        OPT("--pr-body", pr_body)
 #undef OPT
         if ((r = opt_value(argc, argv, &i, "--title", &v)) != 0) {
             if (r < 0)

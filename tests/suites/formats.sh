@@ -72,3 +72,15 @@ ids=[x["id"] for x in r["tool"]["driver"]["rules"]]
 full=all(x["fullDescription"]["text"].startswith("**"+x["id"]+" ") for x in r["tool"]["driver"]["rules"])
 print(sorted(ids), full, sorted({x["ruleId"] for x in r["results"]}))')
 expect_eq sarif-rules-carry-full-text "$v" "['B8', 'D4'] True ['B8', 'D4']"
+
+# --pr-body: perf claims in a pull-request description with no baseline (P1), in batch
+cat > body.md <<'B'
+## Summary
+Fused the epilogue into the GEMM kernel.
+
+This makes decode 35% faster and cuts latency to 12.5 us.
+B
+out=$(cd fr && "$BIN" check --pr-body ../body.md)
+expect_contains pr-body-claim-flagged "$out" "body.md:4:"
+expect_contains pr-body-rule "$out" "hint [P3]"
+(cd fr && "$BIN" check --pr-body ../no-such-body.md >/dev/null 2>&1); expect_rc pr-body-missing-exit-2 $? 2
