@@ -1018,6 +1018,46 @@ typedef struct gcounts {
     int gone, changed, zero, moved, hinted, in_tests, in_deleted, kept, dropped;
 } gcounts;
 
+/* A condition without white space, with the spellings that changed when aiter moved from
+ * torch types to its own (`.scalar_type() == at::kInt` → `.dtype() == AITER_DTYPE_i32`)
+ * brought to one form, so such a rewrite reads as the same check. */
+static char *canonical_condition(const char *cond)
+{
+    static const char *const map[][2] = {
+        {".scalar_type()", ".dtype()"},
+        {"at::ScalarType::Int", "i32"},      {"torch::kInt32", "i32"},   {"at::kInt", "i32"},
+        {"torch::kInt", "i32"},              {"AITER_DTYPE_i32", "i32"},
+        {"at::ScalarType::Long", "i64"},     {"torch::kInt64", "i64"},   {"at::kLong", "i64"},
+        {"torch::kLong", "i64"},             {"AITER_DTYPE_i64", "i64"},
+        {"at::ScalarType::BFloat16", "bf16"}, {"torch::kBFloat16", "bf16"},
+        {"at::kBFloat16", "bf16"},           {"AITER_DTYPE_bf16", "bf16"},
+        {"at::ScalarType::Half", "fp16"},    {"torch::kFloat16", "fp16"}, {"at::kHalf", "fp16"},
+        {"torch::kHalf", "fp16"},            {"AITER_DTYPE_fp16", "fp16"},
+        {"at::ScalarType::Float", "fp32"},   {"torch::kFloat32", "fp32"}, {"at::kFloat", "fp32"},
+        {"torch::kFloat", "fp32"},           {"AITER_DTYPE_fp32", "fp32"},
+    };
+    char *cur = no_space(cond);
+    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++) {
+        size_t n = strlen(map[k][0]);
+        if (!strstr(cur, map[k][0]))
+            continue;
+        strbuf sb;
+        sb_init(&sb);
+        for (const char *p = cur; *p;) {
+            /* whole tokens only: at::kInt must not match inside at::kInt64 */
+            if (strncmp(p, map[k][0], n) == 0 && !ident_char(p[n])) {
+                sb_adds(&sb, map[k][1]);
+                p += n;
+            } else {
+                sb_addc(&sb, *p++);
+            }
+        }
+        free(cur);
+        cur = sb_detach(&sb);
+    }
+    return cur;
+}
+
 /* True when an added statement keeps what a deleted one enforced: the same check condition
  * (the macro or message may differ: TORCH_CHECK → AITER_CHECK), or a zero-init / contiguous
  * call of the same target. */
@@ -1028,7 +1068,7 @@ static bool equivalent(const gstmt *del, const gstmt *add)
     if (del->kind != GK_CHECK)
         return del->target && add->target && strcmp(del->target, add->target) == 0;
     char *a = condition_of(del->code), *b = condition_of(add->code);
-    char *na = no_space(a), *nb = no_space(b);
+    char *na = canonical_condition(a), *nb = canonical_condition(b);
     bool r = *na && strcmp(na, nb) == 0;
     free(a);
     free(b);
