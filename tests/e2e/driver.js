@@ -71,9 +71,10 @@ async function shot(page, name) {
 async function quickOpen(page, text) {
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
+  await input.waitFor({ state: 'visible', timeout: T });
   await input.fill(text);
-  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 15000 });
+  // file search can take a while on a loaded machine: wait for the row naming the file
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor({ timeout: T });
   await sleep(300);
   await page.keyboard.press('Enter');
 }
@@ -123,6 +124,8 @@ async function main() {
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: T });
     note('workbench ready');
     pass('workbench');
+    // the extension host is up once the probe extension has started
+    check('probe.started', await waitFor(() => probeEvents().some((e) => e.event === 'probe-started')), 'no probe-started event in ' + PROBE);
     await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => {});
 
     const G = 'aiter/ops/flydsl/kernels/gather.py';

@@ -141,7 +141,7 @@ TIMER_PID=$!
 wait "$DRV_PID"; drc=$?
 kill "$TIMER_PID" "$WATCH_PID" 2>/dev/null; wait "$TIMER_PID" "$WATCH_PID" 2>/dev/null
 for p in $(sort -u "$RUN/driver-pids"); do   # Chromium left behind (e.g. after a timeout)
-  if tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -q chromium; then kill "$p" 2>/dev/null; fi
+  if tr '\0' ' ' 2>/dev/null < "/proc/$p/cmdline" | grep -q chromium; then kill "$p" 2>/dev/null; fi
 done
 cat "$RUN/driver.out" >> "$RESULTS"
 cat "$RUN/driver.out"
