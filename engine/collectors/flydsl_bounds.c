@@ -12,9 +12,11 @@
  * left alone. make_tensor_descriptor_2d with oob_outer_bound but no oob_inner_bound is the
  * e6592c373 case.
  *
- * A call counts when an added line falls inside it or a line was deleted from inside it. The
- * finding sits on the exact argument that unbinds it (max_size=True, oob_outer_bound) or on
- * the callee when max_size is omitted. */
+ * A call counts when an added line falls inside it or a line was deleted from inside it, unless
+ * the base (when it can be read) has a call in the same function binding the same buffer in the
+ * same way: an edit that keeps a deliberate bound is not a new decision, and the status line
+ * says how many were left out. The finding sits on the exact argument that unbinds it
+ * (max_size=True, oob_outer_bound) or on the callee when max_size is omitted. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -323,10 +325,108 @@ static void judge_descriptor(const syn_call *c, verdict *v)
                              "dimension is not bounds-checked");
 }
 
+/* --- calls the change carried over unchanged ------------------------------------------------- */
+
+typedef struct sig_list {
+    char **items;
+    size_t n, cap;
+} sig_list;
+
+/* Append an argument's text with all white space removed, or "-" when absent. */
+static void add_squeezed(strbuf *sb, const syn_arg *a)
+{
+    if (!a) {
+        sb_adds(sb, "-");
+        return;
+    }
+    for (const char *p = a->text; *p; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+            sb_addc(sb, *p);
+}
+
+/* What decides a call's bound, as one string: the enclosing function, the callee, the buffer
+ * and every bound-related argument. Two calls with the same signature bind the same way. */
+static char *bound_signature(const syn_func_list *fns, const syn_call *c)
+{
+    const syn_func *fn = syntax_enclosing_function(fns, c->line);
+    strbuf sb;
+    sb_init(&sb);
+    sb_addf(&sb, "%s\x1f%s\x1f", fn ? fn->qualname : "", c->name);
+    add_squeezed(&sb, positional(c, 0));
+    static const char *const kws[] = {"max_size", "num_records_bytes", "oob_outer_bound",
+                                      "oob_inner_bound", NULL};
+    for (int i = 0; kws[i]; i++) {
+        sb_addc(&sb, '\x1f');
+        add_squeezed(&sb, kwarg(c, kws[i]));
+    }
+    for (size_t i = 1; i < 3; i++) {
+        sb_addc(&sb, '\x1f');
+        add_squeezed(&sb, positional(c, i));
+    }
+    return sb_detach(&sb);
+}
+
+/* True for a call this collector judges. */
+static bool is_judged_call(const syn_call *c)
+{
+    for (size_t k = 0; k < sizeof buffer_calls / sizeof buffer_calls[0]; k++)
+        if (strcmp(c->name, buffer_calls[k].name) == 0)
+            return true;
+    return strcmp(c->name, "make_tensor_descriptor_2d") == 0;
+}
+
+/* The bound signatures of the judged calls in the base version of f (empty when the base is not
+ * available: a new file, or a diff read without its repository). */
+static void base_signatures(collector_ctx *ctx, const change_file *f, sig_list *out)
+{
+    if (f->is_new)
+        return;
+    size_t len;
+    char *text = collector_base_text(ctx, f, &len, NULL);
+    if (!text)
+        return;
+    syntax_doc *d = syntax_parse_path(f->path, text, len, NULL);
+    free(text);
+    if (!d)
+        return;
+    syn_call_list calls = {0};
+    syntax_calls(d, 0, 0, &calls);
+    syn_func_list fns = {0};
+    syntax_functions(d, &fns);
+    for (size_t i = 0; i < calls.n; i++)
+        if (is_judged_call(&calls.items[i]))
+            *ARRAY_PUSH(out->items, out->n, out->cap) = bound_signature(&fns, &calls.items[i]);
+    syn_func_list_free(&fns);
+    syn_call_list_free(&calls);
+    syntax_free(d);
+}
+
+/* Take s out of the list (each base call accounts for one head call); false when absent. */
+static bool sig_take(sig_list *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i] && strcmp(l->items[i], s) == 0) {
+            free(l->items[i]);
+            l->items[i] = NULL;
+            return true;
+        }
+    return false;
+}
+
+/* Free a signature list's contents. */
+static void sig_list_free(sig_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->items[i]);
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
 /* --- the collector ------------------------------------------------------------------------ */
 
-/* Check one FlyDSL file; returns the number of findings, or -1 (with *why) when skipped. */
-static int check_file(collector_ctx *ctx, const change_file *f, char **why)
+/* Check one FlyDSL file; returns the number of findings, or -1 (with *why) when skipped.
+ * *carried counts unbounded calls left out because the base binds them the same way. */
+static int check_file(collector_ctx *ctx, const change_file *f, char **why, int *carried)
 {
     size_t len;
     char *text = change_head_text(ctx->chg, f, &len, why);
@@ -339,7 +439,8 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why)
     syn_call_list calls = {0};
     syntax_calls(d, 0, 0, &calls);
     syn_func_list fns = {0};
-    bool have_fns = false;
+    bool have_fns = false, have_base = false;
+    sig_list base = {0};
     int found = 0;
     for (size_t i = 0; i < calls.n; i++) {
         const syn_call *c = &calls.items[i];
@@ -350,7 +451,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why)
         bool is_desc = strcmp(c->name, "make_tensor_descriptor_2d") == 0;
         if ((!bc && !is_desc) || !call_touched(f, c->line, c->end_line))
             continue;
-        if (bc && !have_fns) {
+        if (!have_fns) {
             syntax_functions(d, &fns);
             have_fns = true;
         }
@@ -361,6 +462,29 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why)
             judge_descriptor(c, &v);
         if (!v.flag)
             continue;
+        if (!have_base) {
+            base_signatures(ctx, f, &base);
+            have_base = true;
+            /* the calls the change did not touch account for their own base calls first */
+            for (size_t k = 0; k < calls.n && base.n; k++) {
+                const syn_call *u = &calls.items[k];
+                if (!is_judged_call(u) || call_touched(f, u->line, u->end_line))
+                    continue;
+                char *us = bound_signature(&fns, u);
+                sig_take(&base, us);
+                free(us);
+            }
+        }
+        char *sig = bound_signature(&fns, c);
+        bool same_as_base = sig_take(&base, sig);
+        free(sig);
+        if (same_as_base) {
+            /* the change edited the call but bound it exactly as before, in the same function */
+            (*carried)++;
+            free(v.why);
+            free(v.related_msg);
+            continue;
+        }
         char *buf = buffer_name(c);
         finding *fd = findings_add(ctx->out, "B8", SEV_WARNING, f->path,
                                    v.at ? v.at->line : c->line, "flydsl_bounds", "%s(%s): %s%s%s%s",
@@ -386,6 +510,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why)
         free(v.related_msg);
         found++;
     }
+    sig_list_free(&base);
     syn_func_list_free(&fns);
     syn_call_list_free(&calls);
     syntax_free(d);
@@ -396,7 +521,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why)
 static void flydsl_bounds_run(collector_ctx *ctx)
 {
     size_t nfiles = 0, nskipped = 0;
-    int total = 0;
+    int total = 0, carried = 0;
     char *first_skip = NULL;
     for (size_t i = 0; i < ctx->chg->nfiles; i++) {
         const change_file *f = &ctx->chg->files[i];
@@ -404,7 +529,7 @@ static void flydsl_bounds_run(collector_ctx *ctx)
             continue;
         nfiles++;
         char *why = NULL;
-        int n = check_file(ctx, f, &why);
+        int n = check_file(ctx, f, &why, &carried);
         if (n < 0) {
             nskipped++;
             if (!first_skip)
@@ -415,19 +540,25 @@ static void flydsl_bounds_run(collector_ctx *ctx)
         }
         total += n;
     }
+    strbuf tail;
+    sb_init(&tail);
+    if (carried)
+        sb_addf(&tail, "; %d edited call%s bound exactly as in the base left out", carried,
+                carried == 1 ? "" : "s");
+    if (nskipped)
+        sb_addf(&tail, "; skipped: %s", first_skip);
     if (!nfiles)
         collector_status(ctx, "nothing found: no FlyDSL Python file in the change");
     else if (nskipped == nfiles)
         collector_status(ctx, "skipped: %s", first_skip ? first_skip : "head text not available");
     else if (total)
         collector_status(ctx, "found %d unbounded buffer resource%s or descriptor%s on changed "
-                         "lines%s%s", total, total == 1 ? "" : "s", total == 1 ? "" : "s",
-                         nskipped ? "; skipped: " : "", nskipped ? first_skip : "");
+                         "lines%s", total, total == 1 ? "" : "s", total == 1 ? "" : "s", tail.len ? tail.buf : "");
     else
         collector_status(ctx, "nothing found: no unbounded buffer resource or descriptor on a "
-                         "changed line of %zu FlyDSL file%s%s%s", nfiles - nskipped,
-                         nfiles - nskipped == 1 ? "" : "s", nskipped ? "; skipped: " : "",
-                         nskipped ? first_skip : "");
+                         "changed line of %zu FlyDSL file%s%s", nfiles - nskipped,
+                         nfiles - nskipped == 1 ? "" : "s", tail.len ? tail.buf : "");
+    sb_free(&tail);
     free(first_skip);
 }
 
