@@ -111,6 +111,8 @@ typedef struct file_run {
     bool *added;          /* added[line] for head lines 1..nlines */
     int nlines;
     bool has_device;      /* the file defines some device function */
+    uint32_t *spans;      /* byte spans already reported (start, end pairs) */
+    size_t nspans, spans_cap;
     const syntax_doc *d;
     const syn_func_list *fns;
     bool py;
@@ -318,6 +320,10 @@ static void judge(file_run *fr, const scope *sc, TSNode n, const char *how)
      * only files that hold a kernel get host hints */
     if (!sc->device && fr->py && !fr->has_device)
         return;
+    /* a product inside one already reported, ((a * b + c) * d), is the same finding */
+    for (size_t i = 0; i + 1 < fr->nspans; i += 2)
+        if (ts_node_start_byte(n) >= fr->spans[i] && ts_node_end_byte(n) <= fr->spans[i + 1])
+            return;
     TSNode fs[32];
     size_t nf = 0;
     factors(n, fs, &nf, 32);
@@ -357,6 +363,8 @@ static void judge(file_run *fr, const scope *sc, TSNode n, const char *how)
     }
     TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
     f->range = (text_range){line, (int)s.column, (int)e.row + 1, (int)e.column};
+    *ARRAY_PUSH(fr->spans, fr->nspans, fr->spans_cap) = ts_node_start_byte(n);
+    *ARRAY_PUSH(fr->spans, fr->nspans, fr->spans_cap) = ts_node_end_byte(n);
     for (size_t i = 0; i < names.n; i++) {
         int pl = set_line(&sc->runtime, names.names[i]);
         if (pl > 0 && pl != line)
@@ -747,6 +755,9 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_run *fr, ch
     syn_func_list_free(&fns);
     free(fr->added);
     fr->added = NULL;
+    free(fr->spans);
+    fr->spans = NULL;
+    fr->nspans = fr->spans_cap = 0;
     syntax_free(owned);
     return 0;
 }

@@ -236,7 +236,7 @@ TEST(hip_kernel_token_offset_and_its_fixes)
         "    out[t64 * num_heads * head_dim] = 0.f;",                            /* 10 */
         "    out[token_id * stride] = 0.f;",                                     /* 11 */
         "    out[BLOCK * 2 + token_id] = 0.f;",                                  /* 12 */
-        "    out[threadIdx.x * head_dim] = in[token_id * head_dim];",            /* 13: hit */
+        "    out[threadIdx.x * head_dim] = in[(token_id * head_dim + 1) * num_heads];", /* 13 */
         "}",
         "__device__ int helper(int a, int b) { return a * b + 1; }",             /* 15: hit */
         "int host(int a, int b) { return a * b + 1; }",                          /* 16: hint */
