@@ -172,19 +172,18 @@ local function run()
   rl.set_settings({ severity = { D11 = "error" }, debounceMs = 50, rulesPath = "docs/review-rules.md" })
   check("settings.restored", vim.wait(WAIT, function() return find(s, "D4") ~= nil end, 20), describe(s))
 
-  -- 8. :ReviewRescan and :ReviewDerived
-  local rescan
-  rl.rescan(function(err, r) rescan = r or err end)
-  vim.wait(WAIT, function() return rescan ~= nil end, 20)
-  check("rescan.notify", notes[#notes] and notes[#notes]:find("rescanned: 3 changed files", 1, true) ~= nil, tostring(notes[#notes]))
-  check("rescan", type(rescan) == "table" and rescan.files == 3 and (rescan.findings or 0) >= 3, vim.inspect(rescan))
-  local derived
-  rl.show_derived(function(err, r) derived = r or err end)
-  vim.wait(WAIT, function() return derived ~= nil end, 20)
-  check("derived", type(derived) == "string" and derived:find("[flydsl-kernel", 1, true) ~= nil
-    and vim.api.nvim_buf_get_name(0):find("derived%-rules") ~= nil, vim.inspect(derived))
-  vim.cmd("close")
-  rl.show_log()
+  -- 8. :ReviewRescan, :ReviewDerived and :ReviewLog (the user commands themselves)
+  local before = #notes
+  vim.cmd("ReviewRescan")
+  vim.wait(WAIT, function() return #notes > before end, 20)
+  check("rescan", notes[#notes] and notes[#notes]:find("rescanned: 3 changed files, %d+ findings") ~= nil, tostring(notes[#notes]))
+  local win = vim.api.nvim_get_current_win()
+  vim.cmd("ReviewDerived")
+  local shown = vim.wait(WAIT, function() return vim.api.nvim_buf_get_name(0):find("derived%-rules") ~= nil end, 20)
+  local derived = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  check("derived", shown and derived:find("[flydsl-kernel", 1, true) ~= nil and derived:find("B8", 1, true) ~= nil, derived)
+  if vim.api.nvim_get_current_win() ~= win then vim.cmd("close") end
+  vim.cmd("ReviewLog")
   local log = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
   check("server-log", log:find("work tree " .. vim.loop.fs_realpath(FIX), 1, true) ~= nil, log:sub(1, 300))
   vim.cmd("close")
