@@ -4,14 +4,20 @@
  *
  * For each C/C++ file in the change, the structs whose text the change touches are parsed in
  * the base and in the head (the syntax layer), their data members aligned by name, and every
- * edit classified: inserted, removed, retyped, moved. Field offsets and sizes are computed
- * where the types allow (built-in and HIP vector types, pointers, typedefs and structs of the
- * same file, arrays of literal length, natural alignment); elsewhere a field's offset is known
- * to stay only when everything before it is unchanged. The tree-wide pin index (tree_index.h)
- * then says which offsets and sizes are pinned: a finding is raised only for a pin that shifts
- * and that the change did not touch, on the line of the edit that shifts it, with each pinning
- * assertion as related information. Churn in a struct nobody pins is silent, appending at the
- * end shifts no offset, and another struct's assertions never count. */
+ * edit classified: inserted, removed, retyped, moved. Offsets and sizes are computed where the
+ * types allow: built-in and HIP vector types, pointers, typedefs and structs of the same file,
+ * arrays of literal or constant length, natural alignment, #pragma pack, packed and alignas.
+ * Elsewhere a member's offset is known to stay only when everything before it is unchanged;
+ * with base classes, or members declared in both branches of an #if, only differences are
+ * trusted, never absolute values.
+ *
+ * The tree-wide pin index (tree_index.h) then says which offsets and sizes are pinned, counting
+ * only pins that can see this struct (a struct of a .cu file is private to it; a file defining
+ * its own namesake pins its own). A finding is raised only for a pin that shifts and that the
+ * change did not touch, on the line of the edit that shifts it, with each pinning assertion as
+ * related information. Churn in a struct nobody pins is silent, appending at the end shifts no
+ * offset, and another struct's assertions never count. When the base text cannot be read (a
+ * diff without its repository) it is rebuilt from the head and the diff. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -440,6 +446,16 @@ static long long struct_alignas(const side *sd, const syn_struct *s)
     return n > 0 && n <= 4096 ? n : 0;
 }
 
+/* True when two data members share a name (alternative #if branches). */
+static bool has_duplicate_members(const syn_struct *s)
+{
+    for (size_t i = 0; i < s->nfields; i++)
+        for (size_t j = i + 1; j < s->nfields && s->fields[i].name[0]; j++)
+            if (strcmp(s->fields[i].name, s->fields[j].name) == 0)
+                return true;
+    return false;
+}
+
 /* True when the struct derives from base classes (a single ':' before its "{"). */
 static bool has_base_clause(const side *sd, const syn_struct *s)
 {
@@ -501,7 +517,9 @@ static bool compute_layout(const side *sd, const syn_struct *s, struct_layout *o
         if (sz > maxsize)
             maxsize = sz;
     }
-    out->relative = has_base_clause(sd, s);
+    /* members declared twice come from #if / #else branches: only one set exists in a build,
+     * so absolute offsets are not to be trusted, though differences still are */
+    out->relative = has_base_clause(sd, s) || has_duplicate_members(s);
     if (out->relative)
         out->size_known = false;
     long long want = struct_alignas(sd, s);
