@@ -10,7 +10,9 @@
  *     function, or anything nested in one; other functions are host code, reported as Hints;
  *   - runtime parameters are the function's (and enclosing functions') parameters that are
  *     not `constexpr` (C++: not template parameters); compile-time names are constexpr
- *     parameters, template parameters and `constexpr` locals;
+ *     parameters, template parameters, `constexpr` locals and locals only ever assigned
+ *     compile-time values, where an arange of constexpr bounds and threadIdx count as bounded
+ *     (program_id, blockIdx and loads do not);
  *   - a product is the whole chain of `*` factors; it feeds index arithmetic when it is an
  *     operand of `+`/`-`, the value of `+=`/`-=`, a subscript index, or the value of a local
  *     that is later used in one of those places;
@@ -19,8 +21,10 @@
  *     no 64-bit type or cast inside it (int64, int64_t, i64, long, size_t, `.to(tl.int64)`,
  *     `static_cast<int64_t>`, ...), no factor that is a 64-bit parameter, and no factor that is
  *     a local widened on an earlier line (also through another widened local).
- * Only products with an added line are reported; the finding covers the product exactly and
- * names the runtime parameters in it. */
+ * Only products with an added line are reported, once (not again for a product nested in a
+ * reported one); the finding covers the product exactly and names the runtime parameters in
+ * it. Host products are Hints, and in Python only in files that hold a kernel, since Python
+ * integers do not wrap until they become a kernel's offset. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
