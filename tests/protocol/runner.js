@@ -38,13 +38,14 @@ const path = require('path');
 const { spawn, execFileSync, execSync } = require('child_process');
 
 const args = process.argv.slice(2);
-let bin = null, fixture = null, tmp = null, valgrind = false;
+let bin = null, fixture = null, tmp = null, valgrind = false, suite = 'protocol';
 const files = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--bin') bin = args[++i];
   else if (args[i] === '--fixture') fixture = args[++i];
   else if (args[i] === '--tmp') tmp = args[++i];
   else if (args[i] === '--valgrind') valgrind = true;
+  else if (args[i] === '--suite') suite = args[++i];
   else files.push(args[i]);
 }
 if (!bin || !tmp || files.length === 0) {
@@ -173,7 +174,7 @@ async function runOne(file) {
   const logFile = path.join(dir, 'server.log');
   let cmd = bin, cargs = ['--log', logFile, ...extra];
   if (valgrind) {
-    cargs = ['--quiet', '--leak-check=full', '--errors-for-leak-kinds=definite,indirect', '--error-exitcode=99', bin, ...cargs];
+    cargs = ['--quiet', `--suppressions=${path.join(__dirname, 'valgrind.supp')}`, '--leak-check=full', '--show-leak-kinds=definite,indirect', '--errors-for-leak-kinds=definite,indirect', '--error-exitcode=99', bin, ...cargs];
     cmd = 'valgrind';
   }
   const child = spawn(cmd, cargs, { cwd: ws, env: { ...process.env, XDG_CACHE_HOME: cache, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -317,12 +318,12 @@ async function runOne(file) {
     failure = 'sanitizer/valgrind report on stderr';
   if (!failure && code === 99 && valgrind) failure = 'valgrind reported errors';
   if (failure) {
-    console.log(`FAIL protocol.${name}`);
+    console.log(`FAIL ${suite}.${name}`);
     console.error(`--- ${name}: ${failure}`);
     if (stderr) console.error(`--- server stderr:\n${stderr.slice(0, 4000)}`);
     try { console.error(`--- server log (tail):\n${fs.readFileSync(logFile, 'utf8').split('\n').slice(-25).join('\n')}`); } catch (e) { /* none */ }
   } else {
-    console.log(`PASS protocol.${name}`);
+    console.log(`PASS ${suite}.${name}`);
   }
   return !failure;
 }
