@@ -8,7 +8,8 @@
  * "The tree" is the base (read through the repository) with the change laid over it: a module
  * the change adds, renames into place or edits is read from its head text, anything else from
  * the base; in --diff mode the base is the root directory on disk. Directories (namespace
- * packages) are looked up on disk under the root, which in repo mode is the work tree. A
+ * packages) are looked up on disk under the root, which in repo mode is the work tree, and so
+ * are files git ignores (generated modules) in repo mode. A
  * module is its `.py`, its package's `__init__.py`, or a directory (a namespace package,
  * whose names cannot be disproved). A name is defined by a module-level def, class,
  * assignment, import or for/with target (also inside top-level if/try blocks), by being a
@@ -71,8 +72,11 @@ static char *tree_text(const tree_view *tv, const char *path, size_t *len, bool 
     }
     if (deleted_by_change(tv, path))
         return NULL;
-    if (tv->ctx->rp)
-        return repo_base_text(tv->ctx->rp, path, len, NULL);
+    if (tv->ctx->rp) {
+        char *t = repo_base_text(tv->ctx->rp, path, len, NULL);
+        if (t)
+            return t;
+    }
     if (!tv->root)
         return NULL;
     char *full = xasprintf("%s/%s", tv->root, path);
@@ -102,7 +106,9 @@ static bool tree_has_file(const tree_view *tv, const char *path)
         if (t)
             return true;
     }
-    if (!tv->root || tv->ctx->rp)
+    /* on disk: the tree in --diff mode; in repo mode a file git ignores (a generated
+     * _version.py), which the change model leaves out but Python imports all the same */
+    if (!tv->root)
         return false;
     char *full = xasprintf("%s/%s", tv->root, path);
     struct stat st;

@@ -1,7 +1,7 @@
 # The first half of issue 7's collectors through the real program: index width (D9), Triton
 # masks (T1, T2), imports that do not resolve (UNRESOLVED-IMPORT) and AOT pairing (D12). Each
 # case under tests/fixtures/issue7a/<kind>/ becomes a repository whose HEAD is its base/ tree
-# and whose work tree is its head/ tree; `review-lsp check --format text` must print exactly the
+# and whose work tree is its head/ tree (then its post-build.sh, if any, runs there); `review-lsp check --format text` must print exactly the
 # collector's findings (with related lines) and its status line, as in the case's
 # expected.txt. Some cases also run as a diff file (--diff, --root) with no repository, and
 # degraded inputs must still give a status line. BLESS=1 rewrites expected.txt (review it).
@@ -15,6 +15,7 @@ build_case() {
   commit_all "$2" "base"
   find "$2" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
   cp -R "$1/head/." "$2/"
+  if [ -f "$1/post-build.sh" ]; then (cd "$2" && sh "$1/post-build.sh"); fi
 }
 
 # rules_of COLLECTOR: the rule ids the collector reports.
