@@ -59,12 +59,24 @@ static size_t id_len(const char *s, size_t n)
     return i;
 }
 
-/* If the line opens a rule block ("**ID — "), return the id length (id starts at s+2). */
+/* Length of an evidence id made of capitals and dashes ("UNRESOLVED-IMPORT"), or 0. */
+static size_t word_id_len(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && ((s[i] >= 'A' && s[i] <= 'Z') || (i > 0 && s[i] == '-')))
+        i++;
+    return i >= 2 && s[i - 1] != '-' ? i : 0;
+}
+
+/* If the line opens a rule block ("**ID — "), return the id length (id starts at s+2). Ids
+ * are the original's ([A-Z]+digits[a-z]?) or our evidence ids of capitals and dashes. */
 static size_t block_start(line_view l)
 {
     if (l.n < 4 || l.s[0] != '*' || l.s[1] != '*')
         return 0;
     size_t k = id_len(l.s + 2, l.n - 2);
+    if (!k)
+        k = word_id_len(l.s + 2, l.n - 2);
     if (!k)
         return 0;
     const char *after = l.s + 2 + k;

@@ -11,7 +11,7 @@ static const char *const EVERY_ID[] = {
     "E1", "E2", "E3", "E4", "E5", "F1", "G1", "G1b", "P1", "P2", "P3", "P4", "P5", "P6", "T1",
     "T2", "T3", "T4", "T5", "T6", "T8", "STEP4", "HK1", "HK2", "HK3", "HK4", "HK5", "HK6", "HK7",
     "HK8", "HK9", "HK10", "HK11", "HK12", "HK12b", "HK13", "HK14", "HK15", "HK16", "HK17",
-    "HK18", "HK19"};
+    "HK18", "HK19", "UNRESOLVED-IMPORT", "COMMENT-ONLY"};
 
 TEST(bundled_has_every_rule)
 {
