@@ -84,6 +84,13 @@ static const char *find_word(const char *s, const char *w, bool prefix)
 /* The kind of guard a line of code holds (strings and comments already blanked). */
 static gkind guard_kind(const char *code)
 {
+    const char *p = str_lskip(code);
+    if (*p == '#') {
+        /* a preprocessor line: `#define AITER_CHECK(...)` defines the guard, it is none */
+        p = str_lskip(p + 1);
+        if (str_starts(p, "define") || str_starts(p, "include") || str_starts(p, "undef"))
+            return GK_NONE;
+    }
     if (find_word(code, "assert", false) || find_word(code, "static_assert", false) ||
         find_word(code, "_Static_assert", false) || find_word(code, "TORCH_CHECK", true) ||
         find_word(code, "AITER_CHECK", true) || find_word(code, "TORCH_INTERNAL_ASSERT", true))
@@ -1136,7 +1143,8 @@ static void report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
         }
         reworded = moved != NULL;
     }
-    if (moved && reworded && moved->gf == del->gf && abs(moved->head_line - del->head_line) <= 3) {
+    if (moved && moved->gf == del->gf && abs(moved->head_line - del->head_line) <= 3) {
+        /* re-added where it was (re-indented, reworded, macro renamed): kept, not moved */
         c->kept++;
         free(old);
         return;
@@ -1349,8 +1357,9 @@ static void guards_run(collector_ctx *ctx)
         collector_status(ctx, "nothing found: this change deletes no assert, check, zero-init or "
                               "contiguous call%s", extra.buf ? extra.buf : "");
     else if (nfound == 0)
-        collector_status(ctx, "nothing found: %zu deleted guard(s), all kept or moved (%d moved, "
-                              "hints say where)%s", dels.n, c.moved, extra.buf ? extra.buf : "");
+        collector_status(ctx, "nothing found: %zu deleted guard(s), all re-added (%d moved "
+                              "elsewhere, hints say where)%s", dels.n, c.moved,
+                         extra.buf ? extra.buf : "");
     else
         collector_status(ctx, "found %d: %d gone, %d changed, %d zero-init swapped for empty; %d "
                               "moved (hints); %d lowered to hints (still checked elsewhere, or "

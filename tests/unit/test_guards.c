@@ -33,7 +33,7 @@ TEST(optional_checked) { run_case("optional_checked", "found 1: 1 gone"); }
 /* aiter#4043: zeros became empty while the (now rewritten) comment required zeros. */
 TEST(zeros_to_empty) { run_case("zeros_to_empty", "found 2: 0 gone, 0 changed, 2 zero-init"); }
 /* Moved guards, one re-wrapped, one moved to another file (aiter#5235): hints only. */
-TEST(moved) { run_case("moved", "nothing found: 3 deleted guard(s), all kept or moved (3 moved"); }
+TEST(moved) { run_case("moved", "nothing found: 3 deleted guard(s), all re-added (3 moved elsewhere"); }
 /* static_assert, AITER_CHECK and .contiguous() deleted outright. */
 TEST(gone) { run_case("gone", "found 3: 3 gone"); }
 /* Comments, docstrings, strings, test files, non-code files, deleted files: nothing. */
