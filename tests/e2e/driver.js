@@ -98,6 +98,22 @@ async function goToLine(page, line) {
   await sleep(200);
   await page.keyboard.press('Enter');
 }
+// Open the quick fix menu at the cursor and return its row holding `text` (the code actions
+// may not be computed yet right after the file opens: try a few times).
+async function quickFixRow(page, text) {
+  for (let attempt = 0; ; attempt++) {
+    await page.keyboard.press('Control+.');
+    const row = page.locator('.action-widget .monaco-list-row, .context-view .monaco-list-row', { hasText: text }).first();
+    try {
+      await row.waitFor({ timeout: 7000 });
+      return row;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      await page.keyboard.press('Escape');
+      await sleep(1000);
+    }
+  }
+}
 async function step(name, page, fn) {
   try {
     await fn();
@@ -188,12 +204,23 @@ async function main() {
     await step('code-action.open-rule', page, async () => {
       await focusEditor(page);
       await goToLine(page, '5:20'); // on the squiggle: the quick fix menu lists its actions
-      await page.keyboard.press('Control+.');
-      const item = page.locator('.action-widget .monaco-list-row, .context-view .monaco-list-row', { hasText: 'Open rule B8' }).first();
-      await item.waitFor({ timeout: 20000 });
+      const item = await quickFixRow(page, 'Open rule B8');
       await item.click();
       const ed = await waitFor(() => { const e = lastEditor(); return e && /rules\.md$/.test(e.uri) && e.line === b8Line - 1 ? e : null; }, 20000);
       check('code-action.open-rule', ed && ed.text.startsWith('**B8 — '), 'last editor ' + JSON.stringify(lastEditor()));
+    });
+
+    // 4b. "Go to evidence" on the D11 finding (review.openLocation): the pinning assertion
+    await step('code-action.evidence', page, async () => {
+      await quickOpen(page, 'kargs.h');
+      await page.waitForSelector('.monaco-editor .squiggly-warning', { timeout: T });
+      await focusEditor(page);
+      await goToLine(page, '6:10');
+      const item = await quickFixRow(page, 'Go to evidence');
+      const title = (await item.innerText()).trim();
+      await item.click();
+      const ed = await waitFor(() => { const e = lastEditor(); return e && /kargs\.h$/.test(e.uri) && (e.line === 10 || e.line === 11) ? e : null; }, 20000);
+      check('code-action.evidence', ed && /static_assert/.test(ed.text), title + ' -> ' + JSON.stringify(lastEditor()));
     });
 
     // 5. "Review: Open Rule…" quick pick of every rule, then D11
@@ -204,6 +231,10 @@ async function main() {
       const input = page.locator('.quick-input-widget input');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'A1' }).first().waitFor({ timeout: 20000 });
       const count = await page.locator('.quick-input-list .monaco-list-row').count();
+      await input.fill('HK19'); // the last housekeeping row is in the list too
+      const hk = await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Test logs its verdict' }).first()
+        .waitFor({ timeout: 10000 }).then(() => true, () => false);
+      check('open-rule.lists-table-rows', hk, 'HK19 not offered');
       await input.fill('D11');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Struct' }).first().waitFor({ timeout: 10000 }).catch(() => {});
       await sleep(300);
