@@ -11,7 +11,8 @@
  * header's finding points at a few of its includers.
  *
  * Cost: the include fan-in needs one walk over the C/C++ files of the tree, done only when the
- * change touches a header, and counting only the touched headers' names. */
+ * change touches a header; the include index it builds is kept in the collector's state
+ * between reviews and re-read only for the paths touched since the previous one. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,26 +33,36 @@ static const char *const tier2[] = {
 /* Generated registries: huge fan-in, always changed mechanically. */
 static const char *const exempt[] = {"rocm_ops.hpp", NULL};
 
-typedef struct includer {
-    char *path;
+/* One #include of a file: the included basename and its line. */
+typedef struct include {
+    char *base;
     int line;
-} includer;
+} include;
+
+/* The includes of one C/C++ file of the tree. */
+typedef struct inc_file {
+    char *path;
+    include *inc;
+    size_t n, cap;
+} inc_file;
+
+/* The include index of a tree, kept between reviews in the collector's state and updated for
+ * the paths touched since the previous review. */
+typedef struct fanin_index {
+    char *root;
+    inc_file *files;         /* sorted by path */
+    size_t n, cap;
+} fanin_index;
 
 /* A touched header and who includes it. */
 typedef struct header {
     const change_file *f;
     const char *base;
     int fanin;
-    includer shown[INCLUDERS_SHOWN];
+    const inc_file *shown[INCLUDERS_SHOWN];
+    int shown_line[INCLUDERS_SHOWN];
     int nshown;
 } header;
-
-typedef struct walk {
-    const char *root;
-    header *h;
-    size_t nh;
-    size_t nfiles;
-} walk;
 
 /* The last path component of p (borrowed). */
 static const char *base_name(const char *p)
@@ -83,59 +94,118 @@ static bool skip_dir(const char *name)
            strcmp(name, "3rdparty") == 0;
 }
 
-/* Count the #include lines of one file's text against the touched headers. */
-static void scan_includes(walk *w, const char *rel, const char *t, size_t len)
+/* True when a relative path lies in a directory the walk skips. */
+static bool in_skipped_dir(const char *rel)
+{
+    for (const char *p = rel; *p;) {
+        const char *e = strchr(p, '/');
+        if (!e)
+            return false;
+        char *comp = xstrndup(p, (size_t)(e - p));
+        bool skip = skip_dir(comp);
+        free(comp);
+        if (skip)
+            return true;
+        p = e + 1;
+    }
+    return false;
+}
+
+/* Record every #include of a file's text (by the included file's basename). */
+static void scan_includes(inc_file *f, const char *t, size_t len)
 {
     int line = 1;
     for (const char *p = t, *end = t + len; p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
         const char *s = p;
+        p = e + 1;
         while (s < e && (*s == ' ' || *s == '\t'))
             s++;
-        if (s < e && *s == '#') {
+        if (s >= e || *s != '#')
+            continue;
+        s++;
+        while (s < e && (*s == ' ' || *s == '\t'))
             s++;
-            while (s < e && (*s == ' ' || *s == '\t'))
-                s++;
-            if ((size_t)(e - s) > 7 && memcmp(s, "include", 7) == 0) {
-                s += 7;
-                while (s < e && (*s == ' ' || *s == '\t'))
-                    s++;
-                if (s < e && (*s == '"' || *s == '<')) {
-                    const char *q = ++s;
-                    while (q < e && *q != '"' && *q != '>')
-                        q++;
-                    const char *b = q;
-                    while (b > s && b[-1] != '/')
-                        b--;
-                    for (size_t i = 0; q < e && i < w->nh; i++) {
-                        header *h = &w->h[i];
-                        size_t bl = strlen(h->base);
-                        if ((size_t)(q - b) != bl || memcmp(b, h->base, bl) != 0)
-                            continue;
-                        h->fanin++;
-                        if (h->nshown < INCLUDERS_SHOWN && strcmp(rel, h->f->path) != 0) {
-                            h->shown[h->nshown].path = xstrdup(rel);
-                            h->shown[h->nshown++].line = line;
-                        }
-                    }
-                }
-            }
-        }
-        p = e + 1;
+        if ((size_t)(e - s) <= 7 || memcmp(s, "include", 7) != 0)
+            continue;
+        s += 7;
+        while (s < e && (*s == ' ' || *s == '\t'))
+            s++;
+        if (s >= e || (*s != '"' && *s != '<'))
+            continue;
+        const char *q = ++s;
+        while (q < e && *q != '"' && *q != '>')
+            q++;
+        if (q >= e)
+            continue;
+        const char *b = q;
+        while (b > s && b[-1] != '/')
+            b--;
+        include *in = ARRAY_PUSH(f->inc, f->n, f->cap);
+        in->base = xstrndup(b, (size_t)(q - b));
+        in->line = line;
     }
 }
 
-/* Order directory entries by name, so the includers shown do not depend on the file system. */
+/* Free one file's includes. */
+static void inc_file_clear(inc_file *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        free(f->inc[i].base);
+    free(f->inc);
+    free(f->path);
+    memset(f, 0, sizeof *f);
+}
+
+/* Free the index. */
+static void fanin_free(void *p)
+{
+    fanin_index *ix = p;
+    if (!ix)
+        return;
+    for (size_t i = 0; i < ix->n; i++)
+        inc_file_clear(&ix->files[i]);
+    free(ix->files);
+    free(ix->root);
+    free(ix);
+}
+
+/* Order of files by path. */
+static int file_cmp(const void *a, const void *b)
+{
+    return strcmp(((const inc_file *)a)->path, ((const inc_file *)b)->path);
+}
+
+/* Read root/rel and add its includes to the index (unsorted). */
+static void index_file(fanin_index *ix, const char *rel)
+{
+    char *full = xasprintf("%s/%s", ix->root, rel);
+    struct stat st;
+    size_t len;
+    char *t = NULL;
+    if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= FILE_MAX)
+        t = read_file(full, FILE_MAX, &len, NULL);
+    free(full);
+    if (!t)
+        return;
+    inc_file *f = ARRAY_PUSH(ix->files, ix->n, ix->cap);
+    memset(f, 0, sizeof *f);
+    f->path = xstrdup(rel);
+    scan_includes(f, t, len);
+    free(t);
+}
+
+/* Order directory entries by name. */
 static int name_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Walk root/rel recursively in name order, scanning every C/C++ file. */
-static void walk_dir(walk *w, const char *rel)
+/* Walk root/rel recursively, indexing every C/C++ file. */
+static void walk_dir(fanin_index *ix, const char *rel)
 {
-    char *dir = *rel ? xasprintf("%s/%s", w->root, rel) : xstrdup(w->root);
+    char *dir = *rel ? xasprintf("%s/%s", ix->root, rel) : xstrdup(ix->root);
     DIR *d = opendir(dir);
     if (!d) {
         free(dir);
@@ -152,29 +222,74 @@ static void walk_dir(walk *w, const char *rel)
         qsort(names, n, sizeof *names, name_cmp);
     for (size_t i = 0; i < n; i++) {
         char *r = *rel ? xasprintf("%s/%s", rel, names[i]) : xstrdup(names[i]);
-        char *full = xasprintf("%s/%s", dir, names[i]);
-        struct stat st;
-        if (lstat(full, &st) == 0) {
-            if (S_ISDIR(st.st_mode)) {
-                if (!skip_dir(names[i]))
-                    walk_dir(w, r);
-            } else if (S_ISREG(st.st_mode) && counts_includes(names[i]) &&
-                       (size_t)st.st_size <= FILE_MAX) {
-                size_t len;
-                char *t = read_file(full, FILE_MAX, &len, NULL);
-                if (t) {
-                    w->nfiles++;
-                    scan_includes(w, r, t, len);
-                    free(t);
-                }
-            }
+        if (counts_includes(names[i])) {
+            index_file(ix, r);
+        } else if (!skip_dir(names[i])) {
+            char *full = xasprintf("%s/%s", dir, names[i]);
+            struct stat st;
+            if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode))
+                walk_dir(ix, r);
+            free(full);
         }
-        free(full);
         free(r);
         free(names[i]);
     }
     free(names);
     free(dir);
+}
+
+/* Bring the index up to date: built from scratch when there is none (or the root moved, or
+ * what changed is unknown), else re-read for the touched paths only. */
+static fanin_index *fanin_get(collector_ctx *ctx, const char *root, bool *rebuilt)
+{
+    fanin_index *ix = ctx->state ? *ctx->state : NULL;
+    *rebuilt = false;
+    if (ix && (strcmp(ix->root, root) != 0 || !ctx->touched)) {
+        fanin_free(ix);
+        ix = NULL;
+    }
+    if (!ix) {
+        ix = xcalloc(1, sizeof *ix);
+        ix->root = xstrdup(root);
+        walk_dir(ix, "");
+        *rebuilt = true;
+    } else {
+        for (size_t t = 0; ctx->touched[t]; t++) {
+            const char *rel = ctx->touched[t];
+            if (!counts_includes(base_name(rel)) || in_skipped_dir(rel))
+                continue;
+            for (size_t i = 0; i < ix->n; i++)
+                if (strcmp(ix->files[i].path, rel) == 0) {
+                    inc_file_clear(&ix->files[i]);
+                    ix->files[i] = ix->files[--ix->n];
+                    break;
+                }
+            index_file(ix, rel);
+        }
+    }
+    if (ix->n)
+        qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
+    if (ctx->state)
+        *ctx->state = ix;
+    return ix;
+}
+
+/* Count who includes each touched header, keeping the first few includers in path order. */
+static void count_fanin(const fanin_index *ix, header *hs, size_t nh)
+{
+    for (size_t i = 0; i < ix->n; i++) {
+        const inc_file *f = &ix->files[i];
+        for (size_t k = 0; k < f->n; k++)
+            for (size_t h = 0; h < nh; h++) {
+                if (strcmp(f->inc[k].base, hs[h].base) != 0)
+                    continue;
+                hs[h].fanin++;
+                if (hs[h].nshown < INCLUDERS_SHOWN && strcmp(f->path, hs[h].f->path) != 0) {
+                    hs[h].shown[hs[h].nshown] = f;
+                    hs[h].shown_line[hs[h].nshown++] = f->inc[k].line;
+                }
+            }
+    }
 }
 
 /* The first changed head line of a file (1 when it has none). */
@@ -219,9 +334,10 @@ static void core_tiers_run(collector_ctx *ctx)
     size_t nwalked = 0;
     int most = -1;
     if (nheaders && root) {
-        walk w = {root, hs, nheaders, 0};
-        walk_dir(&w, "");
-        nwalked = w.nfiles;
+        bool rebuilt;
+        fanin_index *ix = fanin_get(ctx, root, &rebuilt);
+        nwalked = ix->n;
+        count_fanin(ix, hs, nheaders);
         for (size_t i = 0; i < nheaders; i++) {
             header *h = &hs[i];
             if (h->fanin > most)
@@ -233,13 +349,13 @@ static void core_tiers_run(collector_ctx *ctx)
                                            "#include it — check every includer still builds and "
                                            "behaves", h->base, h->fanin);
                 for (int k = 0; k < h->nshown; k++)
-                    finding_add_related(fd, h->shown[k].path, h->shown[k].line,
+                    finding_add_related(fd, h->shown[k]->path, h->shown_line[k],
                                         "includes %s", h->base);
                 found++;
             }
-            for (int k = 0; k < h->nshown; k++)
-                free(h->shown[k].path);
         }
+        if (!ctx->state)
+            fanin_free(ix);
     }
     free(hs);
     if (found)
@@ -260,4 +376,5 @@ const collector collector_core_tiers = {
     .name = "core_tiers",
     .rules = "STEP4",
     .run = core_tiers_run,
+    .free_state = fanin_free,
 };

@@ -38,8 +38,8 @@
  * D4 zeros→empty is not repeated here: the guards collector reports every deleted
  * zero-initialisation (gone, changed, or swapped for empty, with the comment that required it).
  *
- * Speed: a rule's pattern is compiled only once some added line contains its needle, so a
- * keystroke in a file with none of them costs a few substring searches per added line. */
+ * Speed: a table of every needle's first byte passes over most added lines in one byte scan,
+ * and a rule's own pattern is compiled only once some added line contains its needle. */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
@@ -930,8 +930,8 @@ static void pfile_free(pfile *pf)
         syntax_free(pf->doc);
 }
 
-/* True when the line holds one of the '|'-separated needles. */
-static bool has_needle(const char *needles, bool nocase, const char *s, size_t n)
+/* True when the NUL-terminated line holds one of the '|'-separated needles. */
+static bool has_needle(const char *needles, bool nocase, const char *s)
 {
     if (!needles)
         return true;
@@ -942,10 +942,73 @@ static bool has_needle(const char *needles, bool nocase, const char *s, size_t n
         if (k < sizeof buf) {
             memcpy(buf, p, k);
             buf[k] = '\0';
-            if (nocase ? strcasestr(s, buf) != NULL : memmem(s, n, buf, k) != NULL)
+            if (nocase ? strcasestr(s, buf) != NULL : strstr(s, buf) != NULL)
                 return true;
         }
         p += k + (e ? 1 : 0);
+    }
+    return false;
+}
+
+/* Every rule's needles with a table of their first bytes, so most added lines are passed over
+ * in one byte scan. */
+typedef struct needle_set {
+    char word[40][32];
+    size_t len[40];
+    bool nocase[40];
+    size_t n;
+    unsigned char by_first[256][8];   /* needle indices by first byte */
+    unsigned char nby[256];
+    bool all;               /* some rule reads every line: no prefilter */
+} needle_set;
+
+/* Collect the needles of the table. */
+static void needles_init(needle_set *ns)
+{
+    memset(ns, 0, sizeof *ns);
+    for (size_t r = 0; r < NRULES; r++) {
+        const char *p = table[r].needles;
+        if (!p) {
+            ns->all = true;
+            return;
+        }
+        while (*p) {
+            const char *e = strchr(p, '|');
+            size_t k = e ? (size_t)(e - p) : strlen(p);
+            if (ns->n < 40 && k && k < 32) {
+                memcpy(ns->word[ns->n], p, k);
+                ns->len[ns->n] = k;
+                ns->nocase[ns->n] = table[r].needle_nocase;
+                unsigned char c = (unsigned char)p[0];
+                unsigned char fc[2] = {c, c};
+                if (table[r].needle_nocase) {
+                    fc[0] = (unsigned char)tolower(c);
+                    fc[1] = (unsigned char)toupper(c);
+                }
+                for (int v = 0; v < (fc[0] == fc[1] ? 1 : 2); v++)
+                    if (ns->nby[fc[v]] < 8)
+                        ns->by_first[fc[v]][ns->nby[fc[v]]++] = (unsigned char)ns->n;
+                ns->n++;
+            }
+            p += k + (e ? 1 : 0);
+        }
+    }
+}
+
+/* True when s[0..n) holds any needle. */
+static bool needles_any(const needle_set *ns, const char *s, size_t n)
+{
+    if (ns->all)
+        return true;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        for (unsigned j = 0; j < ns->nby[c]; j++) {
+            size_t k = ns->by_first[c][j];
+            if (ns->len[k] <= n - i &&
+                (ns->nocase[k] ? strncasecmp(s + i, ns->word[k], ns->len[k]) == 0
+                               : memcmp(s + i, ns->word[k], ns->len[k]) == 0))
+                return true;
+        }
     }
     return false;
 }
@@ -956,11 +1019,14 @@ typedef struct compiled {
 } compiled;
 
 /* Run every table rule over the added lines of one file; returns the number of findings. */
-static int scan_file(collector_ctx *ctx, const change_file *f, compiled *cx, int *per_rule)
+static int scan_file(collector_ctx *ctx, const change_file *f, const needle_set *any_needle,
+                     compiled *cx, int *per_rule)
 {
+    /* which rules read this file, decided once per file */
+    bool applies[NRULES];
     bool any = false;
     for (size_t r = 0; r < NRULES; r++)
-        any |= table[r].files(f->path);
+        any |= applies[r] = table[r].files(f->path);
     if (!any)
         return 0;
     pfile pf;
@@ -973,10 +1039,13 @@ static int scan_file(collector_ctx *ctx, const change_file *f, compiled *cx, int
         const diff_line *l = &f->lines[i];
         if (l->kind != '+' || l->new_no <= 0)
             continue;
-        char *raw = xstrndup(l->text, l->len);
+        /* the diff line's text is NUL-terminated (change.h owns it with its terminator) */
+        const char *raw = l->text;
+        if (!needles_any(any_needle, raw, l->len))
+            continue;
         for (size_t r = 0; r < NRULES; r++) {
             const pattern_rule *pr = &table[r];
-            if (!pr->files(f->path) || !has_needle(pr->needles, pr->needle_nocase, raw, l->len))
+            if (!applies[r] || !has_needle(pr->needles, pr->needle_nocase, raw))
                 continue;
             if (!cx[r].tried) {
                 cx[r].tried = true;
@@ -1031,7 +1100,6 @@ static int scan_file(collector_ctx *ctx, const change_file *f, compiled *cx, int
             }
             free(view);
         }
-        free(raw);
     }
     for (size_t k = 0; k < nseen; k++)
         free(seen[k]);
@@ -1138,12 +1206,14 @@ static void pattern_rules_run(collector_ctx *ctx)
     memset(per_rule, 0, sizeof per_rule);
     int found = 0;
     size_t nfiles = 0;
+    needle_set ns;
+    needles_init(&ns);
     for (size_t i = 0; i < ctx->chg->nfiles; i++) {
         const change_file *f = &ctx->chg->files[i];
         if (f->is_deleted || f->is_skipped || !f->nadd)
             continue;
         nfiles++;
-        found += scan_file(ctx, f, cx, per_rule);
+        found += scan_file(ctx, f, &ns, cx, per_rule);
     }
     for (size_t r = 0; r < NRULES; r++) {
         rx_free(cx[r].rx);

@@ -11,8 +11,9 @@
  * human diff of the two.
  *
  * Cost: one walk over the tree's source files (.git, build*, node_modules, 3rdparty skipped),
- * done only when the change adds a file with 40 or more substantive lines; lines are compared
- * as 64-bit hashes. */
+ * done only when the change adds a file with 40 or more substantive lines; files too small to
+ * qualify are not read, lines are kept as sorted 64-bit hashes, and the index is kept in the
+ * collector's state between reviews and re-read only for the paths touched since. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,19 +32,27 @@ typedef struct newfile {
     uint64_t *h;             /* sorted distinct hashes of its substantive added lines */
     size_t n;
     double best;
-    char *best_path;
+    const char *best_path;   /* borrowed from the index */
     int best_line;           /* first line of the twin holding a shared line */
 } newfile;
 
-typedef struct walk {
-    const char *root;
-    newfile *nf;
-    size_t nnf;
-    size_t nfiles;
-    uint64_t *tmp;           /* scratch for one candidate's hashes */
-    int *tmp_line;
-    size_t tmp_cap;
-} walk;
+/* One source file of the tree: its distinct substantive line hashes, sorted, each with the
+ * first line it appears on. Files with fewer than LINES_MIN are not kept. */
+typedef struct tree_file {
+    char *path;
+    uint64_t *h;
+    int *line;
+    size_t n;
+} tree_file;
+
+/* The line index of a tree, kept between reviews in the collector's state and re-read for
+ * the paths touched since the previous review. */
+typedef struct twin_index {
+    char *root;
+    tree_file *files;        /* sorted by path */
+    size_t n, cap;
+    size_t nread;            /* source files read in the last full walk */
+} twin_index;
 
 /* True when a name has a source extension twins compares. */
 static bool is_source(const char *p)
@@ -57,6 +66,23 @@ static bool skip_dir(const char *name)
 {
     return name[0] == '.' || str_starts(name, "build") || strcmp(name, "node_modules") == 0 ||
            strcmp(name, "3rdparty") == 0;
+}
+
+/* True when a relative path lies in a directory the walk skips. */
+static bool in_skipped_dir(const char *rel)
+{
+    for (const char *p = rel; *p;) {
+        const char *e = strchr(p, '/');
+        if (!e)
+            return false;
+        char *comp = xstrndup(p, (size_t)(e - p));
+        bool skip = skip_dir(comp);
+        free(comp);
+        if (skip)
+            return true;
+        p = e + 1;
+    }
+    return false;
 }
 
 /* The hash of s[0..n) stripped of ASCII white space at both ends, or false when the stripped
@@ -96,92 +122,109 @@ static size_t sort_unique(uint64_t *h, size_t n)
     return k;
 }
 
-/* True when the sorted array h[0..n) holds x. */
-static bool has_hash(const uint64_t *h, size_t n, uint64_t x)
+/* A hash with the line it was seen on, for sorting both together. */
+typedef struct hline {
+    uint64_t h;
+    int line;
+} hline;
+
+/* Order by hash, then by line (so the first occurrence comes first). */
+static int hline_cmp(const void *a, const void *b)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (h[mid] == x)
-            return true;
-        if (h[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return false;
+    const hline *x = a, *y = b;
+    if (x->h != y->h)
+        return x->h < y->h ? -1 : 1;
+    return (x->line > y->line) - (x->line < y->line);
 }
 
-/* Compare one file of the tree with every new file. */
-static void compare_file(walk *w, const char *rel, const char *t, size_t len)
+/* Free one indexed file. */
+static void tree_file_clear(tree_file *f)
 {
-    size_t n = 0;
+    free(f->path);
+    free(f->h);
+    free(f->line);
+    memset(f, 0, sizeof *f);
+}
+
+/* Free the index. */
+static void twin_index_free(void *p)
+{
+    twin_index *ix = p;
+    if (!ix)
+        return;
+    for (size_t i = 0; i < ix->n; i++)
+        tree_file_clear(&ix->files[i]);
+    free(ix->files);
+    free(ix->root);
+    free(ix);
+}
+
+/* Read root/rel and add it to the index when it has enough substantive lines. */
+static void index_file(twin_index *ix, const char *rel)
+{
+    char *full = xasprintf("%s/%s", ix->root, rel);
+    struct stat st;
+    size_t len = 0;
+    char *t = NULL;
+    /* a file shorter than LINES_MIN lines of LINE_MIN bytes cannot qualify: not even read */
+    if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= FILE_MAX &&
+        (size_t)st.st_size >= (size_t)LINES_MIN * LINE_MIN)
+        t = read_file(full, FILE_MAX, &len, NULL);
+    free(full);
+    if (!t)
+        return;
+    ix->nread++;
+    hline *hl = NULL;
+    size_t n = 0, cap = 0;
     int line = 1;
     for (const char *p = t, *end = t + len; p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
         uint64_t h;
         if (line_hash(p, (size_t)(e - p), &h)) {
-            if (n == w->tmp_cap) {
-                w->tmp_cap = w->tmp_cap ? 2 * w->tmp_cap : 1024;
-                w->tmp = xrealloc(w->tmp, w->tmp_cap * sizeof *w->tmp);
-                w->tmp_line = xrealloc(w->tmp_line, w->tmp_cap * sizeof *w->tmp_line);
-            }
-            w->tmp_line[n] = line;
-            w->tmp[n++] = h;
+            hline *x = ARRAY_PUSH(hl, n, cap);
+            x->h = h;
+            x->line = line;
         }
         p = e + 1;
     }
-    if (n < LINES_MIN)
-        return;
-    /* the first shared line per new file, before sorting loses the order */
-    int first[64];
-    size_t nnf = w->nnf < 64 ? w->nnf : 64;
-    for (size_t i = 0; i < nnf; i++) {
-        first[i] = 0;
-        for (size_t k = 0; k < n && !first[i]; k++)
-            if (has_hash(w->nf[i].h, w->nf[i].n, w->tmp[k]))
-                first[i] = w->tmp_line[k];
-    }
-    size_t distinct = sort_unique(w->tmp, n);
-    if (distinct < LINES_MIN)
-        return;
-    for (size_t i = 0; i < nnf; i++) {
-        newfile *nf = &w->nf[i];
-        if (!first[i] || strcmp(rel, nf->f->path) == 0)
-            continue;
-        size_t common = 0, a = 0, b = 0;
-        while (a < nf->n && b < distinct) {
-            if (nf->h[a] == w->tmp[b]) {
-                common++;
-                a++;
-                b++;
-            } else if (nf->h[a] < w->tmp[b]) {
-                a++;
-            } else {
-                b++;
-            }
-        }
-        double share = (double)common / (double)nf->n;
-        if (share > nf->best) {
-            nf->best = share;
-            free(nf->best_path);
-            nf->best_path = xstrdup(rel);
-            nf->best_line = first[i];
+    free(t);
+    if (n)
+        qsort(hl, n, sizeof *hl, hline_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!k || hl[i].h != hl[k - 1].h)
+            hl[k++] = hl[i];
+    if (k >= LINES_MIN) {
+        tree_file *f = ARRAY_PUSH(ix->files, ix->n, ix->cap);
+        f->path = xstrdup(rel);
+        f->n = k;
+        f->h = xmalloc(k * sizeof *f->h);
+        f->line = xmalloc(k * sizeof *f->line);
+        for (size_t i = 0; i < k; i++) {
+            f->h[i] = hl[i].h;
+            f->line[i] = hl[i].line;
         }
     }
+    free(hl);
 }
 
-/* Order directory entries by name, so ties between twins resolve the same way everywhere. */
+/* Order directory entries by name. */
 static int name_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Walk root/rel recursively in name order, comparing every source file. */
-static void walk_dir(walk *w, const char *rel)
+/* Order indexed files by path, so ties between twins resolve the same way everywhere. */
+static int file_cmp(const void *a, const void *b)
 {
-    char *dir = *rel ? xasprintf("%s/%s", w->root, rel) : xstrdup(w->root);
+    return strcmp(((const tree_file *)a)->path, ((const tree_file *)b)->path);
+}
+
+/* Walk root/rel recursively, indexing every source file. */
+static void walk_dir(twin_index *ix, const char *rel)
+{
+    char *dir = *rel ? xasprintf("%s/%s", ix->root, rel) : xstrdup(ix->root);
     DIR *d = opendir(dir);
     if (!d) {
         free(dir);
@@ -198,29 +241,87 @@ static void walk_dir(walk *w, const char *rel)
         qsort(names, n, sizeof *names, name_cmp);
     for (size_t i = 0; i < n; i++) {
         char *r = *rel ? xasprintf("%s/%s", rel, names[i]) : xstrdup(names[i]);
-        char *full = xasprintf("%s/%s", dir, names[i]);
-        struct stat st;
-        if (lstat(full, &st) == 0) {
-            if (S_ISDIR(st.st_mode)) {
-                if (!skip_dir(names[i]))
-                    walk_dir(w, r);
-            } else if (S_ISREG(st.st_mode) && is_source(names[i]) &&
-                       (size_t)st.st_size <= FILE_MAX) {
-                size_t len;
-                char *t = read_file(full, FILE_MAX, &len, NULL);
-                if (t) {
-                    w->nfiles++;
-                    compare_file(w, r, t, len);
-                    free(t);
-                }
-            }
+        if (is_source(names[i])) {
+            index_file(ix, r);
+        } else if (!skip_dir(names[i])) {
+            char *full = xasprintf("%s/%s", dir, names[i]);
+            struct stat st;
+            if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode))
+                walk_dir(ix, r);
+            free(full);
         }
-        free(full);
         free(r);
         free(names[i]);
     }
     free(names);
     free(dir);
+}
+
+/* Bring the index up to date: built from scratch when there is none (or the root moved, or
+ * what changed is unknown), else re-read for the touched paths only. */
+static twin_index *twin_index_get(collector_ctx *ctx, const char *root)
+{
+    twin_index *ix = ctx->state ? *ctx->state : NULL;
+    if (ix && (strcmp(ix->root, root) != 0 || !ctx->touched)) {
+        twin_index_free(ix);
+        ix = NULL;
+    }
+    if (!ix) {
+        ix = xcalloc(1, sizeof *ix);
+        ix->root = xstrdup(root);
+        walk_dir(ix, "");
+    } else {
+        for (size_t t = 0; ctx->touched[t]; t++) {
+            const char *rel = ctx->touched[t];
+            if (!is_source(rel) || in_skipped_dir(rel))
+                continue;
+            for (size_t i = 0; i < ix->n; i++)
+                if (strcmp(ix->files[i].path, rel) == 0) {
+                    tree_file_clear(&ix->files[i]);
+                    ix->files[i] = ix->files[--ix->n];
+                    break;
+                }
+            index_file(ix, rel);
+        }
+    }
+    if (ix->n)
+        qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
+    if (ctx->state)
+        *ctx->state = ix;
+    return ix;
+}
+
+/* Find the best twin of one new file in the index. */
+static void best_twin(const twin_index *ix, newfile *nf)
+{
+    /* a file can only reach the bar if it has that many distinct lines at all */
+    size_t need = (size_t)(SHARE_MIN * (double)nf->n);
+    for (size_t i = 0; i < ix->n; i++) {
+        const tree_file *tf = &ix->files[i];
+        if (tf->n < need || strcmp(tf->path, nf->f->path) == 0)
+            continue;
+        size_t common = 0, a = 0, b = 0;
+        int first = 0;
+        while (a < nf->n && b < tf->n) {
+            if (nf->h[a] == tf->h[b]) {
+                common++;
+                if (!first || tf->line[b] < first)
+                    first = tf->line[b];
+                a++;
+                b++;
+            } else if (nf->h[a] < tf->h[b]) {
+                a++;
+            } else {
+                b++;
+            }
+        }
+        double share = (double)common / (double)nf->n;
+        if (share > nf->best) {
+            nf->best = share;
+            nf->best_path = tf->path;
+            nf->best_line = first;
+        }
+    }
 }
 
 /* Run the collector over the change. */
@@ -262,10 +363,10 @@ static void twins_run(collector_ctx *ctx)
         free(nf);
         return;
     }
-    walk w = {root, nf, nnf, 0, NULL, NULL, 0};
-    walk_dir(&w, "");
+    twin_index *ix = twin_index_get(ctx, root);
     int found = 0;
     for (size_t i = 0; i < nnf; i++) {
+        best_twin(ix, &nf[i]);
         if (nf[i].best_path && nf[i].best >= SHARE_MIN) {
             finding *fd = findings_add(ctx->out, "D5", SEV_INFORMATION, nf[i].f->path, 1, "twins",
                                        "%.0f%% of this new file's %zu substantive lines already "
@@ -277,17 +378,16 @@ static void twins_run(collector_ctx *ctx)
                                 "the existing file it mirrors (first shared line)");
             found++;
         }
-        free(nf[i].best_path);
         free(nf[i].h);
     }
     if (found)
         collector_status(ctx, "found %d new file%s mirroring an existing one (%zu files compared)",
-                         found, found == 1 ? "" : "s", w.nfiles);
+                         found, found == 1 ? "" : "s", ix->n);
     else
         collector_status(ctx, "nothing found: no new file closely mirrors an existing one (%zu "
-                         "new, %zu files compared)", nnf, w.nfiles);
-    free(w.tmp);
-    free(w.tmp_line);
+                         "new, %zu files compared)", nnf, ix->n);
+    if (!ctx->state)
+        twin_index_free(ix);
     free(nf);
 }
 
@@ -295,4 +395,5 @@ const collector collector_twins = {
     .name = "twins",
     .rules = "D5",
     .run = twins_run,
+    .free_state = twin_index_free,
 };
