@@ -6,6 +6,9 @@
 #include "tests/unit/collector_fixture.h"
 #include "tests/unit/unit.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 extern const collector collector_twins;
 extern const collector collector_core_tiers;
 extern const collector collector_comment_only;
@@ -80,6 +83,111 @@ TEST(comment_floor)
     change_free(c);
 }
 
+/* Write text to root/rel, creating directories. */
+static void put(const char *root, const char *rel, const char *text)
+{
+    char *p = xasprintf("%s/%s", root, rel);
+    for (char *q = p + strlen(root) + 1; *q; q++)
+        if (*q == '/') {
+            *q = '\0';
+            mkdir(p, 0755);
+            *q = '/';
+        }
+    FILE *f = fopen(p, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    free(p);
+}
+
+/* Run c over chg with a kept state and a touched list; returns the status (caller frees). */
+static char *run_kept(const collector *c, change *chg, const char *root, void **state,
+                      const char *const *touched, size_t *nfound)
+{
+    finding_list out = {0};
+    collector_ctx ctx = {.chg = chg, .root = root, .out = &out, .state = state, .touched = touched};
+    sb_init(&ctx.status);
+    c->run(&ctx);
+    *nfound = out.n;
+    findings_clear(&out);
+    free(out.items);
+    return sb_detach(&ctx.status);
+}
+
+/* The tree indexes kept between reviews follow the touched paths, and only them. */
+TEST(kept_indexes_follow_touched_paths)
+{
+    char tmpl[] = "/tmp/review-twins-XXXXXX";
+    char *root = mkdtemp(tmpl);
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    strbuf body, diff;
+    sb_init(&body);
+    sb_init(&diff);
+    for (int i = 0; i < 50; i++)
+        sb_addf(&body, "    partial_sum_%02d = load_the_row(x_ptr, %d)\n", i, i);
+    put(root, "a/old.py", body.buf);
+    sb_adds(&diff, "diff --git a/a/new.py b/a/new.py\nnew file mode 100644\n--- /dev/null\n"
+                   "+++ b/a/new.py\n@@ -0,0 +1,50 @@\n");
+    for (int i = 0; i < 50; i++)
+        sb_addf(&diff, "+    partial_sum_%02d = load_the_row(x_ptr, %d)\n", i, i);
+    char *cause = NULL;
+    change *chg = diff_parse(diff.buf, diff.len, &cause);
+    free(cause);
+    void *state = NULL;
+    size_t n;
+    char *st = run_kept(&collector_twins, chg, root, &state, NULL, &n);
+    CHECK_INT(n, 1);
+    CHECK(str_starts(st, "found 1 new file mirroring"));
+    free(st);
+    /* the twin changes on disk; an empty touched list keeps the stale index on purpose */
+    put(root, "a/old.py", "print('rewritten')\n");
+    const char *none[] = {NULL};
+    st = run_kept(&collector_twins, chg, root, &state, none, &n);
+    CHECK_INT(n, 1);
+    free(st);
+    const char *touched[] = {"a/old.py", NULL};
+    st = run_kept(&collector_twins, chg, root, &state, touched, &n);
+    CHECK_INT(n, 0);
+    CHECK_STR(st, "nothing found: no new file closely mirrors an existing one (1 new, 0 files "
+                  "compared)");
+    free(st);
+    collector_twins.free_state(state);
+    change_free(chg);
+
+    /* core_tiers: ten includers make a Tier 2 header; one fewer after a touched edit */
+    for (int i = 0; i < 10; i++) {
+        char *rel = xasprintf("k/k%d.cu", i);
+        put(root, rel, "#include \"hot.h\"\n");
+        free(rel);
+    }
+    put(root, "inc/hot.h", "#pragma once\nint hot;\n");
+    const char *hd = "diff --git a/inc/hot.h b/inc/hot.h\n--- a/inc/hot.h\n+++ b/inc/hot.h\n"
+                     "@@ -1 +1,2 @@\n #pragma once\n+int hot;\n";
+    chg = diff_parse(hd, strlen(hd), &cause);
+    free(cause);
+    state = NULL;
+    st = run_kept(&collector_core_tiers, chg, root, &state, NULL, &n);
+    CHECK_INT(n, 1);
+    free(st);
+    put(root, "k/k3.cu", "// no include any more\n");
+    const char *t2[] = {"k/k3.cu", "k/gone.cu", NULL};
+    st = run_kept(&collector_core_tiers, chg, root, &state, t2, &n);
+    CHECK_INT(n, 0);
+    CHECK(str_starts(st, "nothing found: no Tier 1/2 file touched (1 header checked, largest "
+                         "fan-in 9"));
+    free(st);
+    collector_core_tiers.free_state(state);
+    change_free(chg);
+    sb_free(&body);
+    sb_free(&diff);
+    char *rm = xasprintf("rm -rf '%s'", root);
+    CHECK(system(rm) == 0);
+    free(rm);
+}
+
 UNIT_MAIN("twins", UNIT_CASE(twin_found), UNIT_CASE(twin_half), UNIT_CASE(twin_small),
           UNIT_CASE(python_tiers), UNIT_CASE(header_fanin), UNIT_CASE(prose), UNIT_CASE(code_change),
-          UNIT_CASE(comment_floor))
+          UNIT_CASE(comment_floor), UNIT_CASE(kept_indexes_follow_touched_paths))
