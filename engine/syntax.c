@@ -213,6 +213,8 @@ void syntax_free(syntax_doc *d)
     free(d->text);
     free(d->parsed);
     free(d->line_starts);
+    free(d->spans);
+    free(d->quotes);
     free(d);
 }
 
@@ -276,6 +278,11 @@ int syntax_update(syntax_doc *d, const char *text, size_t len, char **cause)
     d->len = len;
     d->has_errors = ts_node_has_error(ts_tree_root_node(t));
     index_lines(d);
+    free(d->spans);
+    free(d->quotes);
+    d->spans = d->quotes = NULL;
+    d->nspans = d->nquotes = 0;
+    d->spans_ready = false;
     return 0;
 }
 
@@ -427,35 +434,123 @@ static size_t offset_of(const syntax_doc *d, int line, int col)
     return (size_t)(t - d->text) + (size_t)col;
 }
 
-/* True when node n or an ancestor is a comment. */
-static bool node_is_comment(TSNode n)
+/* --- comment and string spans ---------------------------------------------------------------
+ * Asking a node for its parent is linear in tree-sitter 0.20, so deciding "is this byte in a
+ * comment or a string" by walking up from each token made a 2,000-line file cost seconds.
+ * Instead one cursor walk per parsed text records every comment, string and docstring as a
+ * byte range (and the quote tokens inside ordinary strings, which stay visible when string
+ * contents are blanked); lookups are then binary searches. */
+enum { SPAN_COMMENT, SPAN_STRING, SPAN_DOCSTRING };
+
+typedef struct syn_span {
+    uint32_t start, end;
+    int kind;
+} syn_span;
+
+static bool is_string_type(const char *t)
 {
-    for (; !ts_node_is_null(n); n = ts_node_parent(n))
-        if (strcmp(ts_node_type(n), "comment") == 0)
-            return true;
-    return false;
+    return strcmp(t, "string") == 0 || strcmp(t, "string_literal") == 0 ||
+           strcmp(t, "raw_string_literal") == 0 || strcmp(t, "char_literal") == 0 ||
+           strcmp(t, "concatenated_string") == 0 || strcmp(t, "system_lib_string") == 0;
+}
+
+static bool is_quote_type(const char *t)
+{
+    return strcmp(t, "\"") == 0 || strcmp(t, "'") == 0 || strcmp(t, "string_start") == 0 ||
+           strcmp(t, "string_end") == 0;
+}
+
+typedef struct span_acc {
+    syn_span *spans, *quotes;
+    size_t n, cap, nq, qcap;
+} span_acc;
+
+static void span_add(syn_span **arr, size_t *n, size_t *cap, TSNode node, int kind)
+{
+    syn_span *s = ARRAY_PUSH(*arr, *n, *cap);
+    s->start = ts_node_start_byte(node);
+    s->end = ts_node_end_byte(node);
+    s->kind = kind;
+}
+
+/* Depth-first walk under the cursor, recording spans (in_string: inside an ordinary string). */
+static void span_walk(const syntax_doc *d, TSTreeCursor *c, bool in_string, span_acc *a)
+{
+    TSNode n = ts_tree_cursor_current_node(c);
+    const char *t = ts_node_type(n);
+    if (in_string) {
+        if (is_quote_type(t)) {
+            span_add(&a->quotes, &a->nq, &a->qcap, n, SPAN_STRING);
+            return;
+        }
+    } else if (strcmp(t, "comment") == 0) {
+        span_add(&a->spans, &a->n, &a->cap, n, SPAN_COMMENT);
+        return;
+    } else if (d->lang == SYN_PYTHON && strcmp(t, "expression_statement") == 0 &&
+               ts_node_named_child_count(n) == 1 &&
+               strcmp(ts_node_type(ts_node_named_child(n, 0)), "string") == 0) {
+        /* a string that is a statement of its own: a docstring, blanked quotes and all */
+        span_add(&a->spans, &a->n, &a->cap, ts_node_named_child(n, 0), SPAN_DOCSTRING);
+        return;
+    } else if (is_string_type(t)) {
+        span_add(&a->spans, &a->n, &a->cap, n, SPAN_STRING);
+        in_string = true;
+    }
+    if (ts_tree_cursor_goto_first_child(c)) {
+        do
+            span_walk(d, c, in_string, a);
+        while (ts_tree_cursor_goto_next_sibling(c));
+        ts_tree_cursor_goto_parent(c);
+    }
+}
+
+/* Build the doc's span lists once per parsed text. */
+static void ensure_spans(const syntax_doc *cd)
+{
+    syntax_doc *d = (syntax_doc *)cd; /* a cache inside a logically const doc */
+    if (d->spans_ready)
+        return;
+    span_acc a = {0};
+    TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(d->tree));
+    span_walk(d, &c, false, &a);
+    ts_tree_cursor_delete(&c);
+    d->spans = a.spans;
+    d->nspans = a.n;
+    d->quotes = a.quotes;
+    d->nquotes = a.nq;
+    d->spans_ready = true;
+}
+
+/* Index of the first span in arr ending after off. */
+static size_t span_first_after(const syn_span *arr, size_t n, size_t off)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (arr[mid].end <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The span holding byte off, or NULL. */
+static const syn_span *span_at(const syntax_doc *d, size_t off)
+{
+    ensure_spans(d);
+    size_t i = span_first_after(d->spans, d->nspans, off);
+    if (i < d->nspans && d->spans[i].start <= off && off < d->spans[i].end)
+        return &d->spans[i];
+    return NULL;
 }
 
 /* Whether the byte at (line, col) is inside a comment. */
 bool syntax_in_comment(const syntax_doc *d, int line, int col)
 {
     size_t off = offset_of(d, line, col);
-    TSNode n = ts_node_descendant_for_byte_range(ts_tree_root_node(d->tree), (uint32_t)off,
-                                                 (uint32_t)off + 1);
-    return node_is_comment(n) && ts_node_start_byte(n) <= off && off < ts_node_end_byte(n);
-}
-
-/* True when n lies inside a Python string that is a statement of its own (a docstring). */
-static bool node_is_docstring(TSNode n)
-{
-    for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
-        if (strcmp(ts_node_type(n), "string") == 0) {
-            TSNode p = ts_node_parent(n);
-            return !ts_node_is_null(p) && strcmp(ts_node_type(p), "expression_statement") == 0 &&
-                   ts_node_named_child_count(p) == 1;
-        }
-    }
-    return false;
+    const syn_span *s = span_at(d, off);
+    return s && s->kind == SPAN_COMMENT;
 }
 
 /* Whether a line carries code (not only blanks, comments, docstrings). */
@@ -466,79 +561,46 @@ bool syntax_line_has_code(const syntax_doc *d, int line)
     if (!t)
         return false;
     size_t base = (size_t)(t - d->text);
-    TSNode root = ts_tree_root_node(d->tree);
-    for (size_t i = 0; i < len;) {
-        if (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\f') {
-            i++;
+    for (size_t i = 0; i < len; i++) {
+        if (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\f')
             continue;
-        }
-        TSNode n = ts_node_descendant_for_byte_range(root, (uint32_t)(base + i),
-                                                     (uint32_t)(base + i + 1));
-        if (ts_node_is_null(n) || ts_node_start_byte(n) > base + i ||
-            ts_node_end_byte(n) <= base + i)
+        const syn_span *s = span_at(d, base + i);
+        if (!s || s->kind == SPAN_STRING)
             return true;
-        if (!node_is_comment(n) && !(d->lang == SYN_PYTHON && node_is_docstring(n)))
+        if (s->end <= base + i)
             return true;
-        size_t e = ts_node_end_byte(n);
-        i = e > base + i ? e - base : i + 1;
+        i = s->end - base - 1; /* skip the rest of the comment or docstring */
     }
     return false;
 }
 
-/* True when n lies inside a string literal (any language); sets *whole when the literal is a
- * Python docstring, to be blanked with its quotes. */
-static bool node_in_string(const syntax_doc *d, TSNode n, bool *whole)
-{
-    *whole = false;
-    for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
-        const char *t = ts_node_type(n);
-        if (strcmp(t, "string") == 0 || strcmp(t, "string_literal") == 0 ||
-            strcmp(t, "raw_string_literal") == 0 || strcmp(t, "char_literal") == 0 ||
-            strcmp(t, "concatenated_string") == 0 || strcmp(t, "system_lib_string") == 0) {
-            *whole = d->lang == SYN_PYTHON && node_is_docstring(n);
-            return true;
-        }
-    }
-    return false;
-}
-
-/* A line with comments blanked and, unless keep_strings, string contents too, from the tree. */
+/* A line with comments blanked and, unless keep_strings, string contents too (an ordinary
+ * string keeps its quotes; a docstring goes whole), from the doc's spans. */
 static char *line_code(const syntax_doc *d, int line, bool keep_strings)
 {
     size_t len;
     const char *t = syntax_line_text(d, line, &len);
     if (!t)
         return NULL;
+    ensure_spans(d);
     char *out = xstrndup(t, len);
-    size_t base = (size_t)(t - d->text);
-    TSNode root = ts_tree_root_node(d->tree);
-    for (size_t i = 0; i < len;) {
-        if (t[i] == ' ' || t[i] == '\t' || t[i] == '\r') {
-            i++;
+    size_t base = (size_t)(t - d->text), end = base + len;
+    for (size_t i = span_first_after(d->spans, d->nspans, base);
+         i < d->nspans && d->spans[i].start < end; i++) {
+        const syn_span *s = &d->spans[i];
+        if (s->kind != SPAN_COMMENT && keep_strings)
             continue;
-        }
-        TSNode n = ts_node_descendant_for_byte_range(root, (uint32_t)(base + i),
-                                                     (uint32_t)(base + i + 1));
-        if (ts_node_is_null(n) || ts_node_start_byte(n) > base + i || ts_node_end_byte(n) <= base + i) {
-            i++;
+        size_t a = s->start > base ? s->start - base : 0;
+        size_t b = s->end < end ? s->end - base : len;
+        memset(out + a, ' ', b - a);
+        if (s->kind != SPAN_STRING)
             continue;
+        for (size_t q = span_first_after(d->quotes, d->nquotes, base > s->start ? base : s->start);
+             q < d->nquotes && d->quotes[q].start < (s->end < end ? s->end : end); q++) {
+            size_t qa = d->quotes[q].start > base ? d->quotes[q].start - base : 0;
+            size_t qb = d->quotes[q].end < end ? d->quotes[q].end - base : len;
+            memcpy(out + qa, t + qa, qb - qa);
         }
-        size_t e = ts_node_end_byte(n) - base;
-        if (e > len)
-            e = len;
-        if (e <= i)
-            e = i + 1;
-        bool whole;
-        if (node_is_comment(n)) {
-            memset(out + i, ' ', e - i);
-        } else if (!keep_strings && node_in_string(d, n, &whole)) {
-            const char *ty = ts_node_type(n);
-            bool quote = strcmp(ty, "\"") == 0 || strcmp(ty, "'") == 0 || strcmp(ty, "string_start") == 0 ||
-                         strcmp(ty, "string_end") == 0;
-            if (whole || !quote)
-                memset(out + i, ' ', e - i);
-        }
-        i = e;
     }
     return out;
 }

@@ -52,6 +52,11 @@ typedef struct syntax_doc {
     size_t *line_starts; /* byte offset of each line's first byte */
     int nlines;          /* number of lines (a final line without "\n" counts) */
     TSParser *parser;
+    struct syn_span *spans;   /* comments and strings in text order, built on first need */
+    size_t nspans;
+    struct syn_span *quotes;  /* the quote tokens inside (non-doc) strings, in text order */
+    size_t nquotes;
+    bool spans_ready;
 } syntax_doc;
 
 /* Parse text (copied) as lang. Returns NULL with *cause (caller frees) when lang is SYN_NONE
