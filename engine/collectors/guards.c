@@ -992,7 +992,7 @@ static size_t find_enforcement(gfile *files, size_t nfiles, const gstmt *del, co
         return 0;
     for (size_t k = 0; k < nfiles && n < EVIDENCE_MAX; k++) {
         gfile *gf = &files[k];
-        if (!gf->head || gf->lang == SYN_NONE)
+        if (!gf->head || gf->lang == SYN_NONE || gf->is_test)
             continue;
         int line = 0;
         for (const char *p = gf->head, *end = gf->head + gf->head_len; p < end && n < EVIDENCE_MAX;) {
@@ -1118,7 +1118,7 @@ static void free_enforcement(enforcement *ev, size_t n)
 
 /* Report one deleted guard according to its class. */
 static void report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
-                   const gstmt_list *added, gcounts *c)
+                   const gstmt_list *added, const gstmt_list *test_added, gcounts *c)
 {
     const char *path = del->gf->f->path;
     char *old = quote(del->text);
@@ -1261,6 +1261,14 @@ static void report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
                               del->subject ? del->subject : "", del->subject ? "`" : "");
         }
         c->gone++;
+        for (size_t i = 0; i < test_added->n; i++) {
+            const gstmt *a = &test_added->items[i];
+            if (strcmp(a->norm, del->norm) == 0) {
+                finding_add_related(fi, a->gf->f->path, a->head_line,
+                                    "re-added only in a test, which guards nothing at run time");
+                break;
+            }
+        }
     }
     attach_enforcement(fi, ev, nev, c);
     free_enforcement(ev, nev);
@@ -1274,7 +1282,7 @@ static void guards_run(collector_ctx *ctx)
     gfile *files = xcalloc(chg->nfiles ? chg->nfiles : 1, sizeof *files);
     size_t nfiles = 0;
     int nbase_missing = 0;
-    gstmt_list dels = {0}, adds = {0};
+    gstmt_list dels = {0}, adds = {0}, test_adds = {0};
     for (size_t k = 0; k < chg->nfiles; k++) {
         const change_file *f = &chg->files[k];
         if (f->is_skipped || f->is_binary || (f->ndel == 0 && f->nadd == 0))
@@ -1299,7 +1307,10 @@ static void guards_run(collector_ctx *ctx)
                 i += used;
                 continue;
             }
-            if (l->kind == '+') {
+            if (l->kind == '+' && gf->is_test) {
+                /* a guard moved into a test no longer guards the library */
+                *ARRAY_PUSH(test_adds.items, test_adds.n, test_adds.cap) = s;
+            } else if (l->kind == '+') {
                 *ARRAY_PUSH(adds.items, adds.n, adds.cap) = s;
             } else if (s.kind != GK_NONE && gf->lang != SYN_NONE && !gf->is_test && !f->is_deleted) {
                 *ARRAY_PUSH(dels.items, dels.n, dels.cap) = s;
@@ -1323,7 +1334,7 @@ static void guards_run(collector_ctx *ctx)
                   dels.items[k].head_line == dels.items[i].head_line &&
                   strcmp(dels.items[k].norm, dels.items[i].norm) == 0;
         if (!dup)
-            report(ctx, files, nfiles, &dels.items[i], &adds, &c);
+            report(ctx, files, nfiles, &dels.items[i], &adds, &test_adds, &c);
     }
     int nfound = c.gone + c.changed + c.zero;
     strbuf extra;
@@ -1369,6 +1380,7 @@ static void guards_run(collector_ctx *ctx)
     sb_free(&extra);
     gstmt_list_free(&dels);
     gstmt_list_free(&adds);
+    gstmt_list_free(&test_adds);
     for (size_t k = 0; k < nfiles; k++)
         gfile_free(&files[k]);
     free(files);
