@@ -495,10 +495,14 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, int 
         if (v.at) {
             fd->range = (text_range){v.at->line, v.at->col, v.at->end_line, v.at->end_col};
             if (v.at->keyword) {
-                /* cover "max_size=" too: the keyword sits right before the value */
-                size_t kl = strlen(v.at->keyword) + 1;
-                if (v.at->col >= (int)kl)
-                    fd->range.col = v.at->col - (int)kl;
+                /* cover the keyword too: its last occurrence before the value on that line */
+                size_t ll = 0, kl = strlen(v.at->keyword);
+                const char *lt = syntax_line_text(d, v.at->line, &ll);
+                for (int k = v.at->col - (int)kl; lt && k >= 0; k--)
+                    if ((size_t)k + kl <= ll && memcmp(lt + k, v.at->keyword, kl) == 0) {
+                        fd->range.col = k;
+                        break;
+                    }
             }
         } else {
             fd->range = (text_range){c->line, c->col, c->args_line, c->args_col};

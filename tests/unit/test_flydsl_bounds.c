@@ -111,6 +111,17 @@ TEST(max_size_true_is_flagged_on_the_keyword_argument)
     }
     result_free(&r);
     free(d);
+    /* spaces around "=": the range still starts at the keyword */
+    static const char *const spaced[] = {"r = make_buffer_tensor(a, max_size = True)", NULL};
+    d = new_file_diff("aiter/ops/flydsl/a2.py", spaced);
+    r = run(d);
+    CHECK_INT(r.out.n, 1);
+    if (r.out.n) {
+        CHECK_INT(r.out.items[0].range.col, 26);
+        CHECK_INT(r.out.items[0].range.end_col, 41);
+    }
+    result_free(&r);
+    free(d);
 }
 
 TEST(bounded_forms_are_silent)
@@ -159,7 +170,7 @@ TEST(unbounded_forms_are_flagged)
         "    on = True",                                              /* 6 */
         "    r5 = make_buffer_tensor(a, max_size=on)",                /* 7 */
         "    r6 = make_buffer_tensor(a, max_size=n > 4)",             /* 8 */
-        "    r7 = create_buffer_resource(a, num_records_bytes=None)", /* 9 */
+        "    r7 = create_buffer_resource(a, num_records_bytes = None)", /* 9 */
         "    d1 = make_tensor_descriptor_2d(a, oob_outer_bound=n)",   /* 10 */
         "    d2 = make_tensor_descriptor_2d(a, oob_outer_bound=n, oob_inner_bound=None)", /* 11 */
         "    return r1, r2, r3, r4, r5, r6, r7, d1, d2",
@@ -209,6 +220,16 @@ TEST(unbounded_forms_are_flagged)
     f = at_line(&r, 11);
     if (f)
         CHECK(str_contains(f->message, "oob_inner_bound=None"));
+    f = at_line(&r, 9);  /* omitted max_size: the callee, up to its "(" */
+    if (f) {
+        CHECK_INT(f->range.col, 9);
+        CHECK_INT(f->range.end_col, 31);
+    }
+    f = at_line(&r, 10);  /* the keyword and its value */
+    if (f) {
+        CHECK_INT(f->range.col, 38);
+        CHECK_INT(f->range.end_col, 55);
+    }
     result_free(&r);
     free(d);
 }
