@@ -55,7 +55,8 @@ typedef struct struct_layout {
 
 /* One side (base or head) of a file: its parse, structs and typedefs. */
 typedef struct side {
-    syntax_doc *doc;
+    const syntax_doc *doc;   /* from the shared syntax cache, or owned below */
+    syntax_doc *owned;
     syn_struct_list structs;
     typedef_list typedefs;
     typedef_list constants;  /* integer constants: name -> decimal value text */
@@ -1172,12 +1173,13 @@ static void check_struct(run_state *rs, const change_file *cf, const side *bs, c
     struct_diff_free(&d);
 }
 
-/* Parse one side's text (NULL text: an empty side). */
-static bool side_load(side *sd, const char *path, const char *text, size_t len)
+/* Parse one side's text (NULL text: an empty side), through the shared syntax cache. */
+static bool side_load(side *sd, collector_ctx *ctx, const change_file *f, bool base,
+                      const char *text, size_t len)
 {
     memset(sd, 0, sizeof *sd);
     char *cause = NULL;
-    sd->doc = syntax_parse_path(path, text ? text : "", text ? len : 0, &cause);
+    sd->doc = collector_doc(ctx, f, base, text ? text : "", text ? len : 0, &sd->owned, &cause);
     free(cause);
     if (!sd->doc)
         return false;
@@ -1195,7 +1197,7 @@ static void side_free(side *sd)
     typedef_list_free(&sd->typedefs);
     typedef_list_free(&sd->constants);
     free(sd->packs);
-    syntax_free(sd->doc);
+    syntax_free(sd->owned);
 }
 
 /* How many data members two structs share by name. */
@@ -1267,7 +1269,7 @@ static bool check_file(run_state *rs, const change_file *f, char **why)
         }
     }
     side bs, hs;
-    bool ok = side_load(&hs, f->path, head, hlen) && side_load(&bs, f->path, base, blen);
+    bool ok = side_load(&hs, rs->ctx, f, false, head, hlen) && side_load(&bs, rs->ctx, f, true, base, blen);
     if (ok) {
         for (size_t i = 0; i < hs.structs.n; i++) {
             const syn_struct *h = &hs.structs.items[i];
