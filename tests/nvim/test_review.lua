@@ -129,6 +129,20 @@ local function run()
   vim.cmd("ReviewRule HK3")
   vim.wait(WAIT, function() return vim.api.nvim_buf_get_name(0):match("rules%.md$") ~= nil end, 20)
   check("open-rule.table-row", vim.api.nvim_get_current_line():find("| HK3 — ", 1, true) == 1, vim.api.nvim_get_current_line())
+  -- :ReviewRule with no argument: a vim.ui.select of every rule
+  vim.cmd("buffer " .. g)
+  local offered = {}
+  local sel = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    for _, it in ipairs(items) do offered[#offered + 1] = opts.format_item(it) end
+    for _, it in ipairs(items) do if it.id == "D4" then return on_choice(it) end end
+    on_choice(nil)
+  end
+  vim.cmd("ReviewRule")
+  vim.wait(WAIT, function() return vim.api.nvim_buf_get_name(0):match("rules%.md$") ~= nil end, 20)
+  vim.ui.select = sel
+  check("open-rule.picker", #offered == #rl.parse_rules(rules_path) and #offered > 60
+    and vim.api.nvim_get_current_line():find("**D4 — ", 1, true) == 1, #offered .. " offered; line " .. vim.api.nvim_get_current_line())
   local comp = vim.fn.getcompletion("ReviewRule B", "cmdline")
   check("open-rule.complete", vim.tbl_contains(comp, "B8") and vim.tbl_contains(comp, "B1"), vim.inspect(comp))
 

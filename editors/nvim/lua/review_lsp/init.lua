@@ -1,6 +1,6 @@
 -- review_lsp: the Neovim plugin for review-lsp. `require("review_lsp").setup({...})` starts the
 -- server for Python, C/C++, CUDA/HIP, CSV, YAML and JSON buffers inside a git repository (one
--- client per repository), passes the `review` settings, adds :ReviewRule {ID}, :ReviewRescan,
+-- client per repository), passes the `review` settings, adds :ReviewRule [ID], :ReviewRescan,
 -- :ReviewDerived and :ReviewLog, and opens rule/evidence locations on the client side when the
 -- server could not (Neovim without window/showDocument, e.g. Debian's 0.7). Works on Neovim 0.7
 -- (vim.lsp.start_client + buf_attach_client), 0.8-0.10 (vim.lsp.start) and 0.11+
@@ -354,6 +354,22 @@ function M.open_rule(id, cb)
   end)
 end
 
+-- :ReviewRule without an argument: pick from every rule of the rules file in use.
+function M.pick_rule()
+  local file = M.rules_file()
+  local rules = file and M.parse_rules(file) or {}
+  if #rules == 0 then
+    notify("the rules file is not known yet (no review diagnostics): use :ReviewRule ID", vim.log.levels.WARN)
+    return
+  end
+  vim.ui.select(rules, {
+    prompt = "Review rule",
+    format_item = function(r) return r.id .. " — " .. r.title end,
+  }, function(r)
+    if r then M.open_rule(r.id) end
+  end)
+end
+
 -- :ReviewRescan
 function M.rescan(cb)
   return M.execute("review.rescan", {}, function(err, result)
@@ -392,8 +408,10 @@ function M.show_log()
 end
 
 local function define_commands()
-  vim.api.nvim_create_user_command("ReviewRule", function(a) M.open_rule(a.args) end,
-    { nargs = 1, complete = complete_rules, desc = "Open a review rule in the rules file" })
+  vim.api.nvim_create_user_command("ReviewRule", function(a)
+    if a.args ~= "" then return M.open_rule(a.args) end
+    M.pick_rule()
+  end, { nargs = "?", complete = complete_rules, desc = "Open a review rule in the rules file" })
   vim.api.nvim_create_user_command("ReviewRescan", function() M.rescan() end,
     { nargs = 0, desc = "Review the change again" })
   vim.api.nvim_create_user_command("ReviewDerived", function() M.show_derived() end,
