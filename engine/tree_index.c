@@ -955,6 +955,7 @@ static void resolve_all(tree_index *ix, const index_file *skip)
     }
 }
 
+/* True for the extensions of C, C++, CUDA and HIP sources and headers. */
 bool tree_index_wants_path(const char *path)
 {
     static const char *const exts[] = {".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx",
@@ -1052,6 +1053,7 @@ static char *macro_signature(const index_file *f)
     return sb_detach(&sb);
 }
 
+/* An empty index remembering its root. */
 tree_index *tree_index_new(const char *root)
 {
     tree_index *ix = xcalloc(1, sizeof *ix);
@@ -1071,6 +1073,7 @@ static void drop_files(tree_index *ix)
     ix->nskipped = 0;
 }
 
+/* Free the index and everything in it. */
 void tree_index_free(tree_index *ix)
 {
     if (!ix)
@@ -1083,6 +1086,7 @@ void tree_index_free(tree_index *ix)
     free(ix);
 }
 
+/* Walk the root and index every C/C++ file in two passes (direct pins, then macro uses). */
 int tree_index_build(tree_index *ix, char **cause)
 {
     drop_files(ix);
@@ -1121,6 +1125,7 @@ int tree_index_build(tree_index *ix, char **cause)
     return 0;
 }
 
+/* Re-index one file from new text (NULL: drop it), re-resolving elsewhere if its macros changed. */
 void tree_index_update_file(tree_index *ix, const char *relpath, const char *text, size_t len)
 {
     if (!tree_index_wants_path(relpath))
@@ -1181,6 +1186,7 @@ static bool has_same_pin(const pin_list *l, const layout_pin *p)
     return false;
 }
 
+/* The pins of one struct name across the tree, direct and through macros, sorted. */
 size_t tree_index_find(const tree_index *ix, const char *type, const layout_pin ***out)
 {
     const layout_pin **arr = NULL;
@@ -1202,6 +1208,7 @@ size_t tree_index_find(const tree_index *ix, const char *type, const layout_pin 
     return n;
 }
 
+/* True when the indexed file defines a struct, class or union of that name. */
 bool tree_index_file_defines(const tree_index *ix, const char *path, const char *type)
 {
     for (size_t i = 0; i < ix->nfiles; i++) {
@@ -1216,6 +1223,7 @@ bool tree_index_file_defines(const tree_index *ix, const char *path, const char 
     return false;
 }
 
+/* Counts of files, pins and skipped files. */
 void tree_index_stats(const tree_index *ix, size_t *nfiles, size_t *npins, size_t *nskipped)
 {
     size_t np = 0;

@@ -852,9 +852,28 @@ static size_t edit_for_pos(const struct_diff *d, size_t pos)
 
 /* --- the collector ------------------------------------------------------------------------ */
 
+/* What the collector keeps between reviews (in *ctx->state): the pin index over one root,
+ * kept current from the paths each review says were touched. */
+typedef struct abi_state {
+    char *root;
+    tree_index *ix;        /* NULL until a struct first changes shape */
+} abi_state;
+
+/* Free the state kept between reviews. */
+static void struct_abi_free_state(void *p)
+{
+    abi_state *st = p;
+    if (!st)
+        return;
+    tree_index_free(st->ix);
+    free(st->root);
+    free(st);
+}
+
 typedef struct run_state {
     collector_ctx *ctx;
-    tree_index *ix;        /* built on first need */
+    abi_state *kept;       /* the state kept between reviews, or NULL (batch, unit tests) */
+    tree_index *ix;        /* built on first need (owned by kept when there is one) */
     bool ix_failed;
     char *ix_note;
     size_t nshaped;        /* structs that changed shape */
@@ -863,6 +882,58 @@ typedef struct run_state {
     size_t nstructs_found;
 } run_state;
 
+/* The head text of path for the index: the change's (overlays included) when the path is in
+ * it, else the file under the root; NULL when it is gone. */
+static char *index_text(collector_ctx *ctx, const char *root, const char *path, size_t *len)
+{
+    const change_file *f = change_find(ctx->chg, path);
+    if (f && !f->is_deleted)
+        return change_head_text(ctx->chg, f, len, NULL);
+    if (f || !root)
+        return NULL;
+    char *full = xasprintf("%s/%s", root, path);
+    char *text = read_file(full, 2u * 1024 * 1024, len, NULL);
+    free(full);
+    return text;
+}
+
+/* Take up the index kept from earlier reviews: the same root, and every path touched since
+ * re-read (an unknown set of touched paths, or another root, drops it). */
+static void reuse_kept_index(run_state *rs)
+{
+    collector_ctx *ctx = rs->ctx;
+    if (!ctx->state)
+        return;
+    const char *root = ctx->root ? ctx->root : ctx->chg->head_root;
+    abi_state *st = *ctx->state;
+    if (!st) {
+        st = xcalloc(1, sizeof *st);
+        *ctx->state = st;
+    }
+    rs->kept = st;
+    bool same_root = st->root && root && strcmp(st->root, root) == 0;
+    if (st->ix && (!same_root || !ctx->touched)) {
+        tree_index_free(st->ix);
+        st->ix = NULL;
+    }
+    if (!same_root) {
+        free(st->root);
+        st->root = root ? xstrdup(root) : NULL;
+    }
+    if (!st->ix)
+        return;
+    for (size_t i = 0; ctx->touched[i]; i++) {
+        const char *path = ctx->touched[i];
+        if (!tree_index_wants_path(path))
+            continue;
+        size_t len = 0;
+        char *text = index_text(ctx, root, path, &len);
+        tree_index_update_file(st->ix, path, text, len);
+        free(text);
+    }
+    rs->ix = st->ix;
+}
+
 /* Build the pin index over the head tree, with the change's C/C++ files laid over it. */
 static tree_index *get_index(run_state *rs)
 {
@@ -870,9 +941,11 @@ static tree_index *get_index(run_state *rs)
         return rs->ix;
     const char *root = rs->ctx->root ? rs->ctx->root : rs->ctx->chg->head_root;
     tree_index *ix = tree_index_new(root);
+    bool built = false;
     if (root) {
         char *cause = NULL;
-        if (tree_index_build(ix, &cause) < 0) {
+        built = tree_index_build(ix, &cause) == 0;
+        if (!built) {
             rs->ix_note = xasprintf("pins searched only in the changed files (%s)", cause);
             free(cause);
         }
@@ -897,6 +970,8 @@ static tree_index *get_index(run_state *rs)
         free(text);
     }
     rs->ix = ix;
+    if (rs->kept && built)
+        rs->kept->ix = ix;  /* kept for the next reviews, which re-read what they touch */
     return ix;
 }
 
@@ -1294,6 +1369,7 @@ static bool check_file(run_state *rs, const change_file *f, char **why)
 static void struct_abi_run(collector_ctx *ctx)
 {
     run_state rs = {.ctx = ctx};
+    reuse_kept_index(&rs);
     size_t nfiles = 0, nskipped = 0;
     char *first_skip = NULL;
     for (size_t i = 0; i < ctx->chg->nfiles; i++) {
@@ -1334,11 +1410,13 @@ static void struct_abi_run(collector_ctx *ctx)
                          nfiles, nfiles == 1 ? "" : "s");
     free(first_skip);
     free(rs.ix_note);
-    tree_index_free(rs.ix);
+    if (!rs.kept || rs.kept->ix != rs.ix)
+        tree_index_free(rs.ix);
 }
 
 const collector collector_struct_abi = {
     .name = "struct_abi",
     .rules = "D11",
     .run = struct_abi_run,
+    .free_state = struct_abi_free_state,
 };

@@ -781,6 +781,85 @@ TEST(derived_structs_report_differences_only)
     rm_tree(dir);
 }
 
+/* Run the collector as a server's review would: with kept state and the touched paths. */
+static result run_kept(const char *diff, const char *root, void **state,
+                       const char *const *touched)
+{
+    result r = {{0}, NULL};
+    char *cause = NULL;
+    change *c = diff_parse(diff, strlen(diff), &cause);
+    free(cause);
+    c->head_root = xstrdup(root);
+    collector_ctx ctx = {.chg = c, .out = &r.out, .root = root, .state = state,
+                         .touched = touched};
+    sb_init(&ctx.status);
+    collector_struct_abi.run(&ctx);
+    r.status = sb_detach(&ctx.status);
+    sb_free(&ctx.status);
+    change_free(c);
+    findings_sort(&r.out);
+    return r;
+}
+
+TEST(index_kept_between_reviews)
+{
+    char *dir = scratch_dir();
+    if (!dir)
+        return;
+    write_at(dir, "k.h", "struct kargs {\n    int a;\n    int x;\n    int b;\n};\n");
+    write_at(dir, "pins.cu", "static_assert(offsetof(kargs, b) == 4, \"b\");\n");
+    const char *diff =
+        "diff --git a/k.h b/k.h\n--- a/k.h\n+++ b/k.h\n"
+        "@@ -1,4 +1,5 @@\n"
+        " struct kargs {\n"
+        "     int a;\n"
+        "+    int x;\n"
+        "     int b;\n"
+        " };\n";
+    void *state = NULL;
+    static const char *const none[] = {NULL};
+    result r = run_kept(diff, dir, &state, none);
+    CHECK_INT(r.out.n, 1);
+    CHECK(state != NULL);
+    result_free(&r);
+
+    /* a new pin file appears on disk, but no review was told: the kept index does not see it */
+    write_at(dir, "more.cu", "static_assert(sizeof(kargs) == 8, \"size\");\n");
+    r = run_kept(diff, dir, &state, none);
+    CHECK_INT(r.out.n, 1);
+    if (r.out.n)
+        CHECK_INT(r.out.items[0].nrelated, 1);
+    result_free(&r);
+
+    /* told that it was touched, the kept index reads it */
+    static const char *const touched[] = {"more.cu", NULL};
+    r = run_kept(diff, dir, &state, touched);
+    CHECK_INT(r.out.n, 1);
+    if (r.out.n) {
+        CHECK_INT(r.out.items[0].nrelated, 2);
+        CHECK(str_contains(r.out.items[0].message, "sizeof(kargs) 8 → 12"));
+    }
+    result_free(&r);
+
+    /* the pins file is removed and touched: its pin goes */
+    char *gone = xasprintf("%s/pins.cu", dir);
+    unlink(gone);
+    free(gone);
+    static const char *const touched2[] = {"pins.cu", NULL};
+    r = run_kept(diff, dir, &state, touched2);
+    CHECK_INT(r.out.n, 1);
+    if (r.out.n)
+        CHECK_INT(r.out.items[0].nrelated, 1);
+    result_free(&r);
+
+    /* an unknown set of touched paths rebuilds it */
+    r = run_kept(diff, dir, &state, NULL);
+    CHECK_INT(r.out.n, 1);
+    result_free(&r);
+    collector_struct_abi.free_state(state);
+    rm_tree(dir);
+}
+
 UNIT_MAIN("test_struct_abi",
           UNIT_CASE(index_direct_pins),
           UNIT_CASE(index_macros_across_files),
@@ -793,4 +872,5 @@ UNIT_MAIN("test_struct_abi",
           UNIT_CASE(reorder_and_retype),
           UNIT_CASE(namesakes_packing_and_alternative_definitions),
           UNIT_CASE(array_lengths_from_constants_and_struct_alignas),
-          UNIT_CASE(derived_structs_report_differences_only))
+          UNIT_CASE(derived_structs_report_differences_only),
+          UNIT_CASE(index_kept_between_reviews))
