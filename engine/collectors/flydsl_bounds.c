@@ -385,7 +385,8 @@ static void base_signatures(collector_ctx *ctx, const change_file *f, sig_list *
     char *text = collector_base_text(ctx, f, &len, NULL);
     if (!text)
         return;
-    syntax_doc *d = syntax_parse_path(f->path, text, len, NULL);
+    syntax_doc *owned = NULL;
+    const syntax_doc *d = collector_doc(ctx, f, true, text, len, &owned, NULL);
     free(text);
     if (!d)
         return;
@@ -398,7 +399,7 @@ static void base_signatures(collector_ctx *ctx, const change_file *f, sig_list *
             *ARRAY_PUSH(out->items, out->n, out->cap) = bound_signature(&fns, &calls.items[i]);
     syn_func_list_free(&fns);
     syn_call_list_free(&calls);
-    syntax_free(d);
+    syntax_free(owned);
 }
 
 /* Take s out of the list (each base call accounts for one head call); false when absent. */
@@ -432,7 +433,8 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, int 
     char *text = change_head_text(ctx->chg, f, &len, why);
     if (!text)
         return -1;
-    syntax_doc *d = syntax_parse_path(f->path, text, len, why);
+    syntax_doc *owned = NULL;
+    const syntax_doc *d = collector_doc(ctx, f, false, text, len, &owned, why);
     free(text);
     if (!d)
         return -1;
@@ -517,7 +519,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, int 
     sig_list_free(&base);
     syn_func_list_free(&fns);
     syn_call_list_free(&calls);
-    syntax_free(d);
+    syntax_free(owned);
     return found;
 }
 
