@@ -545,10 +545,24 @@ static void gfile_load(collector_ctx *ctx, gfile *gf, const change_file *f, int 
     gf->dtext = xcalloc(f->nlines ? f->nlines : 1, sizeof *gf->dtext);
     for (size_t i = 0; i < f->nlines; i++) {
         const diff_line *l = &f->lines[i];
+        if (l->kind == ' ') {
+            /* context lines are never read as code */
+            gf->dcode[i] = xstrdup("");
+            gf->dtext[i] = xstrdup("");
+            continue;
+        }
         char *c = NULL;
         const syntax_doc *d = l->kind == '-' ? gf->bdoc : gf->hdoc;
         int no = l->kind == '-' ? l->old_no : l->new_no;
-        if (d) {
+        syn_lang lx0 = gf->lang == SYN_NONE ? SYN_CPP : gf->lang;
+        char *lex = syntax_text_code(lx0, l->text, l->len);
+        /* the tree decides only where it matters: lines that look like guards (which may sit
+         * in a docstring or block comment), comment lines (which may be evidence) and
+         * docstring quotes */
+        bool need_tree = guard_kind(lex) != GK_NONE || is_empty_alloc(lex) || !*str_lskip(lex) ||
+                         memmem(l->text, l->len, "\"\"\"", 3) || memmem(l->text, l->len, "'''", 3);
+        free(lex);
+        if (d && need_tree) {
             size_t len;
             const char *t = syntax_line_text(d, no, &len);
             size_t ln = l->len;
@@ -685,11 +699,12 @@ static size_t build_stmt(gfile *gf, size_t i, char kind, gstmt *s)
     memset(s, 0, sizeof *s);
     s->gf = gf;
     s->di = i;
-    s->head_line = kind == '-' ? deleted_head_line(gf, i) : f->lines[i].new_no;
     s->text = sb_detach(&text);
     s->code = sb_detach(&code);
     s->norm = no_space(bare.buf ? bare.buf : "");
     s->kind = guard_kind(s->code);
+    /* only a deleted guard needs its exact anchor (the similarity search costs) */
+    s->head_line = kind == '-' && s->kind != GK_NONE ? deleted_head_line(gf, i) : f->lines[i].new_no;
     s->is_empty_alloc = kind == '+' && is_empty_alloc(s->code);
     s->target = target_of(s->code);
     s->subject = subject_of(s->code, s->kind, s->target);

@@ -131,12 +131,6 @@ static size_t common_run(const char *a, const char *b)
     return best;
 }
 
-/* True when two function names are variants of each other. */
-static bool are_variants(const char *a, const char *b)
-{
-    return *a && *b && strcmp(a, b) != 0 && common_run(a, b) >= MIN_COMMON;
-}
-
 /* True when a path is excluded as the reference does (tests, benchmarks, vendored code). */
 static bool excluded_path(const char *p)
 {
@@ -199,11 +193,11 @@ static char *rebuild_base(const change_file *f, const char *head, size_t hlen, s
  * counted as they are; capped inputs keep it cheap. */
 static size_t text_run(const char *a, size_t an, const char *b, size_t bn)
 {
-    if (an > 160)
-        an = 160;
-    if (bn > 160)
-        bn = 160;
-    size_t best = 0, prev[161] = {0}, cur[161] = {0};
+    if (an > 120)
+        an = 120;
+    if (bn > 120)
+        bn = 120;
+    size_t best = 0, prev[121] = {0}, cur[121] = {0};
     for (size_t i = 1; i <= an; i++) {
         for (size_t j = 1; j <= bn; j++) {
             cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : 0;
@@ -393,6 +387,9 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     size_t nhits = 0, hits_cap = 0;
     const syn_func **seen_funcs = NULL;
     size_t nseen = 0, seen_cap = 0;
+    const syn_func *ord_fn = NULL;
+    size_t *order = xcalloc(hf.n ? hf.n : 1, sizeof *order), *runs = xcalloc(hf.n ? hf.n : 1, sizeof *runs);
+    size_t nord = 0;
 
     for (size_t i = 0; i < f->nlines; i++) {
         const diff_line *l = &f->lines[i];
@@ -402,7 +399,7 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
         bool keep = strlen(code) >= MIN_LINE && !is_trivial(code) && !is_noise_line(code) &&
                     !is_rebinding(code) && is_substantive(code);
         char *key = keep ? no_space(code) : NULL;
-        int at = deleted_head_line(f, i, hd->nlines);
+        int at = keep ? deleted_head_line(f, i, hd->nlines) : l->new_no;
         bool in_sig = false;
         const syn_func *fn = keep ? changed_function(&hf, &bf, bd != NULL, l->old_no, at, &in_sig) : NULL;
         if (!fn || in_sig)
@@ -422,23 +419,28 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
                 c->changed_funcs++;
             }
         }
-        /* the variants, closest names first (longest shared run), at most VARIANTS_MAX */
-        size_t *order = xcalloc(hf.n ? hf.n : 1, sizeof *order), *runs = xcalloc(hf.n ? hf.n : 1, sizeof *runs);
-        size_t nord = 0;
-        for (size_t v = 0; keep && v < hf.n; v++) {
-            const syn_func *var = &hf.items[v];
-            if (var == fn || nested(var, fn) || !are_variants(fn->name, var->name))
-                continue;
-            runs[v] = common_run(fn->name, var->name);
-            size_t at_ = nord++;
-            while (at_ > 0 && runs[order[at_ - 1]] < runs[v]) {
-                order[at_] = order[at_ - 1];
-                at_--;
+        /* the variants, closest names first (longest shared run), at most VARIANTS_MAX; the
+         * list is kept while consecutive deleted lines belong to the same function */
+        if (keep && fn != ord_fn) {
+            ord_fn = fn;
+            nord = 0;
+            for (size_t v = 0; v < hf.n; v++) {
+                const syn_func *var = &hf.items[v];
+                if (var == fn || nested(var, fn) || !*var->name || strcmp(var->name, fn->name) == 0)
+                    continue;
+                runs[v] = common_run(fn->name, var->name);
+                if (runs[v] < MIN_COMMON)
+                    continue;
+                size_t at_ = nord++;
+                while (at_ > 0 && runs[order[at_ - 1]] < runs[v]) {
+                    order[at_] = order[at_ - 1];
+                    at_--;
+                }
+                order[at_] = v;
             }
-            order[at_] = v;
         }
         int lines_flagged_variants = 0;
-        for (size_t oi = 0; oi < nord && lines_flagged_variants < VARIANTS_MAX; oi++) {
+        for (size_t oi = 0; keep && oi < nord && lines_flagged_variants < VARIANTS_MAX; oi++) {
             const syn_func *var = &hf.items[order[oi]];
             bool flagged = false;
             int per_variant = 0;
@@ -480,8 +482,6 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
             }
             lines_flagged_variants += flagged;
         }
-        free(order);
-        free(runs);
         free(key);
         free(code);
     }
@@ -501,6 +501,8 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     free(hnorm);
     free(hits);
     free(seen_funcs);
+    free(order);
+    free(runs);
     syn_func_list_free(&hlocal);
     syn_func_list_free(&blocal);
     syntax_free(hown);
