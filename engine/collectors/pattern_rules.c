@@ -14,14 +14,15 @@
  *       first one into its file), not in comments, docstrings, imports, asserts or capability
  *       checks that raise (aiter#3870);
  *   D7  a new @compile_ops / torch.library.custom_op with no gen_fake=, no <op>_fake, no
- *       register_fake / abstract_impl for it in its file, the change or its directory;
+ *       register_fake / abstract_impl for it in its file, the change or its directory (an
+ *       existing op whose decorator was edited is not new);
  *   D10 a flyc.compile result that the cache-miss branch never calls before it returns
  *       (aiter#3987), also through the name it was stored under;
  *   D10b arith.bitcast handed a DSL value not wrapped in arith.unwrap (aiter#3944), unless it
  *       is a plain literal or was unwrapped where it was assigned;
  *   G1b queue.get() with no timeout inside a `while True:` worker of serving code, with no
  *       Empty/TimeoutError handling in the function; tests, scripts and tools are exempt;
- *   HK3 sys.path.insert/append outside tests and outside a __main__ block;
+ *   HK3 sys.path.insert/append outside tests, setup.py, Sphinx conf.py and __main__ blocks;
  *   HK7 TODO/FIXME, raise NotImplementedError or a lone pass in a path the change adds (a new
  *       file, or a block whose header line is added), not in except handlers, exception
  *       classes or abstract methods;
@@ -146,6 +147,14 @@ static bool is_nontest_source(const char *p)
 static bool is_nontest_python(const char *p)
 {
     return is_python(p) && !is_test_path(p);
+}
+
+/* Library Python for HK3: not tests, and not setup.py or a Sphinx conf.py, which set
+ * sys.path by design. */
+static bool is_library_python(const char *p)
+{
+    return is_nontest_python(p) && strcmp(base_name(p), "setup.py") != 0 &&
+           strcmp(base_name(p), "conf.py") != 0;
 }
 
 static bool is_flydsl_python(const char *p)
@@ -504,6 +513,16 @@ static bool check_d7(hit *h)
     char *name = decorated_name(h->pf, h->line, &def_line);
     if (!name)
         return false;
+    /* an existing op whose decorator was edited is not a new op */
+    if (!h->pf->f->is_new && !h->pf->added[def_line]) {
+        for (size_t i = 0; i < h->pf->f->nlines; i++) {
+            const diff_line *l = &h->pf->f->lines[i];
+            if (l->kind == '-' && (strstr(l->text, "compile_ops") || strstr(l->text, "custom_op"))) {
+                free(name);
+                return false;
+            }
+        }
+    }
     bool found = h->pf->have_head && text_has_fake(h->pf->head, h->pf->head_len, name);
     if (!found)
         found = fake_elsewhere(h->pf, name);
@@ -844,7 +863,7 @@ static const pattern_rule table[] = {
      VIEW_CODE, check_g1b,
      "queue.get() with no timeout in a worker loop: if the producer dies this waits forever, "
      "silently — pass timeout= and handle queue.Empty%s"},
-    {"HK3", SEV_INFORMATION, is_nontest_python, "sys.path", false,
+    {"HK3", SEV_INFORMATION, is_library_python, "sys.path", false,
      "\\bsys\\.path\\.(?:insert|append)\\(", false, NULL, VIEW_CODE, check_hk3,
      "sys.path is changed at import%s — use package-relative imports"},
     {"HK7", SEV_INFORMATION, is_source, "TODO|FIXME|NotImplementedError|pass", false,
