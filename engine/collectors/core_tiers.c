@@ -238,39 +238,53 @@ static void walk_dir(fanin_index *ix, const char *rel)
     free(dir);
 }
 
-/* Bring the index up to date: built from scratch when there is none (or the root moved, or
- * what changed is unknown), else re-read for the touched paths only. */
+/* Keep a kept index current before anything else runs: drop it when the root moved or what
+ * changed on disk is unknown, else re-read the paths touched since the previous review (also
+ * when this review does not need the index, so no update is ever missed). */
+static void fanin_index_refresh(collector_ctx *ctx, const char *root)
+{
+    fanin_index *ix = ctx->state ? *ctx->state : NULL;
+    if (!ix)
+        return;
+    if (!root || strcmp(ix->root, root) != 0 || !ctx->touched) {
+        fanin_free(ix);
+        *ctx->state = NULL;
+        return;
+    }
+    bool moved = false;
+    for (size_t t = 0; ctx->touched[t]; t++) {
+        const char *rel = ctx->touched[t];
+        if (!counts_includes(base_name(rel)) || in_skipped_dir(rel))
+            continue;
+        for (size_t i = 0; i < ix->n; i++)
+            if (strcmp(ix->files[i].path, rel) == 0) {
+                inc_file_clear(&ix->files[i]);
+                ix->files[i] = ix->files[--ix->n];
+                break;
+            }
+        index_file(ix, rel);
+        moved = true;
+    }
+    if (moved && ix->n)
+        qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
+}
+
+/* The index: the kept one (refreshed at the start of the run), else one built by walking the
+ * tree, kept in the state when there is one. */
 static fanin_index *fanin_get(collector_ctx *ctx, const char *root, bool *rebuilt)
 {
     fanin_index *ix = ctx->state ? *ctx->state : NULL;
     *rebuilt = false;
-    if (ix && (strcmp(ix->root, root) != 0 || !ctx->touched)) {
-        fanin_free(ix);
-        ix = NULL;
-    }
     if (!ix) {
         ix = xcalloc(1, sizeof *ix);
         ix->root = xstrdup(root);
         walk_dir(ix, "");
+        if (ix->n)
+            qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
         *rebuilt = true;
-    } else {
-        for (size_t t = 0; ctx->touched[t]; t++) {
-            const char *rel = ctx->touched[t];
-            if (!counts_includes(base_name(rel)) || in_skipped_dir(rel))
-                continue;
-            for (size_t i = 0; i < ix->n; i++)
-                if (strcmp(ix->files[i].path, rel) == 0) {
-                    inc_file_clear(&ix->files[i]);
-                    ix->files[i] = ix->files[--ix->n];
-                    break;
-                }
-            index_file(ix, rel);
-        }
+        if (ctx->state)
+            *ctx->state = ix;
     }
-    if (ix->n)
-        qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
-    if (ctx->state)
-        *ctx->state = ix;
     return ix;
 }
 
@@ -305,6 +319,8 @@ static int first_changed_line(const change_file *f)
 static void core_tiers_run(collector_ctx *ctx)
 {
     const change *c = ctx->chg;
+    const char *root = ctx->root ? ctx->root : c->head_root;
+    fanin_index_refresh(ctx, root);
     int found = 0;
     size_t nheaders = 0;
     header *hs = xcalloc(c->nfiles + 1, sizeof *hs);
@@ -330,7 +346,6 @@ static void core_tiers_run(collector_ctx *ctx)
             hs[nheaders++].base = b;
         }
     }
-    const char *root = ctx->root ? ctx->root : c->head_root;
     size_t nwalked = 0;
     int most = -1;
     if (nheaders && root) {

@@ -257,37 +257,51 @@ static void walk_dir(twin_index *ix, const char *rel)
     free(dir);
 }
 
-/* Bring the index up to date: built from scratch when there is none (or the root moved, or
- * what changed is unknown), else re-read for the touched paths only. */
+/* Keep a kept index current before anything else runs: drop it when the root moved or what
+ * changed on disk is unknown, else re-read the paths touched since the previous review (also
+ * when this review does not need the index, so no update is ever missed). */
+static void twin_index_refresh(collector_ctx *ctx, const char *root)
+{
+    twin_index *ix = ctx->state ? *ctx->state : NULL;
+    if (!ix)
+        return;
+    if (!root || strcmp(ix->root, root) != 0 || !ctx->touched) {
+        twin_index_free(ix);
+        *ctx->state = NULL;
+        return;
+    }
+    bool moved = false;
+    for (size_t t = 0; ctx->touched[t]; t++) {
+        const char *rel = ctx->touched[t];
+        if (!is_source(rel) || in_skipped_dir(rel))
+            continue;
+        for (size_t i = 0; i < ix->n; i++)
+            if (strcmp(ix->files[i].path, rel) == 0) {
+                tree_file_clear(&ix->files[i]);
+                ix->files[i] = ix->files[--ix->n];
+                break;
+            }
+        index_file(ix, rel);
+        moved = true;
+    }
+    if (moved && ix->n)
+        qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
+}
+
+/* The index: the kept one (refreshed at the start of the run), else one built by walking the
+ * tree, kept in the state when there is one. */
 static twin_index *twin_index_get(collector_ctx *ctx, const char *root)
 {
     twin_index *ix = ctx->state ? *ctx->state : NULL;
-    if (ix && (strcmp(ix->root, root) != 0 || !ctx->touched)) {
-        twin_index_free(ix);
-        ix = NULL;
-    }
     if (!ix) {
         ix = xcalloc(1, sizeof *ix);
         ix->root = xstrdup(root);
         walk_dir(ix, "");
-    } else {
-        for (size_t t = 0; ctx->touched[t]; t++) {
-            const char *rel = ctx->touched[t];
-            if (!is_source(rel) || in_skipped_dir(rel))
-                continue;
-            for (size_t i = 0; i < ix->n; i++)
-                if (strcmp(ix->files[i].path, rel) == 0) {
-                    tree_file_clear(&ix->files[i]);
-                    ix->files[i] = ix->files[--ix->n];
-                    break;
-                }
-            index_file(ix, rel);
-        }
+        if (ix->n)
+            qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
+        if (ctx->state)
+            *ctx->state = ix;
     }
-    if (ix->n)
-        qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
-    if (ctx->state)
-        *ctx->state = ix;
     return ix;
 }
 
@@ -328,6 +342,8 @@ static void best_twin(const twin_index *ix, newfile *nf)
 static void twins_run(collector_ctx *ctx)
 {
     const change *c = ctx->chg;
+    const char *root = ctx->root ? ctx->root : c->head_root;
+    twin_index_refresh(ctx, root);
     newfile *nf = xcalloc(c->nfiles + 1, sizeof *nf);
     size_t nnf = 0;
     for (size_t i = 0; i < c->nfiles && nnf < 64; i++) {
@@ -354,7 +370,6 @@ static void twins_run(collector_ctx *ctx)
         free(nf);
         return;
     }
-    const char *root = ctx->root ? ctx->root : c->head_root;
     if (!root) {
         collector_status(ctx, "skipped: no head tree to compare %zu new file%s against", nnf,
                          nnf == 1 ? "" : "s");

@@ -179,6 +179,23 @@ TEST(kept_indexes_follow_touched_paths)
     CHECK(str_starts(st, "nothing found: no Tier 1/2 file touched (1 header checked, largest "
                          "fan-in 9"));
     free(st);
+    /* a review that needs no fan-in still takes in what was touched */
+    put(root, "k/k3.cu", "#include <inc/hot.h>\n");
+    const char *pd = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1,2 @@\n x = 1\n+y = 2\n";
+    change *other = diff_parse(pd, strlen(pd), &cause);
+    free(cause);
+    const char *t3[] = {"k/k3.cu", NULL};
+    st = run_kept(&collector_core_tiers, other, root, &state, t3, &n);
+    CHECK_STR(st, "nothing found: no Tier 1/2 file touched");
+    free(st);
+    change_free(other);
+    st = run_kept(&collector_core_tiers, chg, root, &state, none, &n);
+    CHECK_INT(n, 1);
+    free(st);
+    /* unknown changes drop the kept index; it is rebuilt when next needed */
+    st = run_kept(&collector_core_tiers, chg, root, &state, NULL, &n);
+    CHECK_INT(n, 1);
+    free(st);
     collector_core_tiers.free_state(state);
     change_free(chg);
     sb_free(&body);
