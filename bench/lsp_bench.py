@@ -108,6 +108,8 @@ for i in range(a.edits):
 print("keystroke, didChange on a %d-line kernel file to diagnostics (debounce 0, %d edits): median %.2f ms, p99 %.2f ms"
       % (text.count("\n"), a.edits, 1000 * statistics.median(lat), 1000 * pct(lat, 0.99)))
 
+print("peak RSS after cold start and the keystroke run: %.1f MiB" % vm_hwm(s.proc.pid))
+
 # --- branch switch --------------------------------------------------------------------------
 git("stash", "-q")
 t0 = time.monotonic()
