@@ -72,7 +72,8 @@ typedef struct pfile {
     int nlines;
     bool *added;             /* 1-based */
     bool have_head;
-    syntax_doc *doc;         /* parsed on demand */
+    const syntax_doc *doc;   /* the head's tree, from the shared cache or parsed on demand */
+    syntax_doc *doc_owned;   /* set when this collector parsed it and must free it */
     bool doc_tried;
 } pfile;
 
@@ -342,12 +343,16 @@ static bool check_c2(hit *h)
     return true;
 }
 
-/* The syntax tree of a file's head, parsed once (NULL when not parseable). */
-static syntax_doc *pfile_doc(pfile *pf)
+/* The syntax tree of a file's head, taken once from the shared cache or parsed (NULL when the
+ * file is not a language we parse). */
+static const syntax_doc *pfile_doc(pfile *pf)
 {
     if (!pf->doc_tried && pf->have_head) {
         pf->doc_tried = true;
-        pf->doc = syntax_parse(pf->lang, pf->head, pf->head_len, NULL);
+        char *cause = NULL;
+        pf->doc = collector_doc(pf->ctx, pf->f, false, pf->head, pf->head_len, &pf->doc_owned,
+                                &cause);
+        free(cause);
     }
     return pf->doc;
 }
@@ -381,7 +386,7 @@ static bool check_c4(hit *h)
                 return false;
     }
     /* a docstring: the tree's code view blanks it, quotes and all */
-    syntax_doc *d = pfile_doc(h->pf);
+    const syntax_doc *d = pfile_doc(h->pf);
     if (d) {
         char *lc = syntax_line_code(d, h->line);
         bool doc = lc && strlen(lc) > h->start && lc[h->start] != h->text[h->start];
@@ -945,8 +950,8 @@ static void pfile_free(pfile *pf)
     free(pf->line);
     free(pf->line_len);
     free(pf->added);
-    if (pf->doc)
-        syntax_free(pf->doc);
+    if (pf->doc_owned)
+        syntax_free(pf->doc_owned);
 }
 
 /* True when the NUL-terminated line holds one of the '|'-separated needles. */
