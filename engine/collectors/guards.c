@@ -1238,6 +1238,11 @@ static void report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
         char *neu = quote(best->text);
         bool stricter = false;
         char *how = describe_change(del->code, best->code, &stricter);
+        if (strcmp(how, "same subject, different condition") == 0 && del->subject &&
+            best->subject && strcmp(del->subject, best->subject) != 0) {
+            free(how);
+            how = xasprintf("it now checks `%s` instead of `%s`", best->subject, del->subject);
+        }
         if (str_starts(how, "replaced by the named predicate"))
             fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
                               "guard replaced: `%s` became `%s` (%s)", old, neu, how);
