@@ -132,12 +132,18 @@ void lifecycle_initialize(server *s, json_t *id, json_t *params)
     read_client_caps(s, json_object_get(params, "capabilities"));
     const char *cname = jstr(jpath(params, "clientInfo"), "name");
     s->client_name = xstrdup(cname ? cname : "unknown client");
+    char *root = client_root(s, params);
     json_t *opts = json_object_get(params, "initializationOptions");
     if (json_is_object(opts)) {
+        /* A relative rulesPath is relative to the workspace the client named. */
+        size_t n = root ? strlen(root) : 0;
+        s->root = !root ? NULL : n && root[n - 1] == '/' ? xstrdup(root) : xasprintf("%s/", root);
         json_t *review = json_object_get(opts, "review");
         settings_apply(s, review ? review : opts);
+        free(s->root);
+        s->root = NULL;
     }
-    open_workspace(s, client_root(s, params));
+    open_workspace(s, root);
     json_t *result = json_pack("{s:o, s:{s:s, s:s}}", "capabilities", server_capabilities(s),
                                "serverInfo", "name", "review-lsp", "version", REVIEW_LSP_VERSION);
     rpc_respond(s, id, result);
