@@ -128,6 +128,22 @@ git(repo, "rebase", "--abort")
 s.settle()
 check("rebase-aborted", s.changed_files(), ["csrc/kernels/k0.cu"])
 
+# on main itself the base is HEAD: committing the change moves the base past it
+git(repo, "checkout", "-q", "main")
+s.settle()
+write(repo, "csrc/kernels/k2.cu", KERNEL % (2, 22))
+s.settle()
+check("base-head-shows-uncommitted", s.changed_files(), ["csrc/kernels/k2.cu"])
+git(repo, "commit", "-q", "-am", "k2 on main")
+s.settle()
+check("commit-with-head-base-clears", s.changed_files(), [])
+
+# a storm: 300 files rewritten at once settle into one consistent picture
+for i in range(300):
+    write(repo, "csrc/kernels/storm/s%d.cu" % i, KERNEL % (i, i))
+s.settle()
+check("event-storm-settles", len([p for p in s.changed_files() if "/storm/" in p]), 300)
+
 rc = s.close()
 check("exit-code-after-shutdown", rc, 0)
 sys.exit(1 if failures else 0)
