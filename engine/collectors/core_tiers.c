@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "engine/collector.h"
+#include "engine/tree_walk.h"
 
 #define FANIN_TIER2 10
 #define FILE_MAX (2u << 20)
@@ -85,30 +86,6 @@ static bool counts_includes(const char *name)
 {
     return str_ends(name, ".cu") || str_ends(name, ".cuh") || str_ends(name, ".cpp") ||
            str_ends(name, ".hpp") || str_ends(name, ".h");
-}
-
-/* True when a directory is never walked (VCS data, builds, vendored code). */
-static bool skip_dir(const char *name)
-{
-    return name[0] == '.' || str_starts(name, "build") || strcmp(name, "node_modules") == 0 ||
-           strcmp(name, "3rdparty") == 0;
-}
-
-/* True when a relative path lies in a directory the walk skips. */
-static bool in_skipped_dir(const char *rel)
-{
-    for (const char *p = rel; *p;) {
-        const char *e = strchr(p, '/');
-        if (!e)
-            return false;
-        char *comp = xstrndup(p, (size_t)(e - p));
-        bool skip = skip_dir(comp);
-        free(comp);
-        if (skip)
-            return true;
-        p = e + 1;
-    }
-    return false;
 }
 
 /* Record every #include of a file's text (by the included file's basename). */
@@ -196,47 +173,12 @@ static void index_file(fanin_index *ix, const char *rel)
     free(t);
 }
 
-/* Order directory entries by name. */
-static int name_cmp(const void *a, const void *b)
+/* tree_walk callback: index one wanted file. */
+static void visit_file(void *data, const char *rel)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    index_file(data, rel);
 }
 
-/* Walk root/rel recursively, indexing every C/C++ file. */
-static void walk_dir(fanin_index *ix, const char *rel)
-{
-    char *dir = *rel ? xasprintf("%s/%s", ix->root, rel) : xstrdup(ix->root);
-    DIR *d = opendir(dir);
-    if (!d) {
-        free(dir);
-        return;
-    }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-            *ARRAY_PUSH(names, n, cap) = xstrdup(de->d_name);
-    closedir(d);
-    if (n)
-        qsort(names, n, sizeof *names, name_cmp);
-    for (size_t i = 0; i < n; i++) {
-        char *r = *rel ? xasprintf("%s/%s", rel, names[i]) : xstrdup(names[i]);
-        if (counts_includes(names[i])) {
-            index_file(ix, r);
-        } else if (!skip_dir(names[i])) {
-            char *full = xasprintf("%s/%s", dir, names[i]);
-            struct stat st;
-            if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode))
-                walk_dir(ix, r);
-            free(full);
-        }
-        free(r);
-        free(names[i]);
-    }
-    free(names);
-    free(dir);
-}
 
 /* Keep a kept index current before anything else runs: drop it when the root moved or what
  * changed on disk is unknown, else re-read the paths touched since the previous review (also
@@ -254,7 +196,7 @@ static void fanin_index_refresh(collector_ctx *ctx, const char *root)
     bool moved = false;
     for (size_t t = 0; ctx->touched[t]; t++) {
         const char *rel = ctx->touched[t];
-        if (!counts_includes(base_name(rel)) || in_skipped_dir(rel))
+        if (!counts_includes(base_name(rel)) || tree_walk_in_skipped_dir(rel))
             continue;
         for (size_t i = 0; i < ix->n; i++)
             if (strcmp(ix->files[i].path, rel) == 0) {
@@ -278,7 +220,7 @@ static fanin_index *fanin_get(collector_ctx *ctx, const char *root, bool *rebuil
     if (!ix) {
         ix = xcalloc(1, sizeof *ix);
         ix->root = xstrdup(root);
-        walk_dir(ix, "");
+        tree_walk(ix->root, counts_includes, visit_file, ix);
         if (ix->n)
             qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
         *rebuilt = true;

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "engine/collector.h"
+#include "engine/tree_walk.h"
 
 #define LINE_MIN 22          /* stripped length; "longer than 21" */
 #define LINES_MIN 40
@@ -59,30 +60,6 @@ static bool is_source(const char *p)
 {
     return str_ends(p, ".py") || str_ends(p, ".cu") || str_ends(p, ".cuh") || str_ends(p, ".h") ||
            str_ends(p, ".hpp") || str_ends(p, ".cpp") || str_ends(p, ".hip");
-}
-
-/* True when a directory is never walked (VCS data, builds, vendored code). */
-static bool skip_dir(const char *name)
-{
-    return name[0] == '.' || str_starts(name, "build") || strcmp(name, "node_modules") == 0 ||
-           strcmp(name, "3rdparty") == 0;
-}
-
-/* True when a relative path lies in a directory the walk skips. */
-static bool in_skipped_dir(const char *rel)
-{
-    for (const char *p = rel; *p;) {
-        const char *e = strchr(p, '/');
-        if (!e)
-            return false;
-        char *comp = xstrndup(p, (size_t)(e - p));
-        bool skip = skip_dir(comp);
-        free(comp);
-        if (skip)
-            return true;
-        p = e + 1;
-    }
-    return false;
 }
 
 /* The hash of s[0..n) stripped of ASCII white space at both ends, or false when the stripped
@@ -209,53 +186,18 @@ static void index_file(twin_index *ix, const char *rel)
     free(hl);
 }
 
-/* Order directory entries by name. */
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Order indexed files by path, so ties between twins resolve the same way everywhere. */
 static int file_cmp(const void *a, const void *b)
 {
     return strcmp(((const tree_file *)a)->path, ((const tree_file *)b)->path);
 }
 
-/* Walk root/rel recursively, indexing every source file. */
-static void walk_dir(twin_index *ix, const char *rel)
+/* tree_walk callback: index one wanted file. */
+static void visit_file(void *data, const char *rel)
 {
-    char *dir = *rel ? xasprintf("%s/%s", ix->root, rel) : xstrdup(ix->root);
-    DIR *d = opendir(dir);
-    if (!d) {
-        free(dir);
-        return;
-    }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-            *ARRAY_PUSH(names, n, cap) = xstrdup(de->d_name);
-    closedir(d);
-    if (n)
-        qsort(names, n, sizeof *names, name_cmp);
-    for (size_t i = 0; i < n; i++) {
-        char *r = *rel ? xasprintf("%s/%s", rel, names[i]) : xstrdup(names[i]);
-        if (is_source(names[i])) {
-            index_file(ix, r);
-        } else if (!skip_dir(names[i])) {
-            char *full = xasprintf("%s/%s", dir, names[i]);
-            struct stat st;
-            if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode))
-                walk_dir(ix, r);
-            free(full);
-        }
-        free(r);
-        free(names[i]);
-    }
-    free(names);
-    free(dir);
+    index_file(data, rel);
 }
+
 
 /* Keep a kept index current before anything else runs: drop it when the root moved or what
  * changed on disk is unknown, else re-read the paths touched since the previous review (also
@@ -273,7 +215,7 @@ static void twin_index_refresh(collector_ctx *ctx, const char *root)
     bool moved = false;
     for (size_t t = 0; ctx->touched[t]; t++) {
         const char *rel = ctx->touched[t];
-        if (!is_source(rel) || in_skipped_dir(rel))
+        if (!is_source(rel) || tree_walk_in_skipped_dir(rel))
             continue;
         for (size_t i = 0; i < ix->n; i++)
             if (strcmp(ix->files[i].path, rel) == 0) {
@@ -296,7 +238,7 @@ static twin_index *twin_index_get(collector_ctx *ctx, const char *root)
     if (!ix) {
         ix = xcalloc(1, sizeof *ix);
         ix->root = xstrdup(root);
-        walk_dir(ix, "");
+        tree_walk(ix->root, is_source, visit_file, ix);
         if (ix->n)
             qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
         if (ctx->state)
