@@ -178,3 +178,48 @@ char *change_head_text(const change *c, const change_file *f, size_t *len, char 
                            f->path);
     return NULL;
 }
+
+char *change_base_from_head(const change_file *f, const char *head, size_t hlen, size_t *blen)
+{
+    strbuf out;
+    sb_init(&out);
+    const char *p = head, *end = head + hlen;
+    int hline = 1;
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        while (hline < l->new_no && p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            const char *next = nl ? nl + 1 : end;
+            sb_add(&out, p, (size_t)(next - p));
+            p = next;
+            hline++;
+        }
+        if (l->kind == '-') {
+            sb_add(&out, l->text, l->len);
+            sb_addc(&out, '\n');
+            continue;
+        }
+        if (p >= end) {
+            sb_free(&out);
+            return NULL;
+        }
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *next = nl ? nl + 1 : end;
+        size_t n = (size_t)((nl ? nl : end) - p), ln = l->len;
+        if (n > 0 && p[n - 1] == '\r')
+            n--;
+        if (ln > 0 && l->text[ln - 1] == '\r')
+            ln--;
+        if (n != ln || memcmp(p, l->text, n) != 0) {
+            sb_free(&out);
+            return NULL;
+        }
+        if (l->kind == ' ')
+            sb_add(&out, p, (size_t)(next - p));
+        p = next;
+        hline++;
+    }
+    sb_add(&out, p, (size_t)(end - p));
+    *blen = out.len;
+    return sb_detach(&out);
+}

@@ -66,6 +66,11 @@ change_file *change_copy_file(change *c, const change_file *f);
 void change_note(change *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const change_file *change_find(const change *c, const char *path);
 
+/* The base text of f rebuilt from its head text by undoing the hunks (for --diff mode, where
+ * no repository holds the base), or NULL when the head does not match the diff's context.
+ * Returns a new string (caller frees) and its length in *blen. */
+char *change_base_from_head(const change_file *f, const char *head, size_t hlen, size_t *blen);
+
 /* The head text of a file: its head_text, else the file under head_root, else (for a new file
  * or a file whose every line is in the diff) the text rebuilt from the diff. Returns a new
  * string the caller frees, or NULL with *cause set (caller frees) when it cannot be had. */

@@ -460,53 +460,6 @@ static char *describe_change(const char *old_code, const char *new_code, bool *s
 
 /* --- reading the change ------------------------------------------------------------------ */
 
-/* The base text rebuilt from the head text by undoing the file's hunks, or NULL when the head
- * does not match the diff. */
-static char *rebuild_base(const change_file *f, const char *head, size_t hlen, size_t *blen)
-{
-    strbuf out;
-    sb_init(&out);
-    const char *p = head, *end = head + hlen;
-    int hline = 1;
-    for (size_t i = 0; i < f->nlines; i++) {
-        const diff_line *l = &f->lines[i];
-        while (hline < l->new_no && p < end) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            const char *next = nl ? nl + 1 : end;
-            sb_add(&out, p, (size_t)(next - p));
-            p = next;
-            hline++;
-        }
-        if (l->kind == '-') {
-            sb_add(&out, l->text, l->len);
-            sb_addc(&out, '\n');
-            continue;
-        }
-        if (p >= end) {
-            sb_free(&out);
-            return NULL;
-        }
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *next = nl ? nl + 1 : end;
-        size_t n = (size_t)((nl ? nl : end) - p), ln = l->len;
-        if (n > 0 && p[n - 1] == '\r')
-            n--;
-        if (ln > 0 && l->text[ln - 1] == '\r')
-            ln--;
-        if (n != ln || memcmp(p, l->text, n) != 0) {
-            sb_free(&out);
-            return NULL;
-        }
-        if (l->kind == ' ')
-            sb_add(&out, p, (size_t)(next - p));
-        p = next;
-        hline++;
-    }
-    sb_add(&out, p, (size_t)(end - p));
-    *blen = out.len;
-    return sb_detach(&out);
-}
-
 /* Load a file's head and base and compute every diff line's code view. */
 static void gfile_load(collector_ctx *ctx, gfile *gf, const change_file *f, int *nbase_missing)
 {
@@ -531,7 +484,7 @@ static void gfile_load(collector_ctx *ctx, gfile *gf, const change_file *f, int 
         free(cause);
         cause = NULL;
         if (!base && (gf->head || f->is_deleted))
-            base = rebuild_base(f, gf->head ? gf->head : "", gf->head ? gf->head_len : 0, &blen);
+            base = change_base_from_head(f, gf->head ? gf->head : "", gf->head ? gf->head_len : 0, &blen);
         if (base) {
             gf->bdoc = collector_doc(ctx, f, true, base, blen, &gf->bown, &cause);
             free(cause);

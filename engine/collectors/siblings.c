@@ -142,53 +142,6 @@ static bool excluded_path(const char *p)
 
 /* --- reading the change ------------------------------------------------------------------ */
 
-/* The base text rebuilt from the head text by undoing the file's hunks, or NULL when the head
- * does not match the diff. */
-static char *rebuild_base(const change_file *f, const char *head, size_t hlen, size_t *blen)
-{
-    strbuf out;
-    sb_init(&out);
-    const char *p = head, *end = head + hlen;
-    int hline = 1;
-    for (size_t i = 0; i < f->nlines; i++) {
-        const diff_line *l = &f->lines[i];
-        while (hline < l->new_no && p < end) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            const char *next = nl ? nl + 1 : end;
-            sb_add(&out, p, (size_t)(next - p));
-            p = next;
-            hline++;
-        }
-        if (l->kind == '-') {
-            sb_add(&out, l->text, l->len);
-            sb_addc(&out, '\n');
-            continue;
-        }
-        if (p >= end) {
-            sb_free(&out);
-            return NULL;
-        }
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *next = nl ? nl + 1 : end;
-        size_t n = (size_t)((nl ? nl : end) - p), ln = l->len;
-        if (n > 0 && p[n - 1] == '\r')
-            n--;
-        if (ln > 0 && l->text[ln - 1] == '\r')
-            ln--;
-        if (n != ln || memcmp(p, l->text, n) != 0) {
-            sb_free(&out);
-            return NULL;
-        }
-        if (l->kind == ' ')
-            sb_add(&out, p, (size_t)(next - p));
-        p = next;
-        hline++;
-    }
-    sb_add(&out, p, (size_t)(end - p));
-    *blen = out.len;
-    return sb_detach(&out);
-}
-
 /* Length of the longest run of bytes shared by a[0..an) and b[0..bn), white space runs
  * counted as they are; capped inputs keep it cheap. */
 static size_t text_run(const char *a, size_t an, const char *b, size_t bn)
@@ -358,7 +311,7 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     free(cause);
     cause = NULL;
     if (!base)
-        base = rebuild_base(f, head, hlen, &blen);
+        base = change_base_from_head(f, head, hlen, &blen);
     const syntax_doc *bd = base ? collector_doc(ctx, f, true, base, blen, &bown, &cause) : NULL;
     free(cause);
     free(base);

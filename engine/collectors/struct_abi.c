@@ -577,58 +577,11 @@ static bool change_in_spans(const change_file *f, int hs, int he, int bs, int be
  * new side). NULL with *cause when the head does not match the diff's context. */
 static char *base_from_diff(const change_file *f, const char *head, size_t hlen, char **cause)
 {
-    const char **lines = NULL;
-    size_t *lens = NULL, n = 0, cap = 0, lcap = 0;
-    for (size_t i = 0; i < hlen;) {
-        size_t j = i;
-        while (j < hlen && head[j] != '\n')
-            j++;
-        grow_array((void **)&lens, &lcap, n + 1, sizeof *lens);
-        *ARRAY_PUSH(lines, n, cap) = head + i;
-        lens[n - 1] = j - i;
-        i = j + 1;
-    }
-    strbuf sb;
-    sb_init(&sb);
-    size_t pos = 1;  /* next head line to copy */
-    bool ok = true;
-    for (size_t h = 0; h < f->nhunks && ok; h++) {
-        const diff_hunk *hk = &f->hunks[h];
-        size_t target = (size_t)(hk->new_count ? hk->new_start : hk->new_start + 1);
-        for (; pos < target && pos <= n; pos++) {
-            sb_add(&sb, lines[pos - 1], lens[pos - 1]);
-            sb_addc(&sb, '\n');
-        }
-        for (size_t k = hk->first; k < hk->first + hk->count && ok; k++) {
-            const diff_line *l = &f->lines[k];
-            if (l->kind == '-') {
-                sb_add(&sb, l->text, l->len);
-                sb_addc(&sb, '\n');
-                continue;
-            }
-            if (pos > n || lens[pos - 1] != l->len || memcmp(lines[pos - 1], l->text, l->len)) {
-                ok = false;
-                break;
-            }
-            if (l->kind == ' ') {
-                sb_add(&sb, l->text, l->len);
-                sb_addc(&sb, '\n');
-            }
-            pos++;
-        }
-    }
-    for (; ok && pos <= n; pos++) {
-        sb_add(&sb, lines[pos - 1], lens[pos - 1]);
-        sb_addc(&sb, '\n');
-    }
-    free(lines);
-    free(lens);
-    if (!ok) {
-        sb_free(&sb);
+    size_t blen;
+    char *base = change_base_from_head(f, head, hlen, &blen);
+    if (!base && cause)
         *cause = xasprintf("%s: the head file does not match the diff", f->path);
-        return NULL;
-    }
-    return sb_detach(&sb);
+    return base;
 }
 
 /* --- comparing one struct ---------------------------------------------------------------- */
