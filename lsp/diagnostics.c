@@ -671,5 +671,16 @@ void diagnostics_pull(server *s, json_t *id, json_t *params)
         if (strcmp(s->diags[i].relpath, rel) == 0)
             json_array_append(items, s->diags[i].diag);
     free(rel);
-    rpc_respond(s, id, json_pack("{s:s, s:o}", "kind", "full", "items", items));
+    /* The result id is a hash of the items, so an unchanged document costs one short answer. */
+    char *dump = json_dumps(items, JSON_COMPACT);
+    char rid[32];
+    snprintf(rid, sizeof rid, "%016llx", (unsigned long long)hash_bytes(dump, strlen(dump)));
+    free(dump);
+    const char *prev = jstr(params, "previousResultId");
+    if (prev && strcmp(prev, rid) == 0) {
+        json_decref(items);
+        rpc_respond(s, id, json_pack("{s:s, s:s}", "kind", "unchanged", "resultId", rid));
+        return;
+    }
+    rpc_respond(s, id, json_pack("{s:s, s:s, s:o}", "kind", "full", "resultId", rid, "items", items));
 }

@@ -12,7 +12,12 @@
 <-- {"id":"$capture:r2","method":"workspace/diagnostic/refresh"}
 --> {"jsonrpc":"2.0","id":@{r2},"result":null}
 --> {"jsonrpc":"2.0","id":2,"method":"textDocument/diagnostic","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu"}}}
-<-- {"id":2,"result":{"kind":"full","items":[{"code":"modified-kernel","range":{"start":{"line":3},"end":{"line":3,"character":29}}}]}}
+<-- {"id":2,"result":{"kind":"full","resultId":"$capture:rid","items":[{"code":"modified-kernel","range":{"start":{"line":3},"end":{"line":3,"character":29}}}]}}
+# Pulling again with that result id: unchanged.
+--> {"jsonrpc":"2.0","id":20,"method":"textDocument/diagnostic","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu"},"previousResultId":@{rid}}}
+<-- {"id":20,"result":{"kind":"unchanged","resultId":@{rid},"items":"$absent"}}
+--> {"jsonrpc":"2.0","id":21,"method":"textDocument/diagnostic","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu"},"previousResultId":"stale"}}
+<-- {"id":21,"result":{"kind":"full","resultId":@{rid}}}
 --> {"jsonrpc":"2.0","id":3,"method":"textDocument/diagnostic","params":{"textDocument":{"uri":"${WSURI}/aiter/ops/act.py"}}}
 <-- {"id":3,"result":{"kind":"full","items":[]}}
 --> {"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu"}}}
