@@ -12,6 +12,7 @@
 #include "engine/repo.h"
 #include "engine/suppress.h"
 #include "engine/syntax.h"
+#include "engine/collectors/perf_claims.h"
 #include "engine/util.h"
 
 typedef struct overlay_entry {
@@ -313,6 +314,19 @@ static const overlay_entry *overlay_of(const engine *e, const char *path)
     return NULL;
 }
 
+/* True when an unsaved buffer is not part of the change: git's own files (the commit buffer
+ * among them) and files git ignores, which an editor may well have open. */
+static bool outside_change(engine *e, const char *path)
+{
+    return str_starts(path, ".git/") || repo_path_ignored(e->rp, path);
+}
+
+/* True for git's commit-message buffers, which are checked for perf claims instead. */
+static bool is_commit_buffer(const char *path)
+{
+    return strcmp(path, ".git/COMMIT_EDITMSG") == 0 || strcmp(path, ".git/MERGE_MSG") == 0;
+}
+
 /* The change for this review: rebuilt from the whole work tree, or (incremental mode, same
  * base, nothing marked all-dirty) the cached change with only the dirty paths re-diffed. */
 static change *build_change(engine *e, char **cause)
@@ -323,12 +337,16 @@ static change *build_change(engine *e, char **cause)
     change *c;
     if (full) {
         overlay *ov = xcalloc(e->novl + 1, sizeof *ov);
+        size_t nov = 0;
         for (size_t i = 0; i < e->novl; i++) {
-            ov[i].path = e->ovl[i].path;
-            ov[i].text = e->ovl[i].text;
-            ov[i].len = e->ovl[i].len;
+            if (outside_change(e, e->ovl[i].path))
+                continue;
+            ov[nov].path = e->ovl[i].path;
+            ov[nov].text = e->ovl[i].text;
+            ov[nov].len = e->ovl[i].len;
+            nov++;
         }
-        c = repo_build_change(e->rp, ov, e->novl, e->max_file_bytes, cause);
+        c = repo_build_change(e->rp, ov, nov, e->max_file_bytes, cause);
         free(ov);
         if (!c)
             return NULL;
@@ -341,6 +359,8 @@ static change *build_change(engine *e, char **cause)
             if (!is_dirty(e, e->cache->files[i].path))
                 change_copy_file(c, &e->cache->files[i]);
         for (size_t i = 0; i < e->ndirty; i++) {
+            if (outside_change(e, e->dirty[i]))
+                continue;
             const overlay_entry *o = overlay_of(e, e->dirty[i]);
             change_file *f = NULL;
             char *why = NULL;
@@ -399,6 +419,15 @@ int engine_review(engine *e, review **out, char **cause)
     r->chg = c;
     r->base_desc = desc;
     run_all(r, e->rp, e->syn, e->states, (const char *const *)e->touched, repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled);
+    /* An open commit buffer is not part of the change, but its perf claims are reviewed. */
+    bool scanned = false;
+    for (size_t i = 0; i < e->novl; i++)
+        if (is_commit_buffer(e->ovl[i].path)) {
+            perf_claims_scan_text(e->ovl[i].path, e->ovl[i].text, e->ovl[i].len, &r->findings);
+            scanned = true;
+        }
+    if (scanned)
+        findings_sort(&r->findings);
     *out = r;
     return 0;
 }

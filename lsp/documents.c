@@ -63,7 +63,10 @@ char *documents_relpath(server *s, const char *uri, const char **why)
         *why = "outside the workspace's git work tree";
         return NULL;
     }
-    if (str_starts(rel, ".git/") || strcmp(rel, ".git") == 0) {
+    /* git's commit buffers are read for perf claims (the engine never adds them to the change);
+       everything else inside .git is not ours to review */
+    bool commit_buffer = strcmp(rel, ".git/COMMIT_EDITMSG") == 0 || strcmp(rel, ".git/MERGE_MSG") == 0;
+    if (!commit_buffer && (str_starts(rel, ".git/") || strcmp(rel, ".git") == 0)) {
         free(rel);
         *why = "inside .git";
         return NULL;
