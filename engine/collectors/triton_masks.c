@@ -600,6 +600,48 @@ typedef struct file_counts {
     int t1, t2;
 } file_counts;
 
+/* s without white space, as a new string. */
+static char *squeeze(const char *s, size_t n)
+{
+    char *out = xmalloc(n + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            out[k++] = s[i];
+    out[k] = '\0';
+    return out;
+}
+
+/* True when the change deleted a masked form of this call: a run of deleted lines holding
+ * `name(POINTER` (white space ignored) with a mask= shortly after. A mask the change takes
+ * away is a finding whatever the offsets look like: the axis did not change, the guard did. */
+static bool mask_removed(const change_file *f, const char *name, const char *ptr_text)
+{
+    char *ptr = squeeze(ptr_text, strlen(ptr_text));
+    char *key = xasprintf("%s(%s", name, ptr);
+    bool found = false;
+    for (size_t i = 0; i < f->nlines && !found;) {
+        if (f->lines[i].kind != '-') {
+            i++;
+            continue;
+        }
+        strbuf run;
+        sb_init(&run);
+        for (; i < f->nlines && f->lines[i].kind == '-'; i++)
+            sb_add(&run, f->lines[i].text, f->lines[i].len);
+        char *flat = squeeze(run.buf ? run.buf : "", run.len);
+        for (const char *at = strstr(flat, key); at && !found; at = strstr(at + 1, key)) {
+            const char *m = strstr(at, "mask=");
+            found = m && m - at < 240;
+        }
+        free(flat);
+        sb_free(&run);
+    }
+    free(key);
+    free(ptr);
+    return found;
+}
+
 /* Judge one load/store call. */
 static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_doc *d,
                        const syn_call *c, TSNode call, const fn_info *fip, file_counts *fc)
@@ -646,6 +688,8 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
             why = "an arange in its offsets has a runtime bound";
         else if (of.arange && (of.tiled || ex.advanced))
             why = "its offsets tile a runtime axis in blocks";
+        else if (mask_removed(f, c->name, ptr->text))
+            why = "this change removed its mask= and nothing in the offsets replaces it";
         bool flag = why && !of.clamped;
         if (flag) {
             finding *fd = findings_add(
