@@ -107,7 +107,7 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 ENGINE_SAN_OBJS := $(SRC_ENGINE:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/embedded.o
 LSP_SAN_OBJS := $(SRC_LSP:%.c=$(BUILD)/san/%.o)
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS)
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS) $(LIBS)
 

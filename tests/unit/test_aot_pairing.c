@@ -11,14 +11,10 @@
 #include "engine/collector.h"
 #include "engine/diff_parse.h"
 #include "engine/util.h"
+#include "tests/unit/collector_diff.h"
 #include "tests/unit/unit.h"
 
 extern const collector collector_aot_pairing;
-
-typedef struct result {
-    finding_list out;
-    char *status;
-} result;
 
 /* Run the collector over a diff with root as the tree (NULL: none). */
 static result run(const char *diff, const char *root)
@@ -36,13 +32,6 @@ static result run(const char *diff, const char *root)
     sb_free(&ctx.status);
     change_free(c);
     return r;
-}
-
-/* Free a result. */
-static void result_free(result *r)
-{
-    findings_clear(&r->out);
-    free(r->status);
 }
 
 /* Write text to root/rel, creating directories. */

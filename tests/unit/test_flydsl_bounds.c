@@ -7,14 +7,10 @@
 #include "engine/collector.h"
 #include "engine/diff_parse.h"
 #include "engine/util.h"
+#include "tests/unit/collector_diff.h"
 #include "tests/unit/unit.h"
 
 extern const collector collector_flydsl_bounds;
-
-typedef struct result {
-    finding_list out;
-    char *status;
-} result;
 
 /* Run the collector over a diff (no repository, no head tree). */
 static result run(const char *diff)
@@ -30,37 +26,6 @@ static result run(const char *diff)
     sb_free(&ctx.status);
     change_free(c);
     return r;
-}
-
-/* Free a result. */
-static void result_free(result *r)
-{
-    findings_clear(&r->out);
-    free(r->status);
-}
-
-/* A diff adding path as a new file with the given lines (each without "\n"). */
-static char *new_file_diff(const char *path, const char *const *lines)
-{
-    size_t n = 0;
-    while (lines[n])
-        n++;
-    strbuf sb;
-    sb_init(&sb);
-    sb_addf(&sb, "diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n"
-                 "@@ -0,0 +1,%zu @@\n", path, path, path, n);
-    for (size_t i = 0; i < n; i++)
-        sb_addf(&sb, "+%s\n", lines[i]);
-    return sb_detach(&sb);
-}
-
-/* The finding on line, or NULL. */
-static const finding *at_line(const result *r, int line)
-{
-    for (size_t i = 0; i < r->out.n; i++)
-        if (r->out.items[i].range.line == line)
-            return &r->out.items[i];
-    return NULL;
 }
 
 TEST(bare_make_buffer_tensor_is_flagged_on_the_callee)

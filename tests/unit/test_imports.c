@@ -12,14 +12,10 @@
 #include "engine/collector.h"
 #include "engine/diff_parse.h"
 #include "engine/util.h"
+#include "tests/unit/collector_diff.h"
 #include "tests/unit/unit.h"
 
 extern const collector collector_imports;
-
-typedef struct result {
-    finding_list out;
-    char *status;
-} result;
 
 /* Run the collector over a diff with root as the tree (NULL: none). */
 static result run(const char *diff, const char *root)
@@ -35,13 +31,6 @@ static result run(const char *diff, const char *root)
     sb_free(&ctx.status);
     change_free(c);
     return r;
-}
-
-/* Free a result. */
-static void result_free(result *r)
-{
-    findings_clear(&r->out);
-    free(r->status);
 }
 
 /* Write text to root/rel, creating directories. */
@@ -95,38 +84,6 @@ static void drop_tree(char *dir)
     free(dir);
 }
 
-/* A diff adding path as a new file with the given lines (each without "\n"). */
-static char *new_file_diff(const char *path, const char *const *lines)
-{
-    size_t n = 0;
-    while (lines[n])
-        n++;
-    strbuf sb;
-    sb_init(&sb);
-    sb_addf(&sb, "diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n"
-                 "@@ -0,0 +1,%zu @@\n", path, path, path, n);
-    for (size_t i = 0; i < n; i++)
-        sb_addf(&sb, "+%s\n", lines[i]);
-    return sb_detach(&sb);
-}
-
-/* The finding on line, or NULL. */
-static const finding *at_line(const result *r, int line)
-{
-    for (size_t i = 0; i < r->out.n; i++)
-        if (r->out.items[i].range.line == line)
-            return &r->out.items[i];
-    return NULL;
-}
-
-/* Print the findings to help a failing test. */
-static void dump(const result *r)
-{
-    for (size_t i = 0; i < r->out.n; i++)
-        fprintf(stderr, "  finding: %d:%d: %s\n", r->out.items[i].range.line,
-                r->out.items[i].range.col, r->out.items[i].message);
-}
-
 TEST(missing_modules_and_names_are_flagged_on_what_is_missing)
 {
     char *root = make_tree();
@@ -144,7 +101,7 @@ TEST(missing_modules_and_names_are_flagged_on_what_is_missing)
     result r = run(d, root);
     CHECK_INT(r.out.n, 5);
     if (unit_failed_now)
-        dump(&r);
+        dump_findings(&r);
     const finding *f = at_line(&r, 1);
     CHECK(f != NULL);
     if (f) {
@@ -207,7 +164,7 @@ TEST(imports_that_resolve_or_cannot_be_disproved_are_silent)
     result r = run(d, root);
     CHECK_INT(r.out.n, 0);
     if (unit_failed_now)
-        dump(&r);
+        dump_findings(&r);
     CHECK_STR(r.status, "nothing found: the 23 first-party imported names the change adds resolve in "
                         "the base tree or in the change");
     result_free(&r);
@@ -248,7 +205,7 @@ TEST(relative_imports_in_a_package_init_resolve_against_the_package)
     CHECK_INT(r.out.n, 1);
     CHECK(at_line(&r, 3) && str_contains(at_line(&r, 3)->message, "aiter.ops.kernels.gone"));
     if (unit_failed_now)
-        dump(&r);
+        dump_findings(&r);
     result_free(&r);
     drop_tree(root);
 }
@@ -274,7 +231,7 @@ TEST(renamed_and_deleted_modules)
         "+from aiter.ops.kernels.tiles import pick as old_pick\n";
     result r = run(d, root);
     if (r.out.n != 1)
-        dump(&r);
+        dump_findings(&r);
     CHECK_INT(r.out.n, 1);
     CHECK(at_line(&r, 2) && str_contains(at_line(&r, 2)->message, "this change deletes or moves"));
     result_free(&r);

@@ -8,14 +8,10 @@
 #include "engine/collector.h"
 #include "engine/diff_parse.h"
 #include "engine/util.h"
+#include "tests/unit/collector_diff.h"
 #include "tests/unit/unit.h"
 
 extern const collector collector_index_width;
-
-typedef struct result {
-    finding_list out;
-    char *status;
-} result;
 
 /* Run the collector over a diff with head files under root (NULL: none). */
 static result run_root(const char *diff, const char *root)
@@ -39,45 +35,6 @@ static result run_root(const char *diff, const char *root)
 static result run(const char *diff)
 {
     return run_root(diff, NULL);
-}
-
-/* Free a result. */
-static void result_free(result *r)
-{
-    findings_clear(&r->out);
-    free(r->status);
-}
-
-/* A diff adding path as a new file with the given lines (each without "\n"). */
-static char *new_file_diff(const char *path, const char *const *lines)
-{
-    size_t n = 0;
-    while (lines[n])
-        n++;
-    strbuf sb;
-    sb_init(&sb);
-    sb_addf(&sb, "diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n"
-                 "@@ -0,0 +1,%zu @@\n", path, path, path, n);
-    for (size_t i = 0; i < n; i++)
-        sb_addf(&sb, "+%s\n", lines[i]);
-    return sb_detach(&sb);
-}
-
-/* The finding on line, or NULL. */
-static const finding *at_line(const result *r, int line)
-{
-    for (size_t i = 0; i < r->out.n; i++)
-        if (r->out.items[i].range.line == line)
-            return &r->out.items[i];
-    return NULL;
-}
-
-/* Print unexpected findings to help a failing test. */
-static void dump(const result *r)
-{
-    for (size_t i = 0; i < r->out.n; i++)
-        fprintf(stderr, "  finding: %d:%d: %s\n", r->out.items[i].range.line,
-                r->out.items[i].range.col, r->out.items[i].message);
 }
 
 TEST(triton_row_offset_is_flagged_with_exact_range)
@@ -133,7 +90,7 @@ TEST(widened_and_compile_time_products_are_silent)
     result r = run(d);
     CHECK_INT(r.out.n, 0);
     if (unit_failed_now)
-        dump(&r);
+        dump_findings(&r);
     CHECK_STR(r.status, "nothing found: no un-widened product of runtime parameters feeds index "
                         "arithmetic on an added line of 1 file");
     result_free(&r);
@@ -245,7 +202,7 @@ TEST(hip_kernel_token_offset_and_its_fixes)
     result r = run(d);
     CHECK_INT(r.out.n, 4);
     if (unit_failed_now)
-        dump(&r);
+        dump_findings(&r);
     const finding *f = at_line(&r, 7);
     CHECK(f != NULL);
     if (f) {
@@ -287,7 +244,7 @@ TEST(only_added_lines_count)
     CHECK_INT(r.out.n, 1);
     CHECK(at_line(&r, 3) != NULL);
     if (unit_failed_now)
-        dump(&r);
+        dump_findings(&r);
     result_free(&r);
     char *rm = xasprintf("rm -rf %s", dir);
     CHECK_INT(system(rm), 0);
