@@ -14,6 +14,13 @@
 typedef struct repo repo;
 typedef struct syntax_cache syntax_cache;
 
+/* An open editor buffer (path relative to the work tree, its unsaved text). */
+typedef struct collector_buffer {
+    const char *path;
+    const char *text;
+    size_t len;
+} collector_buffer;
+
 typedef struct collector_ctx {
     const change *chg;
     repo *rp;              /* the repository, or NULL in --diff mode */
@@ -25,6 +32,9 @@ typedef struct collector_ctx {
                               index, say), freed by its free_state; NULL: nothing is kept */
     const char *const *touched; /* work-tree paths changed on disk since the previous review,
                               NULL-terminated; NULL when unknown (assume anything changed) */
+    const struct collector_buffer *side_buffers; /* editor buffers that are not part of the
+                              change (git's commit message, ignored files); may be NULL */
+    size_t nside_buffers;
     strbuf status;         /* the collector's one-line status; set with collector_status */
 } collector_ctx;
 

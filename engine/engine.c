@@ -12,7 +12,6 @@
 #include "engine/repo.h"
 #include "engine/suppress.h"
 #include "engine/syntax.h"
-#include "engine/collectors/perf_claims.h"
 #include "engine/util.h"
 
 typedef struct overlay_entry {
@@ -269,8 +268,9 @@ static double now_ms(void)
 
 /* Run derivation and every collector over r->chg. */
 static void run_all(review *r, repo *rp, syntax_cache *syn, void **states,
-                    const char *const *touched, const char *root, const char *title,
-                    const char *const *disabled, size_t ndisabled)
+                    const char *const *touched, const collector_buffer *side, size_t nside,
+                    const char *root, const char *title, const char *const *disabled,
+                    size_t ndisabled)
 {
     bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
     double t0 = now_ms();
@@ -283,7 +283,7 @@ static void run_all(review *r, repo *rp, syntax_cache *syn, void **states,
     r->collector_status = xcalloc(n + 1, sizeof *r->collector_status);
     for (size_t i = 0; i < n; i++) {
         collector_ctx ctx = {r->chg, rp, root, &r->findings, syn, states && i < 64 ? &states[i] : NULL,
-                             touched, {0}};
+                             touched, side, nside, {0}};
         sb_init(&ctx.status);
         double c0 = now_ms();
         collectors_all[i]->run(&ctx);
@@ -319,12 +319,6 @@ static const overlay_entry *overlay_of(const engine *e, const char *path)
 static bool outside_change(engine *e, const char *path)
 {
     return str_starts(path, ".git/") || repo_path_ignored(e->rp, path);
-}
-
-/* True for git's commit-message buffers, which are checked for perf claims instead. */
-static bool is_commit_buffer(const char *path)
-{
-    return strcmp(path, ".git/COMMIT_EDITMSG") == 0 || strcmp(path, ".git/MERGE_MSG") == 0;
 }
 
 /* The change for this review: rebuilt from the whole work tree, or (incremental mode, same
@@ -418,16 +412,15 @@ int engine_review(engine *e, review **out, char **cause)
     review *r = xcalloc(1, sizeof *r);
     r->chg = c;
     r->base_desc = desc;
-    run_all(r, e->rp, e->syn, e->states, (const char *const *)e->touched, repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled);
-    /* An open commit buffer is not part of the change, but its perf claims are reviewed. */
-    bool scanned = false;
+    /* buffers the editor has open that are not part of the change (e.g. git's commit message) */
+    collector_buffer *side = xcalloc(e->novl + 1, sizeof *side);
+    size_t nside = 0;
     for (size_t i = 0; i < e->novl; i++)
-        if (is_commit_buffer(e->ovl[i].path)) {
-            perf_claims_scan_text(e->ovl[i].path, e->ovl[i].text, e->ovl[i].len, &r->findings);
-            scanned = true;
-        }
-    if (scanned)
-        findings_sort(&r->findings);
+        if (outside_change(e, e->ovl[i].path))
+            side[nside++] = (collector_buffer){e->ovl[i].path, e->ovl[i].text, e->ovl[i].len};
+    run_all(r, e->rp, e->syn, e->states, (const char *const *)e->touched, side, nside,
+            repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled);
+    free(side);
     *out = r;
     return 0;
 }
@@ -445,7 +438,7 @@ review *engine_review_change(change *chg, const char *root, const rule_catalog *
     while (disabled_rules && disabled_rules[nd])
         nd++;
     syntax_cache *syn = syntax_cache_new();
-    run_all(r, NULL, syn, NULL, NULL, root, chg->title, disabled_rules, nd);
+    run_all(r, NULL, syn, NULL, NULL, NULL, 0, root, chg->title, disabled_rules, nd);
     syntax_cache_free(syn);
     return r;
 }

@@ -268,6 +268,22 @@ static void perf_claims_run(collector_ctx *ctx)
         free(wanted);
         free(text);
     }
+    /* git's commit-message buffer, open in the editor: never part of the change, read whole */
+    for (size_t i = 0; i < ctx->nside_buffers; i++) {
+        const collector_buffer *b = &ctx->side_buffers[i];
+        if (strcmp(b->path, ".git/COMMIT_EDITMSG") != 0 && strcmp(b->path, ".git/MERGE_MSG") != 0)
+            continue;
+        size_t before = ctx->out->n;
+        perf_claims_scan_text(b->path, b->text, b->len, ctx->out);
+        nfiles++;
+        for (size_t k = before; k < ctx->out->n; k++) {
+            nclaims++;
+            if (!strcmp(ctx->out->items[k].rule_id, "P1"))
+                nbare++;
+            else
+                np3++;
+        }
+    }
     if (!nfiles && first_skip)
         collector_status(ctx, "skipped: %s", first_skip);
     else if (!nfiles)
