@@ -152,4 +152,28 @@ TEST(incremental_equals_full)
     teardown();
 }
 
-UNIT_MAIN("engine_incremental", UNIT_CASE(dirty_paths_and_overlays), UNIT_CASE(incremental_equals_full))
+TEST(settings_change_rebuilds)
+{
+    setup();
+    char *cause = NULL;
+    engine *e = engine_open(dir, NULL, &cause);
+    engine_set_incremental(e, true);
+    char *p = paths(e);
+    CHECK_STR(p, "");
+    free(p);
+    /* changed on disk with nobody telling the engine: a new setting still re-reads the tree */
+    write_file("b.py", "b = 3\n");
+    p = paths(e);
+    CHECK_STR(p, "");
+    free(p);
+    engine_settings s = {.max_file_bytes = 1u << 20};
+    engine_configure(e, &s);
+    p = paths(e);
+    CHECK_STR(p, "b.py");
+    free(p);
+    engine_free(e);
+    teardown();
+}
+
+UNIT_MAIN("engine_incremental", UNIT_CASE(dirty_paths_and_overlays), UNIT_CASE(incremental_equals_full),
+          UNIT_CASE(settings_change_rebuilds))
