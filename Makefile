@@ -6,8 +6,6 @@
 BUILD   ?= build
 CC      ?= cc
 PKGS    := jansson libgit2 libpcre2-8 libuv tree-sitter
-DEB_PKGS := build-essential pkg-config git libjansson-dev libgit2-dev libpcre2-dev libuv1-dev \
-            libtree-sitter-dev nodejs npm valgrind python3
 VERSION := 0.1.0
 
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -39,15 +37,9 @@ help:
 	@echo "make bench  benchmarks"
 
 # --- dependencies -----------------------------------------------------------------------------
-$(BUILD)/.deps-ok:
+$(BUILD)/.deps-ok: scripts/deps.sh
 	@mkdir -p $(BUILD)
-	@missing=; for c in npm git python3 valgrind cc; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
-	if ! pkg-config --exists $(PKGS) 2>/dev/null || [ -n "$$missing" ]; then \
-	  echo "installing Debian packages: $(DEB_PKGS)"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PKGS) >/dev/null \
-	    || { echo "error: could not install $(DEB_PKGS)" >&2; exit 1; }; \
-	fi
+	@sh scripts/deps.sh
 	@pkg-config --exists $(PKGS) || { echo "error: pkg-config cannot find: $(PKGS)" >&2; exit 1; }
 	@touch $@
 deps: $(BUILD)/.deps-ok

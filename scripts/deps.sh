@@ -1,0 +1,54 @@
+#!/bin/sh
+# Installs the Debian packages the build and the tests need, and only those that are missing:
+# each library is looked up with pkg-config and each command on PATH, and only the packages
+# behind the missing ones are asked of apt. A machine whose Node.js comes from elsewhere (a
+# repack that bundles npm) is left alone as long as `npm` runs.
+#
+#   scripts/deps.sh           install what is missing (says what first)
+#   scripts/deps.sh --print   print the apt-get command line it would run, install nothing
+#
+# The print mode is what the tests use, with PATH and PKG_CONFIG_PATH hiding pieces.
+set -u
+
+print_only=0
+[ "${1:-}" = "--print" ] && print_only=1
+
+# pkg-config module -> Debian package
+libs="jansson:libjansson-dev libgit2:libgit2-dev libpcre2-8:libpcre2-dev libuv:libuv1-dev tree-sitter:libtree-sitter-dev"
+# command -> Debian package (nodejs brings node; npm is its own package in Debian)
+cmds="cc:build-essential make:make pkg-config:pkg-config git:git python3:python3 valgrind:valgrind node:nodejs npm:npm"
+
+need=
+add() { case " $need " in *" $1 "*) ;; *) need="$need $1" ;; esac; }
+
+for pair in $cmds; do
+  c=${pair%%:*} p=${pair#*:}
+  command -v "$c" >/dev/null 2>&1 || add "$p"
+done
+# Without pkg-config every library counts as missing (it is being installed above).
+for pair in $libs; do
+  m=${pair%%:*} p=${pair#*:}
+  if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$m" 2>/dev/null; then
+    add "$p"
+  fi
+done
+need=${need# }
+
+if [ -z "$need" ]; then
+  [ $print_only = 1 ] && echo "nothing to install"
+  exit 0
+fi
+
+if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+line="${SUDO:+$SUDO }apt-get install -y -qq --no-install-recommends $need"
+if [ $print_only = 1 ]; then
+  echo "$line"
+  exit 0
+fi
+echo "installing missing Debian packages: $need"
+$SUDO apt-get update -qq || { echo "error: apt-get update failed" >&2; exit 1; }
+DEBIAN_FRONTEND=noninteractive $line >/dev/null || {
+  echo "error: could not install: $need" >&2
+  echo "  (install them by hand, or make the libraries visible to pkg-config)" >&2
+  exit 1
+}
