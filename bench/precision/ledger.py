@@ -1,0 +1,361 @@
+"""The precision ledger: how often review-lsp's findings are right on real aiter history.
+
+The judged sample lives in bench/precision/judged/RULE.tsv (one finding per line, tab-separated:
+rule, PR, path, line, verdict true/false/unclear, reason — our words, no aiter code); the PRs reviewed in bench/precision/prs.txt.
+This script re-runs the tool on those PRs from a clone of ROCm/aiter (fetched on this machine,
+never committed; PR heads at refs/pull/N/head), draws random findings to judge, and reports per
+rule: findings per 100 PRs, how many judged findings still fire, and precision. `report
+--write-policy` writes rules/precision.txt, which the engine reads to decide which rules may
+report at Warning (see README "Precision").
+
+  ledger.py select AITER_GIT [--n 300] [--seed 19] [--exclude FILE]  > prs.txt
+  ledger.py run AITER_GIT [--bin build/review-lsp] [--out build/precision] [--prs FILE] [--jobs 2]
+  ledger.py sample --rule D9 [--n 25] [--seed 19] [--out build/precision]
+  ledger.py report [--out build/precision] [--markdown] [--write-policy rules/precision.txt]
+  ledger.py show PR [--out build/precision]           (the findings of one PR)
+
+A PR is reviewed as the original pipeline reviewed it: the diff from the merge base of the PR
+head with the clone's main to the PR head (`check --diff`), the PR head's tree as `--root`, and
+the head commit's subject as the title (the PR title itself is not in git)."""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
+JUDGED_DIR = os.path.join(HERE, "judged")
+PRS = os.path.join(HERE, "prs.txt")
+VERDICTS = ("true", "false", "unclear")
+# A rule may report at Warning only when its judged precision is at least this (percent) ...
+POLICY_PRECISION = 80
+# ... over at least this many judged findings, or over every finding of the rule in the
+# corpus when it fires less often (but never fewer than POLICY_MIN_JUDGED_RARE).
+POLICY_MIN_JUDGED = 25
+POLICY_MIN_JUDGED_RARE = 5
+
+
+def git(repo, *args, check=True):
+    r = subprocess.run(["git", "-C", repo, *args], capture_output=True)
+    if check and r.returncode != 0:
+        raise RuntimeError("git %s: %s" % (" ".join(args), r.stderr.decode(errors="replace")))
+    return r.stdout
+
+
+def pr_numbers(repo):
+    out = git(repo, "for-each-ref", "--format=%(refname)", "refs/pull").decode()
+    nums = []
+    for ref in out.split():
+        parts = ref.split("/")
+        if len(parts) == 4 and parts[3] == "head" and parts[2].isdigit():
+            nums.append(int(parts[2]))
+    return sorted(nums)
+
+
+def pr_base_head(repo, n):
+    head = git(repo, "rev-parse", "refs/pull/%d/head" % n).decode().strip()
+    base = git(repo, "merge-base", head, "main", check=False).decode().strip()
+    return base, head
+
+
+def read_prs(path):
+    prs = []
+    with open(path) as f:
+        for line in f:
+            line = line.split("#")[0].strip()
+            if line:
+                prs.append(int(line))
+    return prs
+
+
+def cmd_select(a):
+    """Random PRs whose diff from the merge base touches reviewed code (csrc/, aiter/,
+    op_tests/) and is under 20,000 changed lines."""
+    exclude = set(read_prs(a.exclude)) if a.exclude else set()
+    nums = [n for n in pr_numbers(a.aiter) if n not in exclude]
+    rng = random.Random(a.seed)
+    rng.shuffle(nums)
+    picked = []
+    for n in nums:
+        if len(picked) >= a.n:
+            break
+        base, head = pr_base_head(a.aiter, n)
+        if not base or base == head:
+            continue
+        stat = git(a.aiter, "diff", "--numstat", base, head, check=False).decode().splitlines()
+        paths = [l.split("\t")[2] for l in stat if l.count("\t") >= 2]
+        lines = sum(int(l.split("\t")[0]) + int(l.split("\t")[1])
+                    for l in stat if l.split("\t")[0].isdigit())
+        if not paths or lines > 20000:
+            continue
+        if not any(p.startswith(("csrc/", "aiter/", "op_tests/")) for p in paths):
+            continue
+        picked.append(n)
+    print("# PRs reviewed by bench/precision/ledger.py: random draw, seed %d, from %s refs/pull"
+          % (a.seed, os.path.basename(os.path.normpath(a.aiter))))
+    for n in sorted(picked):
+        print(n)
+
+
+def review_one(a, n, work):
+    """Check out PR n into work, review it, store out/N.json (+ .diff, .title)."""
+    out = os.path.join(a.out, "%d.json" % n)
+    base, head = pr_base_head(a.aiter, n)
+    if not base:
+        return n, "no merge base", 0.0
+    diff = git(a.aiter, "diff", "--no-color", "--no-ext-diff", base, head)
+    dpath = os.path.join(a.out, "%d.diff" % n)
+    with open(dpath, "wb") as f:
+        f.write(diff)
+    title = git(a.aiter, "log", "-1", "--format=%s", head).decode().strip()
+    with open(os.path.join(a.out, "%d.title" % n), "w") as f:
+        f.write(title + "\n")
+    git(work, "checkout", "-q", "--detach", "-f", head)
+    git(work, "clean", "-qfdx")
+    t0 = time.monotonic()
+    r = subprocess.run([a.bin, "check", "--diff", dpath, "--root", work, "--title", title,
+                        "--format", "json"], capture_output=True)
+    dt = time.monotonic() - t0
+    if r.returncode not in (0, 1):
+        return n, "exit %d: %s" % (r.returncode, r.stderr.decode(errors="replace")[:200]), dt
+    doc = json.loads(r.stdout)
+    doc["ledger"] = {"pr": n, "base": base, "head": head, "title": title, "seconds": dt}
+    with open(out, "w") as f:
+        json.dump(doc, f)
+    return n, None, dt
+
+
+def cmd_run(a):
+    os.makedirs(a.out, exist_ok=True)
+    prs = read_prs(a.prs)
+    if a.only:
+        prs = [n for n in prs if n in set(a.only)]
+    works = []
+    for j in range(a.jobs):
+        w = os.path.abspath(os.path.join(a.out, "work%d" % j))
+        if not os.path.isdir(w):
+            git(a.aiter, "worktree", "add", "-q", "--detach", w, "main")
+        works.append(w)
+    todo = list(prs)
+    errors = 0
+    total = 0.0
+
+    def worker(w):
+        res = []
+        while True:
+            try:
+                n = todo.pop(0)
+            except IndexError:
+                return res
+            res.append(review_one(a, n, w))
+
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        for res in ex.map(worker, works):
+            for n, err, dt in res:
+                total += dt
+                if err:
+                    errors += 1
+                    print("PR %d: %s" % (n, err), file=sys.stderr)
+    print("reviewed %d PRs (%d failed), %.1f s of review-lsp in all" % (len(prs), errors, total))
+
+
+def load_findings(out, prs):
+    """{pr: [finding dicts, each with its line at "line"]} for the PRs that have a result."""
+    res = {}
+    for n in prs:
+        p = os.path.join(out, "%d.json" % n)
+        if os.path.exists(p):
+            with open(p) as f:
+                fs = json.load(f).get("findings", [])
+            for x in fs:
+                x["line"] = x["range"]["line"]
+            res[n] = fs
+    return res
+
+
+def read_judged():
+    rows = []
+    if not os.path.isdir(JUDGED_DIR):
+        return rows
+    for name in sorted(os.listdir(JUDGED_DIR)):
+        if not name.endswith(".tsv"):
+            continue
+        path = os.path.join(JUDGED_DIR, name)
+        with open(path) as f:
+            for i, line in enumerate(f, 1):
+                if not line.strip() or line.startswith("#"):
+                    continue
+                cols = line.rstrip("\n").split("\t")
+                if len(cols) < 6 or cols[4] not in VERDICTS or not cols[1].isdigit():
+                    sys.exit("%s:%d: want rule, PR, path, line, verdict (%s), reason"
+                             % (path, i, "/".join(VERDICTS)))
+                rows.append({"rule": cols[0], "pr": int(cols[1]), "path": cols[2],
+                             "line": int(cols[3]), "verdict": cols[4], "reason": cols[5]})
+    return rows
+
+
+def fires(findings, row):
+    """Whether the judged finding is still reported: same rule, path and line."""
+    for f in findings.get(row["pr"], []):
+        if f["rule"] == row["rule"] and f["path"] == row["path"] and f["line"] == row["line"]:
+            return True
+    return False
+
+
+def cmd_sample(a):
+    prs = read_prs(a.prs)
+    findings = load_findings(a.out, prs)
+    judged = {(r["rule"], r["pr"], r["path"], r["line"]) for r in read_judged()}
+    pool = []
+    for n in sorted(findings):
+        for f in findings[n]:
+            if f["rule"] == a.rule and (a.rule, n, f["path"], f["line"]) not in judged:
+                if a.severity and f["severity"] != a.severity:
+                    continue
+                pool.append((n, f))
+    rng = random.Random(a.seed)
+    rng.shuffle(pool)
+    print("# %d unjudged %s findings; drawing %d with seed %d" % (len(pool), a.rule, a.n, a.seed))
+    for n, f in pool[:a.n]:
+        print("%s\t%d\t%s\t%d\t?\t%s [%s]" % (a.rule, n, f["path"], f["line"],
+                                             f["message"].replace("\t", " ")[:300], f["severity"]))
+
+
+def rule_stats(a):
+    prs = read_prs(a.prs)
+    findings = load_findings(a.out, prs)
+    reviewed = len(findings)
+    stats = {}
+    for n, fs in findings.items():
+        for f in fs:
+            s = stats.setdefault(f["rule"], {"findings": 0, "warnings": 0, "prs": set()})
+            s["findings"] += 1
+            s["prs"].add(n)
+            if f["severity"] in ("warning", "error"):
+                s["warnings"] += 1
+    for r in read_judged():
+        s = stats.setdefault(r["rule"], {"findings": 0, "warnings": 0, "prs": set()})
+        s.setdefault("judged", 0)
+        s["judged"] = s.get("judged", 0) + 1
+        if r["pr"] in findings and fires(findings, r):
+            s[r["verdict"]] = s.get(r["verdict"], 0) + 1
+            s["firing"] = s.get("firing", 0) + 1
+    return reviewed, stats
+
+
+def precision(s):
+    t, f = s.get("true", 0), s.get("false", 0)
+    return None if t + f == 0 else 100.0 * t / (t + f)
+
+
+def certified(s):
+    p = precision(s)
+    if p is None or p < POLICY_PRECISION:
+        return False
+    firing = s.get("firing", 0)
+    need = POLICY_MIN_JUDGED if s["findings"] >= POLICY_MIN_JUDGED else max(
+        POLICY_MIN_JUDGED_RARE, s["findings"])
+    return firing >= need
+
+
+def cmd_report(a):
+    reviewed, stats = rule_stats(a)
+    rows = []
+    for rule in sorted(stats):
+        s = stats[rule]
+        p = precision(s)
+        rows.append((rule, s["findings"], 100.0 * s["findings"] / max(reviewed, 1),
+                     s["warnings"], s.get("judged", 0), s.get("firing", 0), s.get("true", 0),
+                     s.get("false", 0), s.get("unclear", 0),
+                     "—" if p is None else "%.0f%%" % p, "yes" if certified(s) else "no"))
+    hdr = ("rule", "findings", "per 100 PRs", "as Warning", "judged", "still firing", "true",
+           "false", "unclear", "precision", "Warning allowed")
+    if a.markdown:
+        print("| " + " | ".join(hdr) + " |")
+        print("|" + "---|" * len(hdr))
+        for r in rows:
+            print("| %s | %d | %.1f | %d | %d | %d | %d | %d | %d | %s | %s |" % r)
+    else:
+        print("%d PRs reviewed" % reviewed)
+        print("%-18s %8s %11s %10s %6s %12s %5s %5s %7s %9s %s" % hdr)
+        for r in rows:
+            print("%-18s %8d %11.1f %10d %6d %12d %5d %5d %7d %9s %s" % r)
+    if a.write_policy:
+        with open(a.write_policy, "w") as f:
+            f.write("# Written by bench/precision/ledger.py report --write-policy; do not edit.\n"
+                    "# Rules whose judged precision on real aiter history allows Warning "
+                    "(>= %d%% over >= %d judged findings,\n# or over all of a rarer rule's "
+                    "findings, at least %d). Columns: rule, judged still firing, true, false,"
+                    " precision %%.\n" % (POLICY_PRECISION, POLICY_MIN_JUDGED,
+                                          POLICY_MIN_JUDGED_RARE))
+            for rule in sorted(stats):
+                s = stats[rule]
+                p = precision(s)
+                if s.get("firing", 0) == 0:
+                    continue
+                f.write("%s\t%d\t%d\t%d\t%d\t%s\n" % (
+                    rule, s.get("firing", 0), s.get("true", 0), s.get("false", 0),
+                    -1 if p is None else round(p), "warning" if certified(s) else "information"))
+
+
+def cmd_show(a):
+    p = os.path.join(a.out, "%d.json" % a.pr)
+    with open(p) as f:
+        doc = json.load(f)
+    print("PR %d: %s" % (a.pr, doc["ledger"]["title"]))
+    for f in doc.get("findings", []):
+        if a.rule and f["rule"] != a.rule:
+            continue
+        print("%s:%d: %s [%s] %s" % (f["path"], f["range"]["line"], f["severity"], f["rule"],
+                                     f["message"]))
+        for r in f.get("related", []):
+            line = r["range"]["line"] if "range" in r else r.get("line", 0)
+            print("    %s:%d: %s" % (r["path"], line, r.get("message", "")))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("select")
+    s.add_argument("aiter")
+    s.add_argument("--n", type=int, default=300)
+    s.add_argument("--seed", type=int, default=19)
+    s.add_argument("--exclude")
+    s.set_defaults(fn=cmd_select)
+    s = sub.add_parser("run")
+    s.add_argument("aiter")
+    s.add_argument("--bin", default=os.path.join(REPO, "build", "review-lsp"))
+    s.add_argument("--out", default=os.path.join(REPO, "build", "precision"))
+    s.add_argument("--prs", default=PRS)
+    s.add_argument("--jobs", type=int, default=2)
+    s.add_argument("--only", type=int, nargs="*")
+    s.set_defaults(fn=cmd_run)
+    for name, fn in (("sample", cmd_sample), ("report", cmd_report), ("show", cmd_show)):
+        s = sub.add_parser(name)
+        s.add_argument("--out", default=os.path.join(REPO, "build", "precision"))
+        s.add_argument("--prs", default=PRS)
+        s.add_argument("--rule")
+        if name == "sample":
+            s.add_argument("--n", type=int, default=25)
+            s.add_argument("--seed", type=int, default=19)
+            s.add_argument("--severity")
+        if name == "report":
+            s.add_argument("--markdown", action="store_true")
+            s.add_argument("--write-policy")
+        if name == "show":
+            s.add_argument("pr", type=int)
+        s.set_defaults(fn=fn)
+    a = p.parse_args()
+    if hasattr(a, "bin"):
+        a.bin = os.path.abspath(a.bin)
+    if hasattr(a, "out"):
+        a.out = os.path.abspath(a.out)
+    a.fn(a)
+
+
+if __name__ == "__main__":
+    main()
