@@ -1,4 +1,4 @@
-/* Unit tests for the pattern-rules collector (D3 C2 C4 D7 D10 D10b G1b HK1 HK3 HK7 HK8 HK9
+/* Unit tests for the pattern-rules collector (D3 C2 C4 D7 D10 D10b G1b HK1 HK3 HK7 HK9
  * HK11 T8): each fixture under tests/fixtures/issue7b/pattern_rules/ is a base/head pair with
  * the real cases (aiter#3937 C4, #3956 C4 skip, #3870 capability check, #4015 C2, #3987 D10,
  * #3944 D10b, #5137 T8, #3593 HK9) beside the false positives the rule text lists; expected.txt
@@ -31,9 +31,10 @@ TEST(configs) { run_case("configs", "found "); }
  * capability check that raises (aiter#3870). */
 TEST(numerics) { run_case("numerics", "found "); }
 /* D7 compile ops returning tensors without fakes (gen_fake=, _fake found), not ops returning
- * nothing, an int or untyped, nor a stub that builds its outputs; HK8 develop=True, D10
- * compile result never called on the miss branch (aiter#3987) and its cleared forms, D10b on
- * an fx numeric parameter (aiter#3944). */
+ * nothing, an int or untyped, nor a stub that builds its outputs; no HK8 for develop=True
+ * (aiter's torch-free pybind path, not an experiment); D10 compile result never called on the
+ * miss branch (aiter#3987) and its cleared forms; D10b on an fx numeric parameter
+ * (aiter#3944). */
 TEST(compile_and_flydsl) { run_case("compile_and_flydsl", "found "); }
 /* G1b worker loops, HK3 sys.path outside __main__ and tests, HK7 in new paths only, HK9 new
  * knobs only (Python and C++), T8 literals outside triton.Config and configs (aiter#5137). */
