@@ -32,9 +32,10 @@
  *   HK9 a read of an AITER_* environment variable (Python or C++ getenv) new to the tree —
  *       not on an unchanged line of the file nor a removed line of the change — outside
  *       tests, bench and profile files, in a file that does not itself set it;
- *   T8  a launch knob (num_warps, waves_per_eu, …) given a literal in kernel Python outside
- *       configs and tests and not inside a triton.Config(...) table; judged per knob, so a
- *       config-fed knob beside a literal one does not hide it (aiter#5137's waves_per_eu=2).
+ *   T8  a launch knob (num_warps, waves_per_eu, …) given a literal in Triton/Gluon Python outside
+ *       configs and tests, not inside a triton.Config(...) table nor a tl.range(...) loop
+ *       attribute; judged per knob, so a config-fed knob beside a literal one does not hide
+ *       it (aiter#5137's waves_per_eu=2).
  * Two more rules read whole files: HK1 (a new .sh outside .github/, or a runperf… or
  * test_local_… file) and HK11 (a package added to requirements*.txt, setup.py or
  * pyproject.toml that was not there before — a version bump is not new).
@@ -185,11 +186,12 @@ static bool is_env_path(const char *p)
            !str_contains(p, "bench") && !str_contains(p, "profile");
 }
 
-/* Kernel Python outside configs and tests (T8). */
+/* Triton and Gluon kernel Python outside configs and tests (T8): the tuning sweep and its config
+ * files are Triton's; the same keyword names in FlyDSL or opus builders are structural. */
 static bool is_t8_path(const char *p)
 {
-    return is_python(p) && !str_contains(p, "/configs/") && !str_starts(p, "op_tests/") &&
-           !str_starts(p, "tests/");
+    return is_python(p) && (str_contains(p, "triton") || str_contains(p, "gluon")) &&
+           !str_contains(p, "/configs/") && !str_starts(p, "op_tests/") && !str_starts(p, "tests/");
 }
 
 /* --- line helpers ------------------------------------------------------------------------- */
@@ -1084,6 +1086,9 @@ static bool check_hk9(hit *h)
 /* T8: not inside a triton.Config(...) table (an unclosed `Config(` just above or on the line). */
 static bool check_t8(hit *h)
 {
+    /* waves_per_eu=0 is Triton's "no hint" default: nothing tuned to move into a config */
+    if (matches("^waves_per_eu\\s*=\\s*0+$", false, h->text + h->start, h->end - h->start))
+        return false;
     int depth = 0;
     for (int l = h->line; l >= 1 && l > h->line - 15; l--) {
         size_t n;
@@ -1101,6 +1106,10 @@ static bool check_t8(hit *h)
                 while (b > 0 && (isalnum((unsigned char)s[b - 1]) || s[b - 1] == '_' || s[b - 1] == '.'))
                     b--;
                 if (i - b >= 6 && memcmp(s + i - 6, "Config", 6) == 0)
+                    return false;
+                /* tl.range(..., num_stages=1) pipelines a loop inside the kernel: not a launch
+                 * knob the tuning sweep could hold */
+                if (i - b >= 5 && memcmp(s + i - 5, "range", 5) == 0)
                     return false;
                 /* an unclosed call that is not a Config: keep looking outward */
             }

@@ -56,6 +56,11 @@ TEST(unfinished_paths) { run_case("unfinished_paths", "found "); }
  * nor in a tuner that saves, sets and restores it. */
 TEST(env_knobs) { run_case("env_knobs", "found "); }
 
+/* T8 on launch knobs of a Triton launch; not on a tl.range(num_stages=) loop attribute inside
+ * the kernel, on waves_per_eu=0 (Triton's no-hint default), nor on the same keyword in a
+ * FlyDSL builder. */
+TEST(launch_knobs) { run_case("launch_knobs", "found "); }
+
 /* A change with no added line any rule reads says so. */
 TEST(nothing)
 {
@@ -104,5 +109,5 @@ TEST(exact_range)
 
 UNIT_MAIN("pattern_rules", UNIT_CASE(configs), UNIT_CASE(numerics), UNIT_CASE(compile_and_flydsl),
           UNIT_CASE(housekeeping), UNIT_CASE(tuning_rows), UNIT_CASE(flydsl_bitcast),
-          UNIT_CASE(unfinished_paths), UNIT_CASE(env_knobs), UNIT_CASE(nothing),
-          UNIT_CASE(exact_range))
+          UNIT_CASE(unfinished_paths), UNIT_CASE(env_knobs), UNIT_CASE(launch_knobs),
+          UNIT_CASE(nothing), UNIT_CASE(exact_range))
