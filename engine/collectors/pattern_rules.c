@@ -1058,8 +1058,9 @@ static bool knob_written(const pfile *pf, const char *name)
     return yes;
 }
 
-/* HK9: a knob new to the change's tree (reads only, not `os.environ[...] = v`), in a file that
- * does not itself set it. */
+/* HK9: a knob new to the change's tree (reads only, not `os.environ[...] = v`, not inside a
+ * docstring), in a file that does not itself set it; AITER_CONFIG_* config-file paths are
+ * the config system itself. */
 static bool check_hk9(hit *h)
 {
     const char *m = h->text + h->start;
@@ -1074,6 +1075,18 @@ static bool check_hk9(hit *h)
         after++;
     if (*after == '=' && after[1] != '=')
         return false;
+    /* AITER_CONFIG_* names a tuned-config file: the config system the rule points to */
+    if ((size_t)(e - k) > 13 && memcmp(k, "AITER_CONFIG_", 13) == 0)
+        return false;
+    /* a docstring describing a condition is not a read: the tree's code view blanks it */
+    const syntax_doc *d = pfile_doc(h->pf);
+    if (d) {
+        char *lc = syntax_line_code(d, h->line);
+        bool doc = lc && strlen(lc) > h->start && lc[h->start] != h->text[h->start];
+        free(lc);
+        if (doc)
+            return false;
+    }
     char *name = xstrndup(k, (size_t)(e - k));
     if (knob_known(h->pf, name) || knob_written(h->pf, name)) {
         free(name);
