@@ -133,6 +133,9 @@ void hover_request(server *s, json_t *id, json_t *params)
                     continue;
                 seen[nseen++] = sd->rule_ids[k];
                 add_rule(s, &md, sd->rule_ids[k]);
+                const char *note = json_string_value(jpath(sd->diag, "data.severityNote"));
+                if (note)
+                    sb_addf(&md, "\n\n*%s*", note);
             }
         }
     }
