@@ -70,7 +70,7 @@ printf 'diff --git a/csrc/a.h b/csrc/a.h\n--- a/csrc/a.h\n+++ b/csrc/a.h\n@@ -1,
 out=$("$BIN" check --diff nohead.diff --format text 2>/dev/null)
 expect_contains struct-abi-no-head-skips "$out" "# collector struct_abi: skipped: "
 # A FlyDSL file given whole in the diff (a new file) needs no head tree.
-printf 'diff --git a/aiter/ops/flydsl/k.py b/aiter/ops/flydsl/k.py\nnew file mode 100644\n--- /dev/null\n+++ b/aiter/ops/flydsl/k.py\n@@ -0,0 +1,3 @@\n+def k(view):\n+    t = fx.make_buffer_tensor(view)\n+    return t\n' > newfile.diff
+printf 'diff --git a/aiter/ops/flydsl/k.py b/aiter/ops/flydsl/k.py\nnew file mode 100644\n--- /dev/null\n+++ b/aiter/ops/flydsl/k.py\n@@ -0,0 +1,3 @@\n+def k(view, n: fx.Int32):\n+    t = fx.make_buffer_tensor(view)\n+    return fx.slice(t, (fx.block_idx.x * 64 + fx.thread_idx.x, None))\n' > newfile.diff
 out=$("$BIN" check --diff newfile.diff --format text 2>/dev/null)
 expect_contains flydsl-new-file-in-diff "$out" "aiter/ops/flydsl/k.py:2:9: warning [B8] make_buffer_tensor(view): max_size omitted"
 # Unparseable Python still gets a status line and no crash.
