@@ -12,6 +12,14 @@
  * left alone. make_tensor_descriptor_2d with oob_outer_bound but no oob_inner_bound is the
  * e6592c373 case.
  *
+ * An unbounded call is a finding only when something shows the bound would matter: for a
+ * buffer, an access through it (followed by flydsl_access) that can address past the tensor —
+ * not under a run-time guard, offset not clamped, varying per lane and stepping by block, in a
+ * kernel with a run-time size argument; for a 2-D descriptor, an inner dimension whose size is
+ * a run-time argument. aiter's FlyDSL kernels use max_size=True on purpose with explicit
+ * guards, select-clamped or sentinel offsets and scalar metadata reads; those are left out and
+ * counted in the status line.
+ *
  * A call counts when an added line falls inside it or a line was deleted from inside it, unless
  * the base (when it can be read) has a call in the same function binding the same buffer in the
  * same way: an edit that keeps a deliberate bound is not a new decision, and the status line

@@ -103,6 +103,7 @@ typedef struct assign {
     TSNode value;
     int line;
     bool augmented;
+    bool in_loop;          /* inside a for/while body of the function */
 } assign;
 
 /* What the collector knows about the function around a call. */
@@ -158,6 +159,13 @@ static void add_assign(const syntax_doc *d, fn_info *fi, TSNode target, TSNode v
     a->value = value;
     a->line = line;
     a->augmented = augmented;
+    a->in_loop = false;
+    for (TSNode p = ts_node_parent(target); !ts_node_is_null(p) && !a->in_loop;
+         p = ts_node_parent(p)) {
+        if (is(p, "function_definition"))
+            break;
+        a->in_loop = is(p, "for_statement") || is(p, "while_statement");
+    }
 }
 
 /* Record a tuple-unpacking assignment (`i_n, i_h = tl.program_id(0), tl.program_id(1)`): each
@@ -198,6 +206,7 @@ static void collect_assigns(const syntax_doc *d, TSNode n, fn_info *fi)
             lp->value = right;
             lp->line = syntax_node_line(n);
             lp->augmented = false;
+            lp->in_loop = false;
         }
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
@@ -344,8 +353,8 @@ static void expand_names(const syntax_doc *d, TSNode n, const fn_info *fi, expan
         for (size_t i = 0; i < fi->nas; i++) {
             if (strcmp(fi->as[i].name, nm) != 0)
                 continue;
-            if (fi->as[i].augmented)
-                ex->advanced = true;
+            if (fi->as[i].augmented && fi->as[i].in_loop)
+                ex->advanced = true;  /* a pointer stepped each iteration, not a one-off shift */
             if (ex->n < MAX_NODES)
                 ex->nodes[ex->n++] = fi->as[i].value;
             expand_names(d, fi->as[i].value, fi, ex);
