@@ -195,8 +195,27 @@ static void assignments_in(fa_walk *w, TSNode n, const char *name, value_fn fn, 
                         fn(w, right, arg);
         }
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        assignments_in(w, ts_node_named_child(n, i), name, fn, arg);
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (!is(c, "function_definition"))  /* another closure's locals are its own */
+            assignments_in(w, c, name, fn, arg);
+    }
+}
+
+/* The iterable of the for-loop enclosing n that binds name, or a null node. */
+static TSNode loop_binding(const syntax_doc *d, TSNode n, const char *name)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (is(p, "function_definition"))
+            break;
+        if (is(p, "for_statement")) {
+            TSNode left = fld(p, "left");
+            if (is(left, "identifier") && text_is(d, left, name))
+                return fld(p, "right");
+        }
+    }
+    TSNode none = {0};
+    return none;
 }
 
 /* --- what an offset is made of ------------------------------------------------------------- */
@@ -206,15 +225,28 @@ static void offset_facts(fa_walk *w, TSNode n, fa_facts *f, int depth);
 typedef struct expand_arg {
     fa_facts *f;
     int depth;
+    int found;
 } expand_arg;
 
 static void expand_value(fa_walk *w, TSNode value, void *arg)
 {
     expand_arg *ea = arg;
+    ea->found++;
     offset_facts(w, value, ea->f, ea->depth + 1);
 }
 
-/* Classify an index name: a lane (per-thread) index or a block index. */
+/* Classify the name of an index source: a call or attribute spelling the thread or block id
+ * (gpu.thread_id("x"), fx.block_idx.x). */
+static void source_facts(const char *t, fa_facts *f)
+{
+    if (strstr(t, "thread_id") || strstr(t, "lane_id"))
+        f->lane = true;
+    if (strstr(t, "block_id"))
+        f->block = true;
+}
+
+/* Classify an index name whose value cannot be followed (a parameter): a lane (per-thread)
+ * index or a block index, by the names FlyDSL kernels give them. */
 static void name_facts(const char *t, fa_facts *f)
 {
     if (!strcmp(t, "tid") || !strcmp(t, "tx") || !strcmp(t, "ty") || strstr(t, "thread") ||
@@ -249,7 +281,7 @@ static void offset_facts(fa_walk *w, TSNode n, fa_facts *f, int depth)
         bool load = strstr(c, "load") != NULL || strstr(c, "ds_read") != NULL;
         if (clamp_call(c))
             f->clamped = true;
-        name_facts(c, f);
+        source_facts(c, f);
         free(c);
         if (load)
             return;
@@ -263,7 +295,7 @@ static void offset_facts(fa_walk *w, TSNode n, fa_facts *f, int depth)
         TSNode a = fld(n, "attribute");
         if (!ts_node_is_null(a)) {
             char *t = syntax_node_text(w->d, a);
-            name_facts(t, f);
+            source_facts(t, f);
             free(t);
         }
         offset_facts(w, fld(n, "object"), f, depth);
@@ -271,19 +303,30 @@ static void offset_facts(fa_walk *w, TSNode n, fa_facts *f, int depth)
     }
     if (is(n, "identifier")) {
         char *t = syntax_node_text(w->d, n);
-        name_facts(t, f);
+        bool followed = false;
         if (depth < FA_MAX_EXPAND && first_visit(f, t)) {
-            bool bound = false;
-            for (size_t i = w->nbinds; i-- > 0 && !bound;)
+            for (size_t i = w->nbinds; i-- > 0 && !followed;)
                 if (strcmp(w->binds[i].param, t) == 0) {
-                    bound = true;
+                    followed = true;
                     offset_facts(w, w->binds[i].arg, f, depth + 1);
                 }
-            expand_arg ea = {f, depth};
+            TSNode it = {0};
+            if (!followed)
+                it = loop_binding(w->d, n, t);
+            if (!ts_node_is_null(it)) {
+                followed = true;
+                offset_facts(w, it, f, depth + 1);
+            }
+            expand_arg ea = {f, depth, 0};
             TSNode scope = enclosing_def(n);
-            for (; !bound && !ts_node_is_null(scope); scope = enclosing_def(scope))
+            for (; !followed && !ts_node_is_null(scope); scope = enclosing_def(scope))
                 assignments_in(w, scope, t, expand_value, &ea);
+            followed |= ea.found > 0;
+        } else {
+            followed = true;  /* already counted */
         }
+        if (!followed)
+            name_facts(t, f);
         free(t);
         return;
     }
