@@ -17,6 +17,8 @@
 #define FA_MAX_BINDS 32     /* helper parameters bound to their call-site arguments */
 #define FA_MAX_VISITS 4096  /* expression nodes looked at per access */
 #define FA_MAX_EXPAND 10    /* locals followed, nested */
+#define FA_MAX_NEST 512     /* syntax-tree depth walked (a pathological file must not
+                               exhaust the stack) */
 
 /* A helper parameter and the call-site argument it stands for. */
 typedef struct fa_bind {
@@ -34,6 +36,7 @@ typedef struct fa_walk {
     int naccess, nguarded, nuniform, nunfollowed;
     bool hit;
     TSNode hit_node;
+    int nest;              /* recursion depth of the tree walks */
 } fa_walk;
 
 #define FA_MAX_SEEN 128     /* distinct locals followed per offset */
@@ -106,19 +109,21 @@ static TSNode enclosing_def(TSNode n)
 }
 
 /* The first function_definition named name in the subtree of n, or a null node. */
-static TSNode find_def(const syntax_doc *d, TSNode n, const char *name)
+static TSNode find_def(const syntax_doc *d, TSNode n, const char *name, int nest)
 {
+    TSNode none = {0};
+    if (nest > FA_MAX_NEST)
+        return none;
     if (is(n, "function_definition")) {
         TSNode nm = fld(n, "name");
         if (!ts_node_is_null(nm) && text_is(d, nm, name))
             return n;
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-        TSNode f = find_def(d, ts_node_named_child(n, i), name);
+        TSNode f = find_def(d, ts_node_named_child(n, i), name, nest + 1);
         if (!ts_node_is_null(f))
             return f;
     }
-    TSNode none = {0};
     return none;
 }
 
@@ -184,6 +189,9 @@ typedef void (*value_fn)(fa_walk *w, TSNode value, void *arg);
 
 static void assignments_in(fa_walk *w, TSNode n, const char *name, value_fn fn, void *arg)
 {
+    if (w->nest > FA_MAX_NEST)
+        return;
+    w->nest++;
     if (is(n, "assignment")) {
         TSNode left = fld(n, "left"), right = fld(n, "right");
         if (!ts_node_is_null(right)) {
@@ -200,6 +208,7 @@ static void assignments_in(fa_walk *w, TSNode n, const char *name, value_fn fn, 
         if (!is(c, "function_definition"))  /* another closure's locals are its own */
             assignments_in(w, c, name, fn, arg);
     }
+    w->nest--;
 }
 
 /* The iterable of the for-loop enclosing n that binds name, or a null node. */
@@ -272,10 +281,19 @@ static bool clamp_call(const char *c)
 
 /* Gather what the expression n is built from, following locals (and helper parameters bound
  * to their call-site arguments) but not into the address of a load: a loaded index is data. */
+static void offset_facts_at(fa_walk *w, TSNode n, fa_facts *f, int depth);
+
 static void offset_facts(fa_walk *w, TSNode n, fa_facts *f, int depth)
 {
-    if (ts_node_is_null(n) || ++f->visits > FA_MAX_VISITS)
+    if (ts_node_is_null(n) || ++f->visits > FA_MAX_VISITS || w->nest > FA_MAX_NEST)
         return;
+    w->nest++;
+    offset_facts_at(w, n, f, depth);
+    w->nest--;
+}
+
+static void offset_facts_at(fa_walk *w, TSNode n, fa_facts *f, int depth)
+{
     if (is(n, "call")) {
         char *c = callee_last(w->d, n);
         bool load = strstr(c, "load") != NULL || strstr(c, "ds_read") != NULL;
@@ -356,10 +374,20 @@ static void cond_value(fa_walk *w, TSNode value, void *arg)
 
 /* True when a condition is a run-time comparison: a comparison operator, an arith.cmpi, or a
  * local assigned one (`tok_ok = token < m; if tok_ok:`). const_expr(...) is compile time. */
+static bool runtime_check_at(fa_walk *w, TSNode cond, int depth);
+
 static bool runtime_check(fa_walk *w, TSNode cond, int depth)
 {
-    if (ts_node_is_null(cond) || depth > 4)
+    if (ts_node_is_null(cond) || depth > 4 || w->nest > FA_MAX_NEST)
         return false;
+    w->nest++;
+    bool r = runtime_check_at(w, cond, depth);
+    w->nest--;
+    return r;
+}
+
+static bool runtime_check_at(fa_walk *w, TSNode cond, int depth)
+{
     if (is(cond, "comparison_operator"))
         return true;
     if (is(cond, "call")) {
@@ -585,7 +613,7 @@ static void classify_use(fa_walk *w, TSNode n, int depth)
         TSNode def = {0};
         if (access_name(c) && ts_node_is_null(kw))
             judge_access(w, call, n);
-        else if (*c && !ts_node_is_null(def = find_def(w->d, ts_tree_root_node(w->d->tree), c)))
+        else if (*c && !ts_node_is_null(def = find_def(w->d, ts_tree_root_node(w->d->tree), c, 0)))
             follow_into_helper(w, call, n, kw, def, depth);
         else
             w->nunfollowed++;
@@ -607,7 +635,18 @@ static void classify_use(fa_walk *w, TSNode n, int depth)
 }
 
 /* Visit the uses of name inside scope (skipping the node skip: the binding itself). */
+static void uses_in_at(fa_walk *w, TSNode n, const char *name, TSNode skip, int depth);
+
 static void uses_in(fa_walk *w, TSNode n, const char *name, TSNode skip, int depth)
+{
+    if (w->nest > FA_MAX_NEST)
+        return;
+    w->nest++;
+    uses_in_at(w, n, name, skip, depth);
+    w->nest--;
+}
+
+static void uses_in_at(fa_walk *w, TSNode n, const char *name, TSNode skip, int depth)
 {
     if (ts_node_eq(n, skip) || is(n, "parameters"))
         return;
