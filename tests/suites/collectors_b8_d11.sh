@@ -77,3 +77,14 @@ expect_contains flydsl-new-file-in-diff "$out" "aiter/ops/flydsl/k.py:2:9: warni
 printf 'diff --git a/aiter/ops/flydsl/bad.py b/aiter/ops/flydsl/bad.py\nnew file mode 100644\n--- /dev/null\n+++ b/aiter/ops/flydsl/bad.py\n@@ -0,0 +1,2 @@\n+def k(view:\n+    t = fx.make_buffer_tensor(view, max_size=False\n' > bad.diff
 out=$("$BIN" check --diff bad.diff --format text 2>/dev/null)
 expect_contains flydsl-broken-python-status "$out" "# collector flydsl_bounds: nothing found"
+# An offset nested thousands of parentheses deep is walked only so far: no crash, a status line.
+python3 -c '
+d = 3000
+lines = ["def k(a, n: Int32):", "    r = buffer_ops.create_buffer_resource(a)",
+         "    o = " + "(" * d + "bid * 64 + tid" + ")" * d, "    return buffer_ops.buffer_load(r, o)"]
+print("diff --git a/aiter/ops/flydsl/deep.py b/aiter/ops/flydsl/deep.py\nnew file mode 100644")
+print("--- /dev/null\n+++ b/aiter/ops/flydsl/deep.py\n@@ -0,0 +1,%d @@" % len(lines))
+print("\n".join("+" + l for l in lines))' > deep.diff
+out=$("$BIN" check --diff deep.diff --format text 2>/dev/null); rc=$?
+expect_rc flydsl-deep-nesting-exit "$rc" 0
+expect_contains flydsl-deep-nesting-status "$out" "# collector flydsl_bounds: nothing found"
