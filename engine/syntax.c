@@ -110,6 +110,7 @@ static char *parser_copy(syn_lang lang, const char *text, size_t len, const synt
     deco_learn(set, text, len);
     deco_mask(p, len, set);
     deco_free(set);
+    gaps_rewrite(p, len);
     return p;
 }
 

@@ -69,4 +69,11 @@ char *deco_defines_text(const char *text, size_t len, size_t *out_len);
  * NULL), and `<<<...>>>` launch configurations; preprocessor lines are left alone. */
 void deco_mask(char *s, size_t len, const deco_set *set);
 
+/* --- constructs the grammar lacks (syntax_gaps.c) -------------------------------------- */
+
+/* Rewrite in s (the blanked copy, same length and newlines kept) the constructs the pinned
+ * grammar cannot read into ones it can: `= {}` default arguments, built-in types as call
+ * arguments, statement macros without ";", the ";" after a function body. */
+void gaps_rewrite(char *s, size_t len);
+
 #endif

@@ -34,7 +34,13 @@ struct deco_set {
 static const char *const hip_words[] = {
     "__global__", "__device__", "__host__", "__forceinline__", "__noinline__", "__shared__",
     "__constant__", "__managed__", "__inline__", "CK_TILE_DEVICE", "CK_TILE_HOST",
-    "CK_TILE_HOST_DEVICE", "CK_TILE_HOST_DEVICE_EXTERN", NULL,
+    "CK_TILE_HOST_DEVICE", "CK_TILE_HOST_DEVICE_EXTERN", "__volatile__", NULL,
+};
+/* Decorations blanked with their argument list wherever they stand: attributes the grammar
+ * reads in some places but not in a type (`using f4 = float __attribute__((ext_vector_type(4)))`),
+ * HIP's __align__(n) and the argument of C23's _BitInt(n) (the name stays, as a type). */
+static const char *const blanked_groups[] = {
+    "__launch_bounds__", "__attribute__", "__align__", NULL,
 };
 /* Specifiers the grammar knows that may sit in a decoration macro's body. */
 static const char *const specifiers[] = {
@@ -249,6 +255,12 @@ static bool body_is_decoration(const char *b, size_t n, const deco_set *known)
             size_t e = i;
             while (e < n && is_ident_char(b[e]))
                 e++;
+            size_t q = skip_blank(b, n, e);
+            if (e - i == 6 && memcmp(b + i, "extern", 6) == 0 && q + 3 <= n &&
+                memcmp(b + q, "\"C\"", 3) == 0) {
+                i = q + 3; /* extern "C": linkage, no more than a decoration to a reader */
+                continue;
+            }
             bool fn = false, known_word = deco_has(known, b + i, e - i, &fn);
             bool needs_group = word_in(group_words, b + i, e - i) || (known_word && fn);
             if (!needs_group && !(known_word || word_in(hip_words, b + i, e - i) ||
@@ -419,10 +431,17 @@ static size_t mask_launch(char *s, size_t len, size_t i)
 static size_t mask_word(char *s, size_t len, size_t i, size_t e, const deco_set *set)
 {
     bool fn = false;
+    if (e - i == 7 && memcmp(s + i, "_BitInt", 7) == 0) {
+        size_t k = skip_blank(s, len, e);
+        size_t g = k < len && s[k] == '(' ? paren_group(s, k, len, 64) : 0;
+        if (g)
+            blank(s + k, g);
+        return k + g > e ? k + g : e;
+    }
     if (deco_has(set, s + i, e - i, &fn)) {
     } else if (word_in(hip_words, s + i, e - i)) {
         fn = false;
-    } else if (e - i == 17 && memcmp(s + i, "__launch_bounds__", 17) == 0) {
+    } else if (word_in(blanked_groups, s + i, e - i)) {
         fn = true;
     } else {
         return e;
@@ -439,6 +458,42 @@ static size_t mask_word(char *s, size_t len, size_t i, size_t e, const deco_set 
     return end;
 }
 
+/* A preprocessor line at s[i] == '#' (its continuations too) is left as written, except its
+ * block comments: the grammar's #define value stops at a `/ *`, leaving the rest an ERROR.
+ * Returns the index of the line's end. */
+static size_t mask_directive(char *s, size_t len, size_t i)
+{
+    char quote = 0;
+    for (; i < len; i++) {
+        char c = s[i];
+        if (c == '\n' && !(s[i - 1] == '\\' || (s[i - 1] == '\r' && i > 1 && s[i - 2] == '\\')))
+            break;
+        if (quote) {
+            if (c == '\\')
+                i++;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '"' || (c == '\'' && !(s[i - 1] >= '0' && s[i - 1] <= '9'))) {
+            quote = c;
+        } else if (c == '/' && i + 1 < len && s[i + 1] == '/') {
+            while (i + 1 < len && s[i + 1] != '\n')
+                i++;
+        } else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
+            const char *close = memmem(s + i + 2, len - i - 2, "*/", 2);
+            size_t e = close ? (size_t)(close - s) + 2 : len;
+            bool one_line = true;
+            for (size_t k = i; k < e && one_line; k++)
+                if (s[k] == '\n' && !(s[k - 1] == '\\' || (s[k - 1] == '\r' && s[k - 2] == '\\')))
+                    one_line = false;
+            if (!close || !one_line)
+                return e; /* a comment running past the directive: leave it */
+            blank(s + i, e - i);
+            i = e - 1;
+        }
+    }
+    return i;
+}
+
 void deco_mask(char *s, size_t len, const deco_set *set)
 {
     bool line_start = true;
@@ -450,10 +505,7 @@ void deco_mask(char *s, size_t len, const deco_set *set)
         } else if (c == ' ' || c == '\t' || c == '\r') {
             i++;
         } else if (line_start && c == '#') {
-            /* a preprocessor line (its continuations too) is left as written */
-            while (i < len && !(s[i] == '\n' && !(i > 0 && (s[i - 1] == '\\' ||
-                                                           (s[i - 1] == '\r' && i > 1 && s[i - 2] == '\\')))))
-                i++;
+            i = mask_directive(s, len, i);
         } else {
             line_start = false;
             if (c == '/' && i + 1 < len && s[i + 1] == '/') {

@@ -1,0 +1,399 @@
+/* Constructs real kernels use that the pinned C++ grammar (tree-sitter-cpp 0.22.3) cannot read,
+ * rewritten in the copy the parser reads into something it can, byte for byte the same length
+ * with the same newlines (so every position still maps to the text; node text is always taken
+ * from the real text). Each rewrite is confined to shapes that are parse errors as written, so
+ * a tree the grammar could build is left as it is:
+ *
+ * - `= {}` as a default argument (`number<aux> = {}` before `,` or `)`) reads as `= 0`;
+ * - a call argument that is a built-in type (`__builtin_bit_cast(uint32_t, x)`, a macro's
+ *   `GPTR_(char, p)`) reads as a name;
+ * - a statement macro used without a semicolon (`CK_MOE_STAGE1_GEMM_DEFINE(32, 4)` on its own
+ *   line, `AITER_SET_STREAM_PYBIND` before `m.def(...)`, `case 4: DISPATCH(4) break;`) is
+ *   blanked when a new statement follows it;
+ * - `else if constexpr DISPATCH(a, b)`, a macro giving an `if` its condition and body, is
+ *   blanked with its `else if`;
+ * - `>=` reads as `<=` (same precedence), which a template argument list cannot mistake for
+ *   its end (`enable_if<sizeof...(U) >= 2, bool>`);
+ * - the stray `;` after a function body (`int f() { ... };`) is blanked (never after a lambda,
+ *   where it ends the declaration). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/syntax_internal.h"
+#include "engine/util.h"
+
+/* One token of the blanked copy: an identifier ('i'), a number ('n'), a string or character
+ * literal ('s'), or one punctuation character (its own byte; "::" is ':' with wide set). */
+typedef struct tok {
+    uint32_t start, end;
+    char kind;
+    bool wide;               /* "::" */
+    bool line_first;         /* the first token of its line (after a preprocessor line too) */
+    int match;               /* the matching bracket's index for ( ) [ ] { }, else -1 */
+} tok;
+
+typedef struct toks {
+    tok *t;
+    size_t n, cap;
+} toks;
+
+static bool ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool ident_char(char c)
+{
+    return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Skip a comment or a preprocessor line at i (at a line start for the latter); returns the new
+ * index, or i when there is none. */
+static size_t skip_trivia(const char *s, size_t len, size_t i, bool line_start)
+{
+    if (s[i] == '/' && i + 1 < len && s[i + 1] == '/') {
+        while (i < len && s[i] != '\n')
+            i++;
+    } else if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
+        const char *close = memmem(s + i + 2, len - i - 2, "*/", 2);
+        i = close ? (size_t)(close - s) + 2 : len;
+    } else if (line_start && s[i] == '#') {
+        while (i < len && !(s[i] == '\n' && s[i - 1] != '\\' &&
+                            !(s[i - 1] == '\r' && i > 1 && s[i - 2] == '\\')))
+            i++;
+    }
+    return i;
+}
+
+/* The end of the literal starting at s[i] (a quote). */
+static size_t literal_end(const char *s, size_t len, size_t i)
+{
+    char q = s[i];
+    for (i++; i < len && s[i] != q && s[i] != '\n'; i++)
+        if (s[i] == '\\')
+            i++;
+    return i < len ? i + 1 : len;
+}
+
+/* Tokenize s, matching brackets. */
+static void tokenize(const char *s, size_t len, toks *out)
+{
+    bool line_start = true, first = true;
+    int *stack = NULL;
+    size_t depth = 0, cap = 0;
+    for (size_t i = 0; i < len;) {
+        char c = s[i];
+        if (c == '\n') {
+            line_start = first = true;
+            i++;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\\') {
+            i++;
+            continue;
+        }
+        size_t k = skip_trivia(s, len, i, line_start);
+        if (k != i) {
+            i = k;
+            continue;
+        }
+        line_start = false;
+        tok t = {.start = (uint32_t)i, .match = -1, .line_first = first};
+        first = false;
+        if (ident_start(c)) {
+            while (i < len && ident_char(s[i]))
+                i++;
+            t.kind = 'i';
+        } else if (c >= '0' && c <= '9') {
+            while (i < len && (ident_char(s[i]) || s[i] == '.' || s[i] == '\'' ||
+                               ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E'))))
+                i++;
+            t.kind = 'n';
+        } else if (c == '"' || c == '\'') {
+            i = literal_end(s, len, i);
+            t.kind = 's';
+        } else {
+            t.kind = c;
+            t.wide = c == ':' && i + 1 < len && s[i + 1] == ':';
+            i += t.wide ? 2 : 1;
+        }
+        t.end = (uint32_t)i;
+        *ARRAY_PUSH(out->t, out->n, out->cap) = t;
+        int idx = (int)out->n - 1;
+        if (c == '(' || c == '[' || c == '{') {
+            *ARRAY_PUSH(stack, depth, cap) = idx;
+        } else if ((c == ')' || c == ']' || c == '}') && depth) {
+            char open = c == ')' ? '(' : c == ']' ? '[' : '{';
+            if (out->t[stack[depth - 1]].kind == open) {
+                out->t[idx].match = stack[depth - 1];
+                out->t[stack[--depth]].match = idx;
+            }
+        }
+    }
+    free(stack);
+}
+
+/* True when token i is the identifier w. */
+static bool is_word(const char *s, const toks *ts, size_t i, const char *w)
+{
+    const tok *t = &ts->t[i];
+    size_t n = strlen(w);
+    return t->kind == 'i' && t->end - t->start == n && memcmp(s + t->start, w, n) == 0;
+}
+
+/* True when token i is one of the words of list. */
+static bool is_one_of(const char *s, const toks *ts, size_t i, const char *const *list)
+{
+    for (int k = 0; list[k]; k++)
+        if (is_word(s, ts, i, list[k]))
+            return true;
+    return false;
+}
+
+/* The built-in types the grammar lexes as keywords (primitive_type and its modifiers). */
+static const char *const builtin_types[] = {
+    "bool", "char", "int", "float", "double", "void", "size_t", "ssize_t", "ptrdiff_t",
+    "intptr_t", "uintptr_t", "charptr_t", "nullptr_t", "max_align_t", "int8_t", "int16_t",
+    "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "char8_t", "char16_t",
+    "char32_t", "char64_t", "signed", "unsigned", "long", "short", "const", "volatile", NULL,
+};
+/* Words before "(" that take a type there legitimately. */
+static const char *const type_takers[] = {
+    "sizeof", "alignof", "_Alignof", "alignas", "_Alignas", "decltype", "typeid", "__typeof__",
+    "typeof", "__alignof__", "noexcept", "if", "for", "while", "switch", "return", "catch",
+    "throw", "static_assert", "operator", "__attribute__", "__declspec", "defined", NULL,
+};
+
+/* Blank [a, b) of s keeping newlines. */
+static void blank(char *s, size_t a, size_t b)
+{
+    for (size_t i = a; i < b; i++)
+        if (s[i] != '\n' && s[i] != '\r')
+            s[i] = ' ';
+}
+
+/* `= {}` before "," or ")": a default argument the grammar cannot read; make it `= 0`. */
+static void default_braces(char *s, const toks *ts, size_t i)
+{
+    const tok *t = ts->t;
+    if (t[i].kind != '=' || i + 3 >= ts->n || t[i + 1].kind != '{' || t[i + 2].kind != '}' ||
+        (t[i + 3].kind != ',' && t[i + 3].kind != ')'))
+        return;
+    /* `x >= {}` and such are comparisons, not a default */
+    if (i > 0 && t[i - 1].end == t[i].start && strchr("=!<>+-*/%&|^", t[i - 1].kind))
+        return;
+    s[t[i + 1].start] = '0';
+    s[t[i + 2].start] = ' ';
+}
+
+/* `>=` inside a template argument list (`enable_if<sizeof...(U) >= 2, bool>`) reads to the
+ * grammar as the list's closing `>`; `<=` has the same precedence and never closes one. */
+static void greater_equal(char *s, const toks *ts, size_t i)
+{
+    const tok *t = ts->t;
+    if (t[i].kind != '>' || i + 1 >= ts->n || t[i + 1].kind != '=' || t[i + 1].start != t[i].end)
+        return;
+    if (i + 2 < ts->n && t[i + 2].kind == '=' && t[i + 2].start == t[i + 1].end)
+        return;
+    if (i > 0 && t[i - 1].end == t[i].start && strchr("<>-", t[i - 1].kind))
+        return; /* `>>=`, `<=>` and such */
+    s[t[i].start] = '<';
+}
+
+/* Tokens [a, b) spell a built-in type only (`uint32_t`, `unsigned int`, `const char*`). */
+static bool builtin_type_arg(const char *s, const toks *ts, size_t a, size_t b)
+{
+    bool word = false;
+    for (size_t k = a; k < b; k++) {
+        if (is_one_of(s, ts, k, builtin_types))
+            word = word || !(is_word(s, ts, k, "const") || is_word(s, ts, k, "volatile"));
+        else if (ts->t[k].kind != '*' && ts->t[k].kind != '&')
+            return false;
+    }
+    return word && memchr(s + ts->t[a].start, '\n', ts->t[b - 1].end - ts->t[a].start) == NULL;
+}
+
+/* Words after which a name starts an expression, not a declarator. */
+static const char *const expression_starters[] = {
+    "return", "case", "throw", "else", "do", "co_return", "co_yield", "co_await", NULL,
+};
+
+/* True when the name whose last token is i (a call's callee) sits in an expression: what
+ * precedes its first component is not a type (a declaration's unnamed parameters are left). */
+static bool in_expression(const char *s, const toks *ts, size_t i)
+{
+    const tok *t = ts->t;
+    while (i >= 2 && t[i - 1].kind == ':' && t[i - 1].wide && t[i - 2].kind == 'i')
+        i -= 2;
+    if (i == 0)
+        return true;
+    char p = t[i - 1].kind;
+    if (p == 'i')
+        return is_one_of(s, ts, i - 1, expression_starters);
+    return !(p == '>' || p == '*' || p == '&' || p == '~' || p == ':');
+}
+
+/* Turn the built-in type arguments of the call whose "(" is token i into names: the span
+ * becomes one identifier (`unsigned int` -> `_nsigned_int`, `char*` -> `_har `). */
+static void type_arguments(char *s, const toks *ts, size_t i)
+{
+    const tok *t = ts->t;
+    if (t[i].kind != '(' || t[i].match < 0 || i == 0 || t[i - 1].kind != 'i' ||
+        is_one_of(s, ts, i - 1, type_takers) || is_one_of(s, ts, i - 1, builtin_types) ||
+        !in_expression(s, ts, i - 1))
+        return;
+    size_t close = (size_t)t[i].match, a = i + 1;
+    for (size_t k = i + 1; k <= close; k++) {
+        if (k < close && t[k].match > (int)k) {
+            k = (size_t)t[k].match; /* skip a nested group */
+            continue;
+        }
+        if (k < close && t[k].kind != ',')
+            continue;
+        if (k > a && builtin_type_arg(s, ts, a, k)) {
+            for (size_t p = t[a].start; p < t[k - 1].end; p++)
+                s[p] = s[p] == ' ' || s[p] == '\t' ? '_' : s[p] == '*' || s[p] == '&' ? ' ' : s[p];
+            s[t[a].start] = '_';
+        }
+        a = k + 1;
+    }
+}
+
+/* True for a name spelled like a macro: mostly capitals (`TORCH_CHECK`, `CK_MOE_DEFINE`). */
+static bool macro_like(const char *s, const tok *t)
+{
+    int up = 0, low = 0;
+    for (uint32_t k = t->start; k < t->end; k++) {
+        up += s[k] >= 'A' && s[k] <= 'Z';
+        low += s[k] >= 'a' && s[k] <= 'z';
+    }
+    return (s[t->start] == '_' || (s[t->start] >= 'A' && s[t->start] <= 'Z')) && up >= 2 &&
+           up >= low;
+}
+
+/* Words that may follow a declarator's ")" on the same declaration. */
+static const char *const declarator_tail[] = {
+    "const", "noexcept", "override", "final", "volatile", "throw", "requires", "try",
+    "mutable", "__attribute__", NULL,
+};
+
+/* The "{" at token i opens a function body (not a lambda's, not an initializer). */
+static bool function_body(const char *s, const toks *ts, size_t i)
+{
+    const tok *t = ts->t;
+    size_t k = i;
+    while (k > 0 && is_one_of(s, ts, k - 1, declarator_tail))
+        k--;
+    if (k == 0 || t[k - 1].kind != ')' || t[k - 1].match < 0)
+        return false;
+    size_t open = (size_t)t[k - 1].match;
+    if (open == 0)
+        return false;
+    char before = t[open - 1].kind;
+    return before == 'i' || before == '>' || before == ')';
+}
+
+/* A statement macro used without ";" at token i (a statement starts there, or a statement
+ * macro blanked just before): blank it when the next token starts another statement, or closes
+ * a class or namespace body (in a function body, `CHECK(x) }` is only a missing ";", and the
+ * call stays readable). in_function says whether the innermost "{" is a function body's.
+ * Returns the index of its last token, or 0 when it is left. */
+static size_t statement_macro(char *s, const toks *ts, size_t i, bool after_blanked,
+                              bool in_function)
+{
+    const tok *t = ts->t;
+    if (t[i].kind != 'i' || !macro_like(s, &t[i]))
+        return 0;
+    if (i > 0 && !after_blanked) {
+        char p = t[i - 1].kind;
+        if (!(p == ';' || p == '{' || p == '}' || (p == ':' && !t[i - 1].wide)))
+            return 0;
+    }
+    size_t last = i;
+    bool bare = true;
+    if (i + 1 < ts->n && t[i + 1].kind == '(') {
+        if (t[i + 1].match < 0)
+            return 0;
+        last = (size_t)t[i + 1].match;
+        bare = false;
+    } else if (i + 1 < ts->n && !t[i + 1].line_first) {
+        return 0; /* a bare name must stand alone on its line */
+    }
+    if (last + 1 >= ts->n)
+        return 0;
+    size_t next = last + 1;
+    bool closes = t[next].kind == '}' && (bare || !in_function);
+    if (!closes && (t[next].kind != 'i' || is_one_of(s, ts, next, declarator_tail)))
+        return 0;
+    blank(s, t[i].start, t[last].end);
+    return last;
+}
+
+/* The ";" right after the "}" of a function body at token i: blank it. */
+static void stray_semicolon(char *s, const toks *ts, size_t i)
+{
+    const tok *t = ts->t;
+    if (t[i].kind != '}' || t[i].match < 0 || i + 1 >= ts->n || t[i + 1].kind != ';')
+        return;
+    size_t open = (size_t)t[i].match;
+    if (!function_body(s, ts, open))
+        return;
+    /* a lambda: "(" right after "]" */
+    size_t k = open;
+    while (k > 0 && is_one_of(s, ts, k - 1, declarator_tail))
+        k--;
+    size_t paren = (size_t)t[k - 1].match;
+    if (paren > 0 && t[paren - 1].kind == ']')
+        return;
+    s[t[i + 1].start] = ' ';
+}
+
+/* `if MACRO(...)` / `else if constexpr MACRO(...)`: a macro that supplies the condition and the
+ * body (C++ wants "(" right after `if`). Blank it with its `if` and `else`: the chain reads on. */
+static void macro_if(char *s, const toks *ts, size_t i)
+{
+    const tok *t = ts->t;
+    if (!is_word(s, ts, i, "if"))
+        return;
+    size_t k = i + 1;
+    if (k < ts->n && is_word(s, ts, k, "constexpr"))
+        k++;
+    if (k + 1 >= ts->n || t[k].kind != 'i' || t[k + 1].kind != '(' || t[k + 1].match < 0 ||
+        !macro_like(s, &t[k]))
+        return;
+    size_t from = i > 0 && is_word(s, ts, i - 1, "else") ? i - 1 : i;
+    blank(s, t[from].start, t[t[k + 1].match].end);
+}
+
+void gaps_rewrite(char *s, size_t len)
+{
+    toks ts = {0};
+    tokenize(s, len, &ts);
+    for (size_t i = 0; i < ts.n; i++) {
+        default_braces(s, &ts, i);
+        type_arguments(s, &ts, i);
+        macro_if(s, &ts, i);
+        greater_equal(s, &ts, i);
+        stray_semicolon(s, &ts, i);
+    }
+    /* last: blanking a macro changes what the rules above look back at */
+    /* the kinds of the open braces: whether each is a function body's */
+    bool *fn_stack = NULL;
+    size_t depth = 0, cap = 0;
+    bool after_blanked = false;
+    for (size_t i = 0; i < ts.n; i++) {
+        if (ts.t[i].kind == '{') {
+            *ARRAY_PUSH(fn_stack, depth, cap) = function_body(s, &ts, i);
+            after_blanked = false;
+            continue;
+        }
+        if (ts.t[i].kind == '}' && depth)
+            depth--;
+        size_t last = statement_macro(s, &ts, i, after_blanked, depth && fn_stack[depth - 1]);
+        after_blanked = last > 0;
+        if (last)
+            i = last;
+    }
+    free(fn_stack);
+    free(ts.t);
+}
