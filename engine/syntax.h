@@ -134,8 +134,10 @@ typedef struct syn_coverage {
     int first_bad, last_bad;  /* the first and last line not analysed, 0 when none */
 } syn_coverage;
 
-/* Which of lines[0..n) (1-based, any order) the doc's tree reads as code. */
-void syntax_coverage(const syntax_doc *d, const int *lines, size_t n, syn_coverage *out);
+/* Which of lines[0..n) (1-based, any order) the doc's tree reads as code; unread (NULL or n
+ * entries) is set true for each line inside the text it does not read. */
+void syntax_coverage(const syntax_doc *d, const int *lines, size_t n, syn_coverage *out,
+                     bool *unread);
 
 /* --- positions and text ----------------------------------------------------------------- */
 

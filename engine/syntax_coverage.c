@@ -114,7 +114,8 @@ static int range_order(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-void syntax_coverage(const syntax_doc *d, const int *lines, size_t n, syn_coverage *out)
+void syntax_coverage(const syntax_doc *d, const int *lines, size_t n, syn_coverage *out,
+                     bool *unread)
 {
     memset(out, 0, sizeof *out);
     pp_range *err = NULL;
@@ -137,6 +138,8 @@ void syntax_coverage(const syntax_doc *d, const int *lines, size_t n, syn_covera
     }
     for (size_t i = 0; i < n; i++) {
         int line = lines[i];
+        if (unread)
+            unread[i] = false;
         if (line < 1 || line > d->nlines)
             continue;
         out->lines++;
@@ -151,6 +154,8 @@ void syntax_coverage(const syntax_doc *d, const int *lines, size_t n, syn_covera
             out->analysed++;
             continue;
         }
+        if (unread)
+            unread[i] = true;
         if (!out->first_bad || line < out->first_bad)
             out->first_bad = line;
         if (line > out->last_bad)
