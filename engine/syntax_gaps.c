@@ -14,6 +14,11 @@
  *   blanked with its `else if`;
  * - `>=` reads as `<=` (same precedence), which a template argument list cannot mistake for
  *   its end (`enable_if<sizeof...(U) >= 2, bool>`);
+ * - a function-defining macro (`ENTRY(name, (int a), (a)) { ... }`) reads as `name (int a) {`;
+ * - inline assembly operands that are not plain names (`"=v"(w[i])`) read as names, and asm
+ *   labels on declarations are blanked;
+ * - `operator()<T>(...)` (an explicit specialization) reads as `operator()(...)`;
+ * - a ";" inside a macro's arguments (`DISPATCH(a, f(x););`) is blanked;
  * - the stray `;` after a function body (`int f() { ... };`) is blanked (never after a lambda,
  *   where it ends the declaration). */
 #include <stdlib.h>
@@ -319,14 +324,102 @@ static size_t statement_macro(char *s, const toks *ts, size_t i, bool after_blan
     } else if (i + 1 < ts->n && !t[i + 1].line_first) {
         return 0; /* a bare name must stand alone on its line */
     }
-    if (last + 1 >= ts->n)
-        return 0;
     size_t next = last + 1;
-    bool closes = t[next].kind == '}' && (bare || !in_function);
+    bool closes = next >= ts->n || (t[next].kind == '}' && (bare || !in_function));
     if (!closes && (t[next].kind != 'i' || is_one_of(s, ts, next, declarator_tail)))
         return 0;
     blank(s, t[i].start, t[last].end);
     return last;
+}
+
+/* A function-defining macro at file level: `ENTRY(name, (int a, float* b), (a, b)) { ... }`.
+ * Reads as `name (int a, float* b) { ... }`: the body parses as the function's. */
+static void function_macro(char *s, const toks *ts, size_t i, bool in_function)
+{
+    const tok *t = ts->t;
+    if (in_function || t[i].kind != 'i' || !macro_like(s, &t[i]) || i + 5 >= ts->n ||
+        t[i + 1].kind != '(' || t[i + 1].match < 0 || t[i + 2].kind != 'i' ||
+        t[i + 3].kind != ',' || t[i + 4].kind != '(' || t[i + 4].match < 0)
+        return;
+    size_t close = (size_t)t[i + 1].match, params_end = (size_t)t[i + 4].match;
+    if (close + 1 >= ts->n || t[close + 1].kind != '{' || params_end >= close)
+        return;
+    if (i > 0 && !strchr(";{}", t[i - 1].kind))
+        return;
+    blank(s, t[i].start, t[i + 1].end);
+    blank(s, t[i + 3].start, t[i + 3].end);
+    blank(s, t[params_end].end, t[close].end);
+}
+
+/* Inline assembly: operands are `"constraint"(expression)`, but the grammar takes only a name
+ * there (`"=v"(w[i])` fails); such an expression reads as one name of its length. */
+static void asm_operands(char *s, const toks *ts, size_t i)
+{
+    const tok *t = ts->t;
+    if (!is_word(s, ts, i, "asm") && !is_word(s, ts, i, "__asm__") && !is_word(s, ts, i, "__asm"))
+        return;
+    size_t k = i + 1;
+    while (k < ts->n && (is_word(s, ts, k, "volatile") || is_word(s, ts, k, "__volatile__") ||
+                         is_word(s, ts, k, "goto") || is_word(s, ts, k, "inline")))
+        k++;
+    if (k >= ts->n || t[k].kind != '(' || t[k].match < 0)
+        return;
+    size_t close = (size_t)t[k].match;
+    if (k > 0 && t[i - 1].kind == ')' && close + 1 < ts->n && t[close + 1].kind == ';') {
+        blank(s, t[i].start, t[close].end); /* an asm label on a declaration */
+        return;
+    }
+    for (size_t a = k + 1; a + 2 < close; a++) {
+        if (t[a].kind != 's' || t[a + 1].kind != '(' || t[a + 1].match < 0)
+            continue;
+        size_t e = (size_t)t[a + 1].match;
+        if (e == a + 3 && t[a + 2].kind == 'i')
+            continue;
+        uint32_t from = t[a + 2].start, to = t[e - 1].end;
+        if (e <= a + 2 || memchr(s + from, '\n', to - from))
+            continue;
+        for (uint32_t p = from; p < to; p++)
+            if (!ident_char(s[p]))
+                s[p] = '_';
+        if (!ident_start(s[from]))
+            s[from] = '_';
+    }
+}
+
+/* `operator()<F16, float>(...)`: an explicit specialization's template arguments after the
+ * operator name, which the grammar lacks; blanked, it reads as a plain `operator()`. */
+static void operator_template_args(char *s, const toks *ts, size_t i)
+{
+    const tok *t = ts->t;
+    if (!is_word(s, ts, i, "operator") || i + 3 >= ts->n || t[i + 1].kind != '(' ||
+        t[i + 2].kind != ')' || t[i + 3].kind != '<')
+        return;
+    int depth = 0;
+    for (size_t k = i + 3; k < ts->n && k < i + 200; k++) {
+        if (t[k].kind == '<')
+            depth++;
+        else if (t[k].kind == '>' && --depth == 0) {
+            if (k + 1 < ts->n && t[k + 1].kind == '(')
+                blank(s, t[i + 3].start, t[k].end);
+            return;
+        } else if (t[k].kind == ';' || t[k].kind == '{' || t[k].kind == '(') {
+            return;
+        }
+    }
+}
+
+/* A ";" inside parentheses that are not a `for`/`if`/`switch` header: a statement passed to a
+ * macro (`DISPATCH(a, b, f(x););`). Blanked, the argument reads as an expression. open is the
+ * index of the innermost open bracket around token i (or -1). */
+static void semicolon_in_parens(char *s, const toks *ts, size_t i, long open)
+{
+    const tok *t = ts->t;
+    if (t[i].kind != ';' || open < 0 || t[open].kind != '(')
+        return;
+    if (open > 0 && (is_word(s, ts, (size_t)open - 1, "for") || is_word(s, ts, (size_t)open - 1, "if") ||
+                     is_word(s, ts, (size_t)open - 1, "switch")))
+        return;
+    s[t[i].start] = ' ';
 }
 
 /* The ";" right after the "}" of a function body at token i: blank it. */
@@ -369,13 +462,24 @@ void gaps_rewrite(char *s, size_t len)
 {
     toks ts = {0};
     tokenize(s, len, &ts);
+    long *open = NULL; /* the innermost open bracket around each token */
+    size_t nopen = 0, opencap = 0;
     for (size_t i = 0; i < ts.n; i++) {
+        char k = ts.t[i].kind;
+        if ((k == ')' || k == ']' || k == '}') && nopen)
+            nopen--;
         default_braces(s, &ts, i);
         type_arguments(s, &ts, i);
         macro_if(s, &ts, i);
         greater_equal(s, &ts, i);
         stray_semicolon(s, &ts, i);
+        asm_operands(s, &ts, i);
+        operator_template_args(s, &ts, i);
+        semicolon_in_parens(s, &ts, i, nopen ? open[nopen - 1] : -1);
+        if (k == '(' || k == '[' || k == '{')
+            *ARRAY_PUSH(open, nopen, opencap) = (long)i;
     }
+    free(open);
     /* last: blanking a macro changes what the rules above look back at */
     /* the kinds of the open braces: whether each is a function body's */
     bool *fn_stack = NULL;
@@ -389,6 +493,7 @@ void gaps_rewrite(char *s, size_t len)
         }
         if (ts.t[i].kind == '}' && depth)
             depth--;
+        function_macro(s, &ts, i, depth && fn_stack[depth - 1]);
         size_t last = statement_macro(s, &ts, i, after_blanked, depth && fn_stack[depth - 1]);
         after_blanked = last > 0;
         if (last)
