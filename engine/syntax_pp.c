@@ -355,6 +355,8 @@ void pp_apply(pp_map *m, const int *keep, size_t nkeep, int view, char *s, size_
                 continue;
             size_t a = br->dir_end < len ? br->dir_end : len, e = br->end < len ? br->end : len;
             blank_range(s, a, e);
+            if (a < e && s[a] == '\n')
+                a++; /* the directive's own newline is not the branch's */
             if (outer_visible && e > a)
                 *ARRAY_PUSH(*hidden, *nhidden, *cap) = (pp_range){(uint32_t)a, (uint32_t)e};
         }
