@@ -6,7 +6,8 @@
  * nodes, the share of bytes inside ERROR nodes, the files whose root node is ERROR, the bytes
  * left out in branches the view does not select, the parse time, and the ten worst files.
  * bench/syntax_coverage.sh drives it. `--show FILE` (relative to DIR) lists one file's ERROR
- * and MISSING nodes instead, to see what the parser stumbles on. */
+ * and MISSING nodes instead, to see what the parser stumbles on; `--reparse FILE` times the
+ * incremental update of FILE after a one-character edit, the syntax layer's keystroke cost. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -187,6 +188,66 @@ static int show_file(const char *root, const char *rel)
     return d ? EXIT_OK : EXIT_USAGE;
 }
 
+static int double_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* `--reparse FILE`: the cost of the server's keystroke path in the syntax layer: FILE (below
+ * DIR) is kept in a syntax cache as an open document is, a character is typed and deleted
+ * again in its middle line 200 times, and the CPU time of each incremental update (masking,
+ * view, decorations, reparse) is reported as median and 99th percentile. */
+static int reparse_file(const char *root, const char *rel)
+{
+    enum { EDITS = 200 };
+    char *full = xasprintf("%s/%s", root, rel), *cause = NULL;
+    size_t len = 0;
+    char *text = read_file(full, COVERAGE_MAX_FILE, &len, &cause);
+    free(full);
+    if (!text) {
+        fprintf(stderr, "review-lsp syntax-coverage: %s\n", cause);
+        free(cause);
+        return EXIT_USAGE;
+    }
+    syntax_headers *hs = syntax_headers_new(root);
+    char *deco = syntax_headers_decorations(hs, rel, text, len, NULL, NULL);
+    syntax_parse_opts o = {.decorations = deco};
+    syn_lang lang = syntax_lang_of_path(rel);
+    syntax_cache *c = syntax_cache_new();
+    size_t mid = len / 2;
+    while (mid < len && text[mid] != '\n')
+        mid++;
+    mid = mid < len ? mid + 1 : len;
+    char *typed = xmalloc(len + 2);
+    memcpy(typed, text, mid);
+    typed[mid] = 'x';
+    memcpy(typed + mid + 1, text + mid, len - mid);
+    double ms[EDITS];
+    const syntax_doc *d = syntax_cache_get_with(c, "head", lang, text, len, &o, &cause);
+    for (int i = 0; d && i < EDITS; i++) {
+        double t0 = now_ms();
+        d = i % 2 ? syntax_cache_get_with(c, "head", lang, text, len, &o, &cause)
+                  : syntax_cache_get_with(c, "head", lang, typed, len + 1, &o, &cause);
+        ms[i] = now_ms() - t0;
+    }
+    if (d) {
+        qsort(ms, EDITS, sizeof *ms, double_cmp);
+        printf("%s: %zu bytes, %d one-character edits: incremental update median %.3f ms, "
+               "p99 %.3f ms (CPU)\n", rel, len, EDITS, ms[EDITS / 2], ms[EDITS * 99 / 100]);
+    } else {
+        fprintf(stderr, "review-lsp syntax-coverage: %s\n", cause ? cause : "parse failed");
+    }
+    free(cause);
+    free(typed);
+    free(deco);
+    free(text);
+    syntax_cache_free(c);
+    syntax_headers_free(hs);
+    syntax_cleanup();
+    return d ? EXIT_OK : EXIT_USAGE;
+}
+
 static void lang_free(cov_lang *l)
 {
     for (size_t i = 0; i < l->n; i++)
@@ -198,8 +259,10 @@ int cmd_syntax_coverage(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--show") == 0)
         return show_file(argv[0], argv[2]);
+    if (argc == 3 && strcmp(argv[1], "--reparse") == 0)
+        return reparse_file(argv[0], argv[2]);
     if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "usage: review-lsp syntax-coverage DIR [--show FILE]\n");
+        fprintf(stderr, "usage: review-lsp syntax-coverage DIR [--show FILE | --reparse FILE]\n");
         return EXIT_USAGE;
     }
     cov_run r = {.root = argv[0]};

@@ -134,25 +134,29 @@ const syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, b
     syntax_parse_opts o = {.view = view};
     char *deco = NULL;
     int *lines = NULL;
-    syntax_headers *own_headers = NULL;
     if (lang == SYN_CPP) {
         lines = view_lines(f, base, &o.nkeep);
         o.keep_lines = lines;
+    }
+    char *key = view ? xasprintf("%s:%s#%d", base ? "base" : "head", path, view)
+                     : xasprintf("%s:%s", base ? "base" : "head", path);
+    /* another collector of this review asked for the same doc: its headers are known */
+    const syntax_doc *d = ctx->syn ? syntax_cache_peek(ctx->syn, key, lang, text, len, &o) : NULL;
+    syntax_headers *own_headers = NULL;
+    if (!d && lang == SYN_CPP) {
         syntax_headers *hs = ctx->syn ? syntax_cache_headers(ctx->syn, ctx->root)
                                       : (own_headers = syntax_headers_new(ctx->root));
         deco = syntax_headers_decorations(hs, path, text, len, change_text, (void *)ctx->chg);
         o.decorations = deco;
     }
-    const syntax_doc *d;
-    if (!ctx->syn) {
+    if (d) {
+    } else if (!ctx->syn) {
         *owned = syntax_parse_with(lang, text, len, &o, cause);
         d = *owned;
     } else {
-        char *key = view ? xasprintf("%s:%s#%d", base ? "base" : "head", path, view)
-                         : xasprintf("%s:%s", base ? "base" : "head", path);
         d = syntax_cache_get_with(ctx->syn, key, lang, text, len, &o, cause);
-        free(key);
     }
+    free(key);
     syntax_headers_free(own_headers);
     free(deco);
     free(lines);

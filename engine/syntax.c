@@ -196,17 +196,25 @@ void syntax_free(syntax_doc *d)
     free(d);
 }
 
-/* The row/column point of a byte offset within s. */
-static TSPoint point_of(const char *s, size_t off)
+/* The row/column point of a byte offset of the doc's current text (from its line index). */
+static TSPoint doc_point(const syntax_doc *d, size_t off)
 {
-    TSPoint pt = {0, 0};
-    size_t line_start = 0;
-    for (size_t i = 0; i < off; i++)
+    int line = syntax_line_of(d, off);
+    return (TSPoint){(uint32_t)(line - 1), (uint32_t)(off - syntax_line_start(d, line))};
+}
+
+/* The point of offset `to` of new text s, given the point `from_pt` of offset `from` <= to
+ * (both texts agree before `from`): only the bytes between are scanned. */
+static TSPoint point_after(const char *s, size_t from, TSPoint from_pt, size_t to)
+{
+    TSPoint pt = from_pt;
+    size_t line_start = from - from_pt.column;
+    for (size_t i = from; i < to; i++)
         if (s[i] == '\n') {
             pt.row++;
             line_start = i + 1;
         }
-    pt.column = (uint32_t)(off - line_start);
+    pt.column = (uint32_t)(to - line_start);
     return pt;
 }
 
@@ -242,13 +250,14 @@ int syntax_update_with(syntax_doc *d, const char *text, size_t len, const syntax
         store_opts(d, o);
         return 0;
     }
+    TSPoint start_pt = doc_point(d, pre);
     TSInputEdit e = {
         .start_byte = (uint32_t)pre,
         .old_end_byte = (uint32_t)(old_len - suf),
         .new_end_byte = (uint32_t)(len - suf),
-        .start_point = point_of(d->parsed, pre),
-        .old_end_point = point_of(d->parsed, old_len - suf),
-        .new_end_point = point_of(parsed, len - suf),
+        .start_point = start_pt,
+        .old_end_point = doc_point(d, old_len - suf),
+        .new_end_point = point_after(parsed, pre, start_pt, len - suf),
     };
     TSTree *old = ts_tree_copy(d->tree);
     ts_tree_edit(old, &e);
@@ -814,6 +823,25 @@ static bool same_opts(const syntax_doc *d, const syntax_parse_opts *o)
         (deco && strcmp(deco, d->decorations) != 0))
         return false;
     return nkeep == 0 || memcmp(d->keep, o->keep_lines, nkeep * sizeof *d->keep) == 0;
+}
+
+/* The doc kept for key when it holds exactly text in the view of o (decorations aside) and was
+ * asked for since the last trim; NULL otherwise. */
+const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang lang,
+                                    const char *text, size_t len, const syntax_parse_opts *o)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        cache_entry *e = &c->items[i];
+        if (strcmp(e->key, key) != 0)
+            continue;
+        syntax_parse_opts view = o ? *o : (syntax_parse_opts){0};
+        view.decorations = e->doc->decorations;
+        if (e->used && e->doc->lang == lang && e->doc->len == len &&
+            memcmp(e->doc->text, text, len) == 0 && same_opts(e->doc, &view))
+            return e->doc;
+        return NULL;
+    }
+    return NULL;
 }
 
 /* The doc for key with this text and these options: kept, updated incrementally, or parsed. */

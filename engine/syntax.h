@@ -409,6 +409,11 @@ const syntax_doc *syntax_cache_get(syntax_cache *c, const char *key, syn_lang la
 const syntax_doc *syntax_cache_get_with(syntax_cache *c, const char *key, syn_lang lang,
                                         const char *text, size_t len,
                                         const syntax_parse_opts *o, char **cause);
+/* The doc kept for key if it was asked for since the last trim with exactly this text and the
+ * view of o (its decorations not compared: within a round they cannot have changed); NULL
+ * otherwise. Lets a caller skip working out the decorations again. */
+const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang lang,
+                                    const char *text, size_t len, const syntax_parse_opts *o);
 /* The cache's header reader for root (created on first use, replaced when root changes;
  * borrowed). Each syntax_cache_trim starts a new round of it. NULL when root is NULL. */
 syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root);

@@ -34,6 +34,7 @@ typedef struct tok {
     char kind;
     bool wide;               /* "::" */
     bool line_first;         /* the first token of its line (after a preprocessor line too) */
+    bool builtin_type;       /* an identifier spelling a built-in type word (see below) */
     int match;               /* the matching bracket's index for ( ) [ ] { }, else -1 */
 } tok;
 
@@ -50,6 +51,43 @@ static bool ident_start(char c)
 static bool ident_char(char c)
 {
     return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* True when s[a, b) equals w. */
+static bool span_is(const char *s, size_t a, size_t b, const char *w)
+{
+    size_t n = strlen(w);
+    return b - a == n && memcmp(s + a, w, n) == 0;
+}
+
+/* True when s[a, b) is one of the built-in type words the grammar lexes as keywords (its
+ * primitive_type, the sized modifiers, and cv-qualifiers), by a switch on the first byte: this
+ * runs for every identifier of the file on every keystroke. */
+static bool builtin_type_word(const char *s, size_t a, size_t b)
+{
+    switch (s[a]) {
+    case 'b': return span_is(s, a, b, "bool");
+    case 'c': return span_is(s, a, b, "char") || span_is(s, a, b, "const") ||
+                     span_is(s, a, b, "charptr_t") || span_is(s, a, b, "char8_t") ||
+                     span_is(s, a, b, "char16_t") || span_is(s, a, b, "char32_t") ||
+                     span_is(s, a, b, "char64_t");
+    case 'd': return span_is(s, a, b, "double");
+    case 'f': return span_is(s, a, b, "float");
+    case 'i': return span_is(s, a, b, "int") || span_is(s, a, b, "intptr_t") ||
+                     span_is(s, a, b, "int8_t") || span_is(s, a, b, "int16_t") ||
+                     span_is(s, a, b, "int32_t") || span_is(s, a, b, "int64_t");
+    case 'l': return span_is(s, a, b, "long");
+    case 'm': return span_is(s, a, b, "max_align_t");
+    case 'n': return span_is(s, a, b, "nullptr_t");
+    case 'p': return span_is(s, a, b, "ptrdiff_t");
+    case 's': return span_is(s, a, b, "size_t") || span_is(s, a, b, "ssize_t") ||
+                     span_is(s, a, b, "signed") || span_is(s, a, b, "short");
+    case 'u': return span_is(s, a, b, "unsigned") || span_is(s, a, b, "uintptr_t") ||
+                     span_is(s, a, b, "uint8_t") || span_is(s, a, b, "uint16_t") ||
+                     span_is(s, a, b, "uint32_t") || span_is(s, a, b, "uint64_t");
+    case 'v': return span_is(s, a, b, "void") || span_is(s, a, b, "volatile");
+    default: return false;
+    }
 }
 
 /* Skip a comment or a preprocessor line at i (at a line start for the latter); returns the new
@@ -109,6 +147,7 @@ static void tokenize(const char *s, size_t len, toks *out)
             while (i < len && ident_char(s[i]))
                 i++;
             t.kind = 'i';
+            t.builtin_type = i - t.start <= 11 && builtin_type_word(s, t.start, i);
         } else if (c >= '0' && c <= '9') {
             while (i < len && (ident_char(s[i]) || s[i] == '.' || s[i] == '\'' ||
                                ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E'))))
@@ -138,12 +177,15 @@ static void tokenize(const char *s, size_t len, toks *out)
     free(stack);
 }
 
-/* True when token i is the identifier w. */
+/* True when token i is the identifier w (the first byte is compared first: this runs for
+ * every token of the file on every keystroke). */
 static bool is_word(const char *s, const toks *ts, size_t i, const char *w)
 {
     const tok *t = &ts->t[i];
+    if (t->kind != 'i' || s[t->start] != w[0])
+        return false;
     size_t n = strlen(w);
-    return t->kind == 'i' && t->end - t->start == n && memcmp(s + t->start, w, n) == 0;
+    return t->end - t->start == n && memcmp(s + t->start, w, n) == 0;
 }
 
 /* True when token i is one of the words of list. */
@@ -155,13 +197,6 @@ static bool is_one_of(const char *s, const toks *ts, size_t i, const char *const
     return false;
 }
 
-/* The built-in types the grammar lexes as keywords (primitive_type and its modifiers). */
-static const char *const builtin_types[] = {
-    "bool", "char", "int", "float", "double", "void", "size_t", "ssize_t", "ptrdiff_t",
-    "intptr_t", "uintptr_t", "charptr_t", "nullptr_t", "max_align_t", "int8_t", "int16_t",
-    "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "char8_t", "char16_t",
-    "char32_t", "char64_t", "signed", "unsigned", "long", "short", "const", "volatile", NULL,
-};
 /* Words before "(" that take a type there legitimately. */
 static const char *const type_takers[] = {
     "sizeof", "alignof", "_Alignof", "alignas", "_Alignas", "decltype", "typeid", "__typeof__",
@@ -210,7 +245,7 @@ static bool builtin_type_arg(const char *s, const toks *ts, size_t a, size_t b)
 {
     bool word = false;
     for (size_t k = a; k < b; k++) {
-        if (is_one_of(s, ts, k, builtin_types))
+        if (ts->t[k].builtin_type)
             word = word || !(is_word(s, ts, k, "const") || is_word(s, ts, k, "volatile"));
         else if (ts->t[k].kind != '*' && ts->t[k].kind != '&')
             return false;
@@ -244,10 +279,10 @@ static void type_arguments(char *s, const toks *ts, size_t i)
 {
     const tok *t = ts->t;
     if (t[i].kind != '(' || t[i].match < 0 || i == 0 || t[i - 1].kind != 'i' ||
-        is_one_of(s, ts, i - 1, type_takers) || is_one_of(s, ts, i - 1, builtin_types) ||
-        !in_expression(s, ts, i - 1))
+        t[i - 1].builtin_type)
         return;
     size_t close = (size_t)t[i].match, a = i + 1;
+    bool callee_checked = false;
     for (size_t k = i + 1; k <= close; k++) {
         if (k < close && t[k].match > (int)k) {
             k = (size_t)t[k].match; /* skip a nested group */
@@ -256,6 +291,11 @@ static void type_arguments(char *s, const toks *ts, size_t i)
         if (k < close && t[k].kind != ',')
             continue;
         if (k > a && builtin_type_arg(s, ts, a, k)) {
+            /* only now, rarely, ask whether the callee takes a type or declares */
+            if (!callee_checked && (is_one_of(s, ts, i - 1, type_takers) ||
+                                    !in_expression(s, ts, i - 1)))
+                return;
+            callee_checked = true;
             for (size_t p = t[a].start; p < t[k - 1].end; p++)
                 s[p] = s[p] == ' ' || s[p] == '\t' ? '_' : s[p] == '*' || s[p] == '&' ? ' ' : s[p];
             s[t[a].start] = '_';
@@ -267,6 +307,8 @@ static void type_arguments(char *s, const toks *ts, size_t i)
 /* True for a name spelled like a macro: mostly capitals (`TORCH_CHECK`, `CK_MOE_DEFINE`). */
 static bool macro_like(const char *s, const tok *t)
 {
+    if (!(s[t->start] == '_' || (s[t->start] >= 'A' && s[t->start] <= 'Z')))
+        return false;
     int up = 0, low = 0;
     for (uint32_t k = t->start; k < t->end; k++) {
         up += s[k] >= 'A' && s[k] <= 'Z';
@@ -461,6 +503,7 @@ static void macro_if(char *s, const toks *ts, size_t i)
 void gaps_rewrite(char *s, size_t len)
 {
     toks ts = {0};
+    grow_array((void **)&ts.t, &ts.cap, len / 4 + 16, sizeof *ts.t); /* about a token per 4 bytes */
     tokenize(s, len, &ts);
     long *open = NULL; /* the innermost open bracket around each token */
     size_t nopen = 0, opencap = 0;
@@ -468,14 +511,24 @@ void gaps_rewrite(char *s, size_t len)
         char k = ts.t[i].kind;
         if ((k == ')' || k == ']' || k == '}') && nopen)
             nopen--;
-        default_braces(s, &ts, i);
-        type_arguments(s, &ts, i);
-        macro_if(s, &ts, i);
-        greater_equal(s, &ts, i);
-        stray_semicolon(s, &ts, i);
-        asm_operands(s, &ts, i);
-        operator_template_args(s, &ts, i);
-        semicolon_in_parens(s, &ts, i, nopen ? open[nopen - 1] : -1);
+        /* each rule starts at one kind of token (and identifiers at one first byte) */
+        switch (k) {
+        case '=': default_braces(s, &ts, i); break;
+        case '(': type_arguments(s, &ts, i); break;
+        case '>': greater_equal(s, &ts, i); break;
+        case '}': stray_semicolon(s, &ts, i); break;
+        case ';': semicolon_in_parens(s, &ts, i, nopen ? open[nopen - 1] : -1); break;
+        case 'i':
+            switch (s[ts.t[i].start]) {
+            case 'i': macro_if(s, &ts, i); break;
+            case 'a':
+            case '_': asm_operands(s, &ts, i); break;
+            case 'o': operator_template_args(s, &ts, i); break;
+            default: break;
+            }
+            break;
+        default: break;
+        }
         if (k == '(' || k == '[' || k == '{')
             *ARRAY_PUSH(open, nopen, opencap) = (long)i;
     }
@@ -493,6 +546,10 @@ void gaps_rewrite(char *s, size_t len)
         }
         if (ts.t[i].kind == '}' && depth)
             depth--;
+        if (ts.t[i].kind != 'i' || !macro_like(s, &ts.t[i])) {
+            after_blanked = false;
+            continue;
+        }
         function_macro(s, &ts, i, depth && fn_stack[depth - 1]);
         size_t last = statement_macro(s, &ts, i, after_blanked, depth && fn_stack[depth - 1]);
         after_blanked = last > 0;

@@ -28,6 +28,8 @@ typedef struct deco_entry {
 struct deco_set {
     deco_entry *slots;
     size_t cap, used;        /* cap is a power of two; used counts live and dead slots */
+    uint64_t lengths[128];   /* per first byte, a bit per name length (mod 64) ever added: most
+                                identifiers are rejected without hashing */
 };
 
 /* HIP/CUDA and ck_tile decoration words the C++ grammar does not know. */
@@ -66,7 +68,7 @@ static bool is_ident_char(char c)
 static bool word_in(const char *const *list, const char *w, size_t n)
 {
     for (int i = 0; list[i]; i++)
-        if (strlen(list[i]) == n && memcmp(list[i], w, n) == 0)
+        if (list[i][0] == w[0] && strlen(list[i]) == n && memcmp(list[i], w, n) == 0)
             return true;
     return false;
 }
@@ -104,7 +106,8 @@ static deco_entry *slot_of(const deco_set *s, const char *name, size_t n)
 
 bool deco_has(const deco_set *s, const char *name, size_t n, bool *fnlike)
 {
-    if (!s)
+    if (!s || n == 0 || (unsigned char)name[0] >= 128 ||
+        !(s->lengths[(unsigned char)name[0]] & (1ull << (n & 63))))
         return false;
     const deco_entry *e = slot_of(s, name, n);
     if (!e->name || e->dead)
@@ -144,6 +147,8 @@ void deco_add(deco_set *s, const char *name, size_t n, bool fnlike)
     }
     e->dead = false;
     e->fnlike = fnlike;
+    if (n && (unsigned char)name[0] < 128)
+        s->lengths[(unsigned char)name[0]] |= 1ull << (n & 63);
 }
 
 /* Remove name from the set (a later definition that is not a decoration). */
@@ -438,10 +443,12 @@ static size_t mask_word(char *s, size_t len, size_t i, size_t e, const deco_set 
             blank(s + k, g);
         return k + g > e ? k + g : e;
     }
+    /* the built-in words all start with '_' or 'C' */
+    bool builtin_start = s[i] == '_' || s[i] == 'C';
     if (deco_has(set, s + i, e - i, &fn)) {
-    } else if (word_in(hip_words, s + i, e - i)) {
+    } else if (builtin_start && word_in(hip_words, s + i, e - i)) {
         fn = false;
-    } else if (word_in(blanked_groups, s + i, e - i)) {
+    } else if (builtin_start && word_in(blanked_groups, s + i, e - i)) {
         fn = true;
     } else {
         return e;

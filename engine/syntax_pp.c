@@ -82,6 +82,16 @@ static bool condition_never(const char *s, size_t n)
  * "\n" (or len). *in_comment carries the state across lines. */
 size_t pp_scan_line(const char *s, size_t len, size_t i, bool *in_comment)
 {
+    /* most lines hold no comment or literal: find the end at memchr speed then */
+    if (!*in_comment) {
+        const char *nl = memchr(s + i, '\n', len - i);
+        size_t end = nl ? (size_t)(nl - s) : len;
+        size_t k = i;
+        while (k < end && s[k] != '/' && s[k] != '"' && s[k] != '\'')
+            k++;
+        if (k == end)
+            return end;
+    }
     char quote = 0;
     for (; i < len && s[i] != '\n'; i++) {
         char c = s[i];
