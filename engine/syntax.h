@@ -32,11 +32,12 @@
 
 /* How a C++ text is shown to the parser besides the built-in HIP masking (syntax_parse_with):
  * - the preprocessor view. Conditional directives (#if #ifdef #ifndef #elif #else #endif) are
- *   blanked, and of each block one branch is kept, the others blanked: by default the first
- *   branch whose condition is not the constant 0 (an `#if 0` block without #else keeps nothing),
- *   or, for a block holding one of keep_lines (1-based), the branch holding it. When keep
- *   lines fall in two branches of one block, view k (0-based) keeps the k-th of them
- *   (syntax_view_count says how many views cover them all).
+ *   blanked, and of each block one branch is kept, the others blanked: by default the longest
+ *   branch whose condition is not the constant 0 (the first of equals; an `#if 0` block
+ *   without #else keeps nothing), or, for a block holding one of keep_lines (1-based), the
+ *   branch holding it. When keep lines fall in two branches of one block, view k (0-based)
+ *   keeps the one holding the k-th most of them (syntax_view_count says how many views cover
+ *   them all).
  * - decorations: the decoration macros of the headers the text includes, as
  *   syntax_headers_decorations returns them ("A B( C"; NULL for none); those the text defines
  *   itself are always learned. Their uses are blanked like the HIP words.

@@ -5,11 +5,12 @@
  * directive lines and the other branches to spaces (newlines kept, same length), and positions
  * map one to one between the text and the view.
  *
- * The default view keeps each block's first branch whose condition is not the constant 0 (an
- * `#if 0` block with no `#else` keeps nothing: it is never parsed as code). A view can be asked
- * to keep given lines instead (the lines a change touches): for each block holding such a line,
- * the branch holding it (and every branch around it) is kept. When the lines fall in two
- * branches of one block, one view cannot keep both; view k keeps the k-th of them, and
+ * The default view keeps each block's longest branch whose condition is not the constant 0 (the
+ * first of equals; a host stub before a device implementation does not hide it; an `#if 0`
+ * block with no `#else` keeps nothing: it is never parsed as code). A view can be asked to keep
+ * given lines instead (the lines a change touches): for each block holding such a line, the
+ * branch holding it (and every branch around it) is kept. When the lines fall in two branches
+ * of one block, one view cannot keep both; view k keeps the one with the k-th most lines, and
  * pp_view_count says how many views cover every line. */
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,8 @@ typedef struct pp_block {
     int parent;              /* the branch holding it, -1 at file level */
     size_t endif_start, endif_end;  /* its #endif, or both 0 when the text ends first */
     int wanted_n;            /* scratch for pp_select: how many distinct branches are wanted */
-    int wanted[4];           /* the first few of them, in the order their lines come */
+    int wanted[4];           /* the first few of them, most keep lines first */
+    int wanted_lines[4];     /* how many keep lines each holds */
 } pp_block;
 
 struct pp_map {
@@ -297,11 +299,28 @@ static void collect_wanted(pp_map *m, const int *keep, size_t nkeep)
         for (; br >= 0; br = m->br[br].parent) {
             pp_block *bl = &m->bl[m->br[br].block];
             int idx = branch_index(m, br), j = 0;
-            while (j < bl->wanted_n && j < 4 && bl->wanted[j] != idx)
+            while (j < bl->wanted_n && bl->wanted[j] != idx)
                 j++;
-            if (j == bl->wanted_n && j < 4)
+            if (j == bl->wanted_n && j < 4) {
+                bl->wanted_lines[j] = 0;
                 bl->wanted[bl->wanted_n++] = idx;
+            }
+            if (j < bl->wanted_n)
+                bl->wanted_lines[j]++;
         }
+    }
+    /* the branch holding most of the lines first: view 0 reads most of a change (a new file's
+     * host stub must not hide its device implementation); ties keep the order of the text */
+    for (size_t b = 0; b < m->nbl; b++) {
+        pp_block *bl = &m->bl[b];
+        for (int i = 1; i < bl->wanted_n; i++)
+            for (int j = i; j > 0 && bl->wanted_lines[j] > bl->wanted_lines[j - 1]; j--) {
+                int w = bl->wanted[j], c = bl->wanted_lines[j];
+                bl->wanted[j] = bl->wanted[j - 1];
+                bl->wanted_lines[j] = bl->wanted_lines[j - 1];
+                bl->wanted[j - 1] = w;
+                bl->wanted_lines[j - 1] = c;
+            }
     }
 }
 
@@ -316,16 +335,22 @@ int pp_view_count(pp_map *m, const int *keep, size_t nkeep)
     return n;
 }
 
-/* The branch view `view` keeps in block b: a wanted one, else the default, else -1. */
+/* The branch view `view` keeps in block b: a wanted one, else the default (the branch with
+ * the most lines that is not `#if 0`, the first of equals), else -1. */
 static int selected(const pp_map *m, size_t b, int view)
 {
     const pp_block *bl = &m->bl[b];
     if (bl->wanted_n > 0)
         return bl->wanted[view < bl->wanted_n ? view : bl->wanted_n - 1];
-    for (size_t i = 0; i < bl->n; i++)
-        if (!m->br[bl->branches[i]].never)
-            return (int)i;
-    return -1;
+    int best = -1, best_lines = -1;
+    for (size_t i = 0; i < bl->n; i++) {
+        const pp_branch *br = &m->br[bl->branches[i]];
+        if (!br->never && br->last_line - br->first_line > best_lines) {
+            best = (int)i;
+            best_lines = br->last_line - br->first_line;
+        }
+    }
+    return best;
 }
 
 /* True when branch br is kept and so is every branch around it. */
