@@ -5,10 +5,13 @@
  *
  * A syntax_doc owns a copy of the text and its tree. It can be updated in place (the server's
  * open documents): syntax_update diffs the new text against the old one and hands tree-sitter
- * one edit, so the reparse is incremental. HIP-only syntax the C++ grammar does not know
- * (`__global__`, `__device__`, `__launch_bounds__(n)`, `<<<grid, block>>>` launches, ...) is
- * blanked to spaces in the copy the parser reads, never in doc->text, so every byte offset and
- * line/column is the same in both; a `k<<<g, b>>>(x)` launch reads as a call of k.
+ * one edit, so the reparse is incremental. For C++ the parser reads a copy of the text, never
+ * doc->text itself, with the same length and newlines, so every byte offset and line/column is
+ * the same in both: the preprocessor view (syntax_pp.c: one branch per #if block, directives
+ * blanked), HIP words and decoration macros learned from the file and its headers blanked
+ * (syntax_mask.c, syntax_headers.c; a `k<<<g, b>>>(x)` launch reads as a call of k), and the
+ * constructs the grammar lacks rewritten (syntax_gaps.c). syntax_coverage.c says what still
+ * does not parse.
  *
  * A file that does not parse cleanly still yields a tree (tree-sitter recovers); has_errors
  * says so and syntax_first_error gives a place for the log. Parse errors are never findings.

@@ -1014,6 +1014,18 @@ static size_t scope_pins(const tree_index *ix, const char *path, const char *nam
     return k;
 }
 
+/* Keep the pins the head's preprocessor view reads: a pin in this file inside an #if branch the
+ * view leaves out belongs to another configuration (`#if NEW_ABI ... #else` legacy struct and
+ * its own size assertion). Returns how many are kept, compacted in place. */
+static size_t view_pins(const side *hs, const char *path, const layout_pin **pins, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(pins[i]->path, path) != 0 || !syntax_line_hidden(hs->doc, pins[i]->line))
+            pins[k++] = pins[i];
+    return k;
+}
+
 /* Compare one struct between base and head and report the pins its edits shift. */
 static void check_struct(run_state *rs, const change_file *cf, const side *bs, const syn_struct *b,
                          const side *hs, const syn_struct *h)
@@ -1029,6 +1041,7 @@ static void check_struct(run_state *rs, const change_file *cf, const side *bs, c
     const layout_pin **pins = NULL;
     size_t npins = h->name[0] ? tree_index_find(ix, h->name, &pins) : 0;
     npins = scope_pins(ix, cf->path, h->name, pins, npins);
+    npins = view_pins(hs, cf->path, pins, npins);
     if (!npins) {
         rs->nunpinned++;
         free(pins);
