@@ -6,7 +6,9 @@
 #
 # The cases: a function after an initializer split by #if, and one whose parameters differ per
 # branch (siblings and guards read them); a struct whose fields differ per branch, changed in
-# the #else branch, and changed in both branches (D11 on the right lines); decoration macros
+# the #else branch, and changed in both branches (D11 on the right lines); a new #if
+# definition of a struct beside the legacy one and its own size assertion (which pins only the
+# legacy one: no D11); decoration macros
 # defined in a header and used in a .cu file; an #if 0 block holding an old copy of a function
 # (never read as code); a changed line the grammar cannot read (the status says so).
 . "$ROOT/tests/lib.sh"
