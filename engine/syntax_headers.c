@@ -62,6 +62,7 @@ typedef struct memo_table {
 
 struct syntax_headers {
     char *root;              /* NULL: no header is ever read */
+    char *real_root;         /* root with symbolic links resolved, or NULL when it has none */
     unsigned round;
     header *h;
     size_t nh, hcap;
@@ -120,6 +121,7 @@ syntax_headers *syntax_headers_new(const char *root)
 {
     syntax_headers *hs = xcalloc(1, sizeof *hs);
     hs->root = root ? xstrdup(root) : NULL;
+    hs->real_root = root ? realpath(root, NULL) : NULL;
     hs->round = 1;
     return hs;
 }
@@ -158,6 +160,7 @@ void syntax_headers_free(syntax_headers *hs)
     memo_table_free(&hs->resolved);
     memo_table_free(&hs->answers);
     free(hs->root);
+    free(hs->real_root);
     free(hs);
 }
 
@@ -254,12 +257,27 @@ static bool readable_header(const syntax_headers *hs, const char *rel, struct st
     return ok;
 }
 
-/* Try dir/inc; a new normalized path when it is a readable header. */
+/* True when rel, with every symbolic link on its way resolved, is still under the root: a
+ * directory link inside the tree must not lead a header read outside it. */
+static bool inside_root(const syntax_headers *hs, const char *rel)
+{
+    if (!hs->real_root)
+        return false;
+    char *full = xasprintf("%s/%s", hs->root, rel);
+    char *real = realpath(full, NULL);
+    size_t n = strlen(hs->real_root);
+    bool ok = real && strncmp(real, hs->real_root, n) == 0 && (real[n] == '/' || real[n] == '\0');
+    free(real);
+    free(full);
+    return ok;
+}
+
+/* Try dir/inc; a new normalized path when it is a readable header inside the root. */
 static char *try_candidate(const syntax_headers *hs, const char *dir, const char *inc)
 {
     char *c = join_normalized(dir, inc);
     struct stat st;
-    if (c && readable_header(hs, c, &st))
+    if (c && readable_header(hs, c, &st) && inside_root(hs, c))
         return c;
     free(c);
     return NULL;
@@ -380,7 +398,7 @@ static header *header_get(syntax_headers *hs, const char *path, syntax_text_look
         h->mtime.tv_sec == st.st_mtim.tv_sec && h->mtime.tv_nsec == st.st_mtim.tv_nsec)
         return h;
     char *full = xasprintf("%s/%s", hs->root, path), *cause = NULL;
-    char *text = read_file(full, HEADER_MAX_BYTES, &len, &cause);
+    char *text = inside_root(hs, path) ? read_file(full, HEADER_MAX_BYTES, &len, &cause) : NULL;
     free(full);
     free(cause);
     if (!text) {

@@ -317,6 +317,21 @@ TEST(decoration_macros_of_included_headers)
     deco = syntax_headers_decorations(hs, "kernels/x.cu", escape, strlen(escape), NULL, NULL);
     CHECK_STR(deco, "");
     free(deco);
+    /* nor through a directory link that leads out of the tree, nor a linked file */
+    write_file(root, "elsewhere/far.h", "#define FAR_FN __device__\n");
+    char *target = xasprintf("%s/elsewhere", root), *link = xasprintf("%s/csrc/include/far", root);
+    CHECK_INT(symlink(target, link), 0);
+    free(link);
+    free(target);
+    target = xasprintf("%s/outside.h", root);
+    link = xasprintf("%s/csrc/include/near.h", root);
+    CHECK_INT(symlink(target, link), 0);
+    free(link);
+    free(target);
+    const char *linked = "#include \"far/far.h\"\n#include \"near.h\"\n";
+    deco = syntax_headers_decorations(hs, "kernels/y.cu", linked, strlen(linked), NULL, NULL);
+    CHECK_STR(deco, "");
+    free(deco);
     char *cause = NULL;
     syntax_doc *d = syntax_parse_file(hs, "kernels/tile_copy.cu", src, strlen(src), NULL, &cause);
     if (d) {
