@@ -399,6 +399,7 @@ void actions_execute_command(server *s, json_t *id, json_t *params)
     } else if (strcmp(cmd, "review.showChecklist") == 0) {
         cmd_show_checklist(s, id, arg);
     } else if (strcmp(cmd, "review.listRules") == 0) {
+        freshen(s);
         workspace *ws = arg_workspace(s, arg);
         if (ws)
             rpc_respond(s, id, checklist_rules(s, ws));

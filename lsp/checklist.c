@@ -94,6 +94,9 @@ static void add_rule_item(strbuf *md, const rule_catalog *cat, const char *id)
         if (*p == '\n')
             p++;
     }
+    /* A blank line after a rule of several paragraphs keeps the items apart in plain text. */
+    if (strchr(e->text, '\n') && strchr(e->text, '\n')[1])
+        sb_addc(md, '\n');
 }
 
 /* True when id appears in a space-separated list of ids before position `upto`. */

@@ -593,8 +593,8 @@ static void review_workspace(server *s, workspace *ws)
         review_free(ws->last);
     ws->last = out;
     s->reviews_run++;
-    log_msg(s, LOG_LOG, "review %lu of %s: %.1f ms in the engine; base %s", s->reviews_run,
-            ws->workdir, (double)(uv_hrtime() - t0) / 1e6, out->base_desc ? out->base_desc : "?");
+    log_msg(s, LOG_LOG, "review %lu: %.1f ms in the engine; %s, base %s", s->reviews_run,
+            (double)(uv_hrtime() - t0) / 1e6, ws->workdir, out->base_desc ? out->base_desc : "?");
 }
 
 /* Review every workspace with something pending now (cancelling a pending debounce),

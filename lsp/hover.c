@@ -52,7 +52,8 @@ static void add_evidence(server *s, workspace *ws, strbuf *md, json_t *diag)
                             : path && str_starts(path, ws->workdir) ? path + strlen(ws->workdir)
                             : path ? path : "?";
         if (i == 0)
-            sb_adds(md, s->caps.markdown_hover ? "\n\n**Evidence**\n" : "\n\nEvidence:\n");
+            sb_adds(md, s->caps.markdown_hover ? "\n\n**This finding's evidence**\n"
+                                               : "\n\nThis finding's evidence:\n");
         if (s->caps.markdown_hover && uri)
             sb_addf(md, "\n- [%s:%lld](%s#L%lld) — %s", shown, (long long)line, uri, (long long)line,
                     jstr(r, "message") ? jstr(r, "message") : "");
