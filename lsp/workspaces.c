@@ -382,18 +382,19 @@ static void remove_folder(server *s, const char *uri)
     char real[PATH_MAX];
     char *rslashed = realpath(path, real) ? with_slash(real) : xstrdup(slashed);
     free(path);
-    for (workspace **pp = &s->wss; *pp; pp = &(*pp)->next) {
-        workspace *ws = *pp;
-        if (!str_starts(slashed, ws->root) && !str_starts(rslashed, ws->workdir))
-            continue;
-        if (--ws->nfolders > 0)
-            break;
+    /* The folder's repository: the innermost work tree holding it. */
+    workspace **best = NULL;
+    for (workspace **pp = &s->wss; *pp; pp = &(*pp)->next)
+        if ((str_starts(slashed, (*pp)->root) || str_starts(rslashed, (*pp)->workdir)) &&
+            (!best || strlen((*pp)->workdir) > strlen((*best)->workdir)))
+            best = pp;
+    if (best && --(*best)->nfolders == 0) {
+        workspace *ws = *best;
         log_msg(s, LOG_INFO, "workspace folder %s closed: no longer reviewing %s", uri, ws->workdir);
         diagnostics_forget(s, ws);
         documents_forget(s, ws);
-        *pp = ws->next;
+        *best = ws->next;
         ws_free(ws);
-        break;
     }
     free(slashed);
     free(rslashed);
