@@ -26,14 +26,15 @@ SRC_ALL    := $(SRC_ENGINE) $(SRC_LSP) $(SRC_CLI)
 GRAMMAR_OBJS_NAMES := python_parser python_scanner cpp_parser cpp_scanner
 EMBED_NAMES := rules_md families_txt
 
-.PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e vscode help
+.PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e vscode install help
 all: $(BUILD)/review-lsp
 
 help:
 	@echo "make demo   build, then review a small example repository"
 	@echo "make test   build with sanitizers and run every test"
 	@echo "make e2e    real VS Code (code-server) end-to-end tests"
-	@echo "make vscode package the VS Code extension as $(BUILD)/review-lsp-$(VERSION).vsix"
+	@echo "make vscode package the VS Code extension (server included) as $(BUILD)/review-lsp-$(VERSION)-linux-x64.vsix"
+	@echo "make install PREFIX=~/.local   the server, the rules and the Neovim plugin"
 	@echo "make bench  benchmarks"
 
 # --- dependencies -----------------------------------------------------------------------------
@@ -116,8 +117,19 @@ bench: $(BUILD)/review-lsp
 e2e: $(BUILD)/review-lsp
 	@BUILD=$(BUILD) bash tests/e2e/run.sh
 
-vscode:
-	@sh editors/vscode/build.sh $(BUILD)/review-lsp-$(VERSION).vsix
+vscode: $(BUILD)/review-lsp
+	@sh editors/vscode/build.sh $(BUILD)/review-lsp $(BUILD)/review-lsp-$(VERSION)-linux-x64.vsix
+
+# --- install: PREFIX/bin/review-lsp, the rules under PREFIX/share/review-lsp/, the Neovim plugin
+# under PREFIX/share/review-lsp/nvim (BIN_SRC: the binary to install; DESTDIR for packagers) ---
+PREFIX  ?= /usr/local
+BIN_SRC ?= $(BUILD)/review-lsp
+SHARE    = $(DESTDIR)$(PREFIX)/share/review-lsp
+install: $(BIN_SRC)
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/nvim/lua/review_lsp
+	install -m 755 $(BIN_SRC) $(DESTDIR)$(PREFIX)/bin/review-lsp
+	install -m 644 rules/rules.md rules/families.txt LICENSE $(SHARE)/
+	install -m 644 editors/nvim/lua/review_lsp/*.lua $(SHARE)/nvim/lua/review_lsp/
 
 clean:
 	rm -rf $(BUILD)

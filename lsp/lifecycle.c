@@ -28,8 +28,12 @@ static void read_client_caps(server *s, json_t *caps)
     c->work_done_progress = jbool_path(caps, "window.workDoneProgress");
     c->show_document = jbool_path(caps, "window.showDocument.support");
     c->configuration = jbool_path(caps, "workspace.configuration");
-    c->pull_diagnostics = json_is_object(jpath(caps, "textDocument.diagnostic"));
     c->diagnostic_refresh = jbool_path(caps, "workspace.diagnostics.refreshSupport");
+    /* A client that pulls but cannot be asked to pull again (Neovim 0.10) would keep stale
+     * diagnostics after a change it did not make (settings, the disk, git): it gets pushes,
+     * and no diagnosticProvider to pull from. */
+    c->pull_unrefreshable = json_is_object(jpath(caps, "textDocument.diagnostic")) && !c->diagnostic_refresh;
+    c->pull_diagnostics = json_is_object(jpath(caps, "textDocument.diagnostic")) && c->diagnostic_refresh;
     c->related_information = jbool_path(caps, "textDocument.publishDiagnostics.relatedInformation");
     c->code_description = jbool_path(caps, "textDocument.publishDiagnostics.codeDescriptionSupport");
     json_t *fmt = jpath(caps, "textDocument.hover.contentFormat");
@@ -88,6 +92,8 @@ static json_t *server_capabilities(server *s)
         "executeCommandProvider", "commands", cmds,
         "diagnosticProvider", "identifier", "review", "interFileDependencies", 1,
         "workspaceDiagnostics", 1);
+    if (s->caps.pull_unrefreshable)
+        json_object_del(caps, "diagnosticProvider");
     json_object_set_new(caps, "workspace",
                         json_pack("{s:{s:b, s:b}}", "workspaceFolders", "supported", 1,
                                   "changeNotifications", 1));

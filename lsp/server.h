@@ -81,7 +81,8 @@ typedef struct client_caps {
     bool work_done_progress;
     bool show_document;
     bool configuration;           /* workspace/configuration */
-    bool pull_diagnostics;        /* textDocument.diagnostic */
+    bool pull_diagnostics;        /* textDocument.diagnostic, with refresh support */
+    bool pull_unrefreshable;      /* textDocument.diagnostic without refresh support */
     bool diagnostic_refresh;      /* workspace.diagnostics.refreshSupport */
     bool related_information;
     bool code_description;
