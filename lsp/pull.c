@@ -86,7 +86,9 @@ static json_t *file_report(server *s, published *p, json_t *prev)
 }
 
 /* workspace/diagnostic: a report for every file the reviews know (the change's files, and
- * those that left it, which report empty), except open documents the client pulls itself. */
+ * those that left it, which report empty), open documents included with their version: some
+ * clients re-pull only the workspace when asked to refresh (Neovim 0.12), others prefer their
+ * own document pulls for open files (VS Code). */
 void pull_workspace(server *s, json_t *id, json_t *params)
 {
     if (!s->workspace_pull) {
@@ -97,7 +99,7 @@ void pull_workspace(server *s, json_t *id, json_t *params)
     json_t *prev = json_object_get(params, "previousResultIds");
     json_t *reports = json_array();
     for (published *p = s->pubs; p; p = p->next) {
-        if (!p->ws || (s->caps.pull_diagnostics && documents_find(s, p->ws, p->relpath)))
+        if (!p->ws)
             continue;
         json_array_append_new(reports, file_report(s, p, prev));
     }

@@ -123,10 +123,12 @@ function waitFor(what, pred) {
       JSON.stringify(pulled));
 
     // A workspace pull (as VS Code's client does every few seconds): the files of both
-    // repositories that are not open; the second pull with the result ids is all "unchanged".
+    // repositories, the open one with its version; the second pull with the result ids is all
+    // "unchanged".
     const wsPull = await conn.sendRequest(P.WorkspaceDiagnosticRequest.type, { previousResultIds: [] });
     const byUri = new Map(wsPull.items.map((i) => [i.uri, i]));
-    check('workspace-pull', !byUri.has(kernelUri) && byUri.get(wrapperUri) && byUri.get(wrapperUri).kind === 'full' &&
+    check('workspace-pull', byUri.get(kernelUri) && byUri.get(kernelUri).version === 1 &&
+      byUri.get(wrapperUri) && byUri.get(wrapperUri).kind === 'full' &&
       byUri.get(wrapperUri).items.some((d) => d.code === 'D4'), JSON.stringify(wsPull));
     const again = await conn.sendRequest(P.WorkspaceDiagnosticRequest.type,
       { previousResultIds: wsPull.items.map((i) => ({ uri: i.uri, value: i.resultId })) });

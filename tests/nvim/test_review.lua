@@ -85,7 +85,7 @@ end
 local function open(rel)
   vim.cmd("edit " .. vim.fn.fnameescape(FIX .. "/" .. rel))
   local b = vim.api.nvim_get_current_buf()
-  vim.wait(WAIT, function() local c = rl.client(b); return c ~= nil and c.attached_buffers[b] == true end, 20)
+  vim.wait(WAIT, function() local c = rl.client(b); return c ~= nil and c.attached_buffers[b] ~= nil end, 20)
   return b
 end
 -- The 1-based line of a rule's heading in a rules file.

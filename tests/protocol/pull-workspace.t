@@ -1,5 +1,5 @@
 # workspace/diagnostic: a client that pulls the workspace gets a report for every file of the
-# change (open documents it pulls itself are left out), with result ids: what it already holds
+# change, with result ids: what it already holds
 # comes back "unchanged". From its first workspace pull on, nothing is pushed any more, and
 # what was pushed before is cleared, so nothing shows twice.
 %sh printf 'def act(x):\n    return x * 2\n' > aiter/ops/act.py
@@ -30,12 +30,12 @@
 %quiet 600
 --> {"jsonrpc":"2.0","id":4,"method":"workspace/diagnostic","params":{"previousResultIds":[{"uri":"${WSURI}/aiter/ops/act.py","value":@{ra}},{"uri":"${WSURI}/csrc/kernels/attn.cu","value":@{rb}}]}}
 <-- {"id":4,"result":{"items":[{"kind":"full","uri":"${WSURI}/aiter/ops/act.py","items":[]},{"kind":"unchanged","uri":"${WSURI}/csrc/kernels/attn.cu"}]}}
-# An open document is pulled on its own (textDocument/diagnostic), so the workspace report
-# leaves it out; edits push nothing.
+# An open document is in the workspace report too, with its version (a client may re-pull
+# only the workspace), and can be pulled on its own; edits push nothing.
 --> {"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu","languageId":"cuda","version":1,"text":"// changed\n"}}}
 %quiet 300
 --> {"jsonrpc":"2.0","id":5,"method":"workspace/diagnostic","params":{"previousResultIds":[]}}
-<-- {"id":5,"result":{"items":[{"kind":"full","uri":"${WSURI}/aiter/ops/act.py","items":[]}]}}
+<-- {"id":5,"result":{"items":[{"kind":"full","uri":"${WSURI}/aiter/ops/act.py","items":[]},{"kind":"full","uri":"${WSURI}/csrc/kernels/attn.cu","version":1,"items":[{"code":"derived","range":{"start":{"line":0}}}]}]}}
 --> {"jsonrpc":"2.0","id":6,"method":"textDocument/diagnostic","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu"}}}
 <-- {"id":6,"result":{"kind":"full","items":[{"code":"derived","range":{"start":{"line":0}}}]}}
 --> {"jsonrpc":"2.0","id":7,"method":"shutdown"}

@@ -248,6 +248,16 @@ local function base_config(root)
     init_options = { review = review_settings() },
     settings = { review = review_settings() },
     handlers = { ["window/logMessage"] = on_log_message },
+    -- Neovim 0.12 answers workspace/diagnostic/refresh with a workspace pull alone when the
+    -- server offers one, and keeps the document pulls of open buffers over its reports: open
+    -- buffers would stay stale after a settings or git change. Offered document pulls only,
+    -- it re-pulls those buffers (and pushes cover the rest).
+    on_init = function(client)
+      local dp = client.server_capabilities and client.server_capabilities.diagnosticProvider
+      if type(dp) == "table" then
+        dp.workspaceDiagnostics = false
+      end
+    end,
     commands = client_commands,
     on_attach = function(client, bufnr)
       if M.config.on_attach then
