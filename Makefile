@@ -105,7 +105,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ENGINE_SAN_OBJS) $
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS) $(LIBS)
 
 # --- the commands from the README -------------------------------------------------------------
-test: $(BUILD)/review-lsp $(BUILD)/review-lsp-san $(UNIT_BINS)
+test: $(BUILD)/review-lsp $(BUILD)/review-lsp-san $(BUILD)/vsix/review-lsp $(UNIT_BINS)
 	@BUILD=$(BUILD) sh tests/run-all.sh
 
 demo: $(BUILD)/review-lsp
@@ -114,11 +114,16 @@ demo: $(BUILD)/review-lsp
 bench: $(BUILD)/review-lsp
 	@sh bench/run.sh $(BUILD)
 
-e2e: $(BUILD)/review-lsp
+e2e: $(BUILD)/review-lsp $(BUILD)/vsix/review-lsp
 	@BUILD=$(BUILD) bash tests/e2e/run.sh
 
-vscode: $(BUILD)/review-lsp
-	@sh editors/vscode/build.sh $(BUILD)/review-lsp $(BUILD)/review-lsp-$(VERSION)-linux-x64.vsix
+# The server the .vsix carries: linked with an rpath of $ORIGIN (DT_RPATH, so it also covers the
+# libraries' own dependencies), for the shared libraries editors/vscode/build.sh puts beside it.
+$(BUILD)/vsix/review-lsp: $(OBJS) $(GRAMMAR_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -o $@ $^ $(LIBS) -Wl,-rpath,'$$ORIGIN' -Wl,--disable-new-dtags
+vscode: $(BUILD)/vsix/review-lsp
+	@sh editors/vscode/build.sh $(BUILD)/vsix/review-lsp $(BUILD)/review-lsp-$(VERSION)-linux-x64.vsix
 
 # --- install: PREFIX/bin/review-lsp, the rules under PREFIX/share/review-lsp/, the Neovim plugin
 # under PREFIX/share/review-lsp/nvim (BIN_SRC: the binary to install; DESTDIR for packagers) ---
