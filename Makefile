@@ -24,7 +24,7 @@ SRC_LSP    := $(sort $(wildcard lsp/*.c))
 SRC_CLI    := $(sort $(wildcard cli/*.c))
 SRC_ALL    := $(SRC_ENGINE) $(SRC_LSP) $(SRC_CLI)
 GRAMMAR_OBJS_NAMES := python_parser python_scanner cpp_parser cpp_scanner
-EMBED_NAMES := rules_md families_txt
+EMBED_NAMES := rules_md families_txt precision_txt
 
 .PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e vscode install help
 all: $(BUILD)/review-lsp
@@ -65,9 +65,9 @@ $(BUILD)/grammar/cpp_scanner.o: $(GRAMMAR_DIR)/.ok
 GRAMMAR_OBJS := $(GRAMMAR_OBJS_NAMES:%=$(BUILD)/grammar/%.o)
 
 # --- embedded data (the bundled rules file and the derivation table) --------------------------
-$(BUILD)/gen/embedded.c: rules/rules.md rules/families.txt scripts/embed.sh
+$(BUILD)/gen/embedded.c: rules/rules.md rules/families.txt rules/precision.txt scripts/embed.sh
 	@mkdir -p $(dir $@)
-	sh scripts/embed.sh $@ rules_md=rules/rules.md families_txt=rules/families.txt
+	sh scripts/embed.sh $@ rules_md=rules/rules.md families_txt=rules/families.txt precision_txt=rules/precision.txt
 
 # --- the binary, normal and sanitizer builds --------------------------------------------------
 LIBS = $(shell pkg-config --libs $(PKGS)) -lm

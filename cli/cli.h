@@ -25,6 +25,7 @@ typedef struct cli_options {
     size_t max_file_bytes;
     const char *explain_id;
     const char *pr_body;     /* --pr-body FILE: a pull-request description to check for claims */
+    const char *precision_policy; /* $REVIEW_LSP_PRECISION_POLICY, or NULL (the bundled policy) */
 } cli_options;
 
 /* Parse argv (after the command word). Returns 0, or EXIT_USAGE after printing why. */

@@ -34,6 +34,8 @@ int cli_parse(int argc, char **argv, const char *command, cli_options *o)
     memset(o, 0, sizeof *o);
     o->path = ".";
     o->format = "text";
+    /* Another precision policy file (README "Precision"); the test suites pin one. */
+    o->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
     bool have_path = false;
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
@@ -158,11 +160,11 @@ int cli_review_open(const cli_options *o, cli_review *cr)
             cr->own_cat = catalog_bundled();
         }
         cr->cat = cr->own_cat;
-        cr->rev = engine_review_change(c, o->root, cr->cat, disabled);
+        cr->rev = engine_review_change(c, o->root, cr->cat, disabled, o->precision_policy);
         return 0;
     }
     engine_settings s = {o->base, o->title_given ? o->title : NULL, o->rules_path,
-                         o->max_file_bytes, disabled};
+                         o->max_file_bytes, disabled, o->precision_policy};
     char *cause = NULL;
     cr->eng = engine_open(o->path, &s, &cause);
     if (!cr->eng) {

@@ -53,10 +53,13 @@ void report_json(FILE *out, const cli_review *cr)
             json_array_append_new(rel, json_pack("{s:s, s:o, s:s}", "path", f->related[k].path,
                                                  "range", range_json(&f->related[k].range),
                                                  "message", f->related[k].message));
-        json_array_append_new(fs, json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o}", "rule", f->rule_id,
-                                            "severity", severity_name(f->sev), "path", f->path,
-                                            "range", range_json(&f->range), "message", f->message,
-                                            "collector", f->collector, "related", rel));
+        json_t *jf = json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o}", "rule", f->rule_id,
+                               "severity", severity_name(f->sev), "path", f->path,
+                               "range", range_json(&f->range), "message", f->message,
+                               "collector", f->collector, "related", rel);
+        if (f->severity_note)
+            json_object_set_new(jf, "severityNote", json_string(f->severity_note));
+        json_array_append_new(fs, jf);
     }
     json_object_set_new(root, "findings", fs);
     json_t *cols = json_array();

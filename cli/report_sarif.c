@@ -85,6 +85,10 @@ void report_sarif(FILE *out, const cli_review *cr)
             }
             json_object_set_new(res, "relatedLocations", rel);
         }
+        if (f->severity_note)
+            json_object_set_new(res, "properties",
+                                json_pack("{s:b, s:s}", "candidate", 1, "severityNote",
+                                          f->severity_note));
         json_array_append_new(results, res);
     }
     json_t *driver = json_pack("{s:s, s:s, s:s, s:o}", "name", "review-lsp", "version",

@@ -10,6 +10,7 @@
 
 #include "engine/collector.h"
 #include "engine/repo.h"
+#include "engine/precision_policy.h"
 #include "engine/suppress.h"
 #include "engine/syntax.h"
 #include "engine/util.h"
@@ -40,6 +41,7 @@ struct engine {
     char **dirty;
     size_t ndirty, dirty_cap;
     syntax_cache *syn;     /* parsed head/base documents, reused across reviews */
+    precision_policy policy; /* which rules may report at Warning */
     void *states[64];      /* each collector's state kept between reviews */
     char **touched;        /* paths changed on disk since the previous review (NULL: unknown) */
 };
@@ -67,6 +69,18 @@ static void load_catalog(engine *e)
     else
         e->cat = catalog_bundled();
     free(own);
+}
+
+/* Load the precision policy from path (NULL or unreadable: the bundled one). */
+static void load_policy(precision_policy *p, const char *path)
+{
+    size_t len = 0;
+    char *text = path && *path ? read_file(path, 1u << 20, &len, NULL) : NULL;
+    if (text)
+        precision_policy_parse(p, text, len);
+    else
+        precision_policy_bundled(p);
+    free(text);
 }
 
 static void free_settings(engine *e)
@@ -104,6 +118,8 @@ void engine_configure(engine *e, const engine_settings *s)
     if (first || rules_changed)
         load_catalog(e);
     free(old_rules);
+    precision_policy_free(&e->policy);
+    load_policy(&e->policy, s->precision_policy);
 }
 
 engine *engine_open(const char *path, const engine_settings *s, char **cause)
@@ -146,6 +162,7 @@ void engine_free(engine *e)
         free(e->dirty[i]);
     free(e->dirty);
     syntax_cache_free(e->syn);
+    precision_policy_free(&e->policy);
     for (size_t i = 0; i < 64 && collectors_all[i]; i++)
         if (e->states[i] && collectors_all[i]->free_state)
             collectors_all[i]->free_state(e->states[i]);
@@ -270,7 +287,7 @@ static double now_ms(void)
 static void run_all(review *r, repo *rp, syntax_cache *syn, void **states,
                     const char *const *touched, const collector_buffer *side, size_t nside,
                     const char *root, const char *title, const char *const *disabled,
-                    size_t ndisabled)
+                    size_t ndisabled, const precision_policy *policy)
 {
     bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
     double t0 = now_ms();
@@ -295,6 +312,7 @@ static void run_all(review *r, repo *rp, syntax_cache *syn, void **states,
     }
     syntax_cache_trim(syn);
     filter_findings(r, disabled, ndisabled);
+    precision_policy_apply(policy, &r->findings);
     findings_sort(&r->findings);
 }
 
@@ -419,14 +437,15 @@ int engine_review(engine *e, review **out, char **cause)
         if (outside_change(e, e->ovl[i].path))
             side[nside++] = (collector_buffer){e->ovl[i].path, e->ovl[i].text, e->ovl[i].len};
     run_all(r, e->rp, e->syn, e->states, (const char *const *)e->touched, side, nside,
-            repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled);
+            repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled,
+            &e->policy);
     free(side);
     *out = r;
     return 0;
 }
 
 review *engine_review_change(change *chg, const char *root, const rule_catalog *cat,
-                             const char *const *disabled_rules)
+                             const char *const *disabled_rules, const char *policy_path)
 {
     (void)cat;
     review *r = xcalloc(1, sizeof *r);
@@ -438,7 +457,10 @@ review *engine_review_change(change *chg, const char *root, const rule_catalog *
     while (disabled_rules && disabled_rules[nd])
         nd++;
     syntax_cache *syn = syntax_cache_new();
-    run_all(r, NULL, syn, NULL, NULL, NULL, 0, root, chg->title, disabled_rules, nd);
+    precision_policy policy;
+    load_policy(&policy, policy_path);
+    run_all(r, NULL, syn, NULL, NULL, NULL, 0, root, chg->title, disabled_rules, nd, &policy);
+    precision_policy_free(&policy);
     syntax_cache_free(syn);
     return r;
 }

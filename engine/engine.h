@@ -22,6 +22,7 @@ typedef struct engine_settings {
     const char *rules_path;  /* NULL: workspace's .claude/skills/review-pr/rules.md, else bundled */
     size_t max_file_bytes;   /* 0: default 2 MiB */
     const char *const *disabled_rules; /* NULL-terminated, or NULL */
+    const char *precision_policy; /* policy file (precision_policy.h); NULL: the bundled one */
 } engine_settings;
 
 typedef struct review {
@@ -64,9 +65,10 @@ void engine_mark_all_dirty(engine *e);
 /* True when git ignores the path (relative to the work tree), for a watcher to skip it. */
 bool engine_path_ignored(engine *e, const char *relpath);
 
-/* Review a change built elsewhere (--diff mode). root may be NULL. */
+/* Review a change built elsewhere (--diff mode). root may be NULL; policy_path names the
+ * precision policy file (NULL: the bundled one). */
 review *engine_review_change(change *chg, const char *root, const rule_catalog *cat,
-                             const char *const *disabled_rules);
+                             const char *const *disabled_rules, const char *policy_path);
 
 void review_free(review *r);
 

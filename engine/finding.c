@@ -47,6 +47,7 @@ void finding_clear(finding *f)
     free(f->path);
     free(f->message);
     free(f->collector);
+    free(f->severity_note);
     for (size_t i = 0; i < f->nrelated; i++) {
         free(f->related[i].path);
         free(f->related[i].message);

@@ -33,6 +33,7 @@ typedef struct finding {
     text_range range;
     char *message;
     char *collector; /* "guards", "siblings", "derive", ... */
+    char *severity_note; /* why the severity was lowered (precision_policy.h), or NULL */
     related_location *related;
     size_t nrelated, related_cap;
 } finding;

@@ -250,9 +250,11 @@ static json_t *finding_diag(pass *ps, const finding *f, const char *text, size_t
     sb_free(&msg);
     if (s->caps.related_information && json_array_size(related) > 0)
         json_object_set(d, "relatedInformation", related);
-    json_object_set_new(d, "data", json_pack("{s:s, s:s, s:s, s:o}", "kind", "finding", "rule",
-                                             f->rule_id, "collector",
-                                             f->collector ? f->collector : "", "related", related));
+    json_t *data = json_pack("{s:s, s:s, s:s, s:o}", "kind", "finding", "rule", f->rule_id,
+                             "collector", f->collector ? f->collector : "", "related", related);
+    if (f->severity_note)
+        json_object_set_new(data, "severityNote", json_string(f->severity_note));
+    json_object_set_new(d, "data", data);
     return d;
 }
 

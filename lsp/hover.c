@@ -159,6 +159,11 @@ static bool add_findings(server *s, workspace *ws, strbuf *md, const char *rel, 
             continue;
         seen[nseen++] = rule;
         add_rule(s, ws, md, rule);
+        /* A rule whose judged precision is too low for its severity is reported as a candidate:
+         * say so where the rule is read. */
+        const char *note = json_string_value(jpath(sd->diag, "data.severityNote"));
+        if (note)
+            sb_addf(md, "\n\n*%s*", note);
         for (size_t k = i; k < s->ndiags; k++) {
             stored_diag *o = &s->diags[k];
             if (o->ws == ws && o->rule_id && strcmp(o->rule_id, rule) == 0 &&

@@ -73,6 +73,7 @@ typedef struct settings {
     long debounce_ms;
     size_t max_file_bytes;
     int log_level;
+    const char *precision_policy; /* REVIEW_LSP_PRECISION_POLICY, read once at start; borrowed */
 } settings;
 
 /* What the client said it can do (from initialize). */

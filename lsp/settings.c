@@ -4,6 +4,7 @@
  * it. Each value is checked on its own; an invalid one is named in a window/showMessage
  * warning and the previous value stays. A change re-runs only what it affects: engine
  * settings re-review, presentation settings re-publish. */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -21,6 +22,8 @@ void settings_init(settings *c)
     c->debounce_ms = DEFAULT_DEBOUNCE_MS;
     c->max_file_bytes = DEFAULT_MAX_FILE_BYTES;
     c->log_level = LOG_INFO;
+    /* Another precision policy file (README "Precision"); the test suites pin one. */
+    c->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
 }
 
 /* Free a NULL-terminated string array. */
@@ -64,6 +67,7 @@ void settings_to_engine(const settings *c, const char *root, engine_settings *ou
     out->rules_path = *tmp;
     out->max_file_bytes = c->max_file_bytes;
     out->disabled_rules = (const char *const *)c->disabled_rules;
+    out->precision_policy = c->precision_policy;
 }
 
 /* Compare two possibly-NULL strings. */

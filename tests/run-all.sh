@@ -9,6 +9,9 @@ export ROOT
 export BIN="$ROOT/$BUILD/review-lsp-san"
 export BIN_OPT="$ROOT/$BUILD/review-lsp"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+# Collector tests check what each collector decides; the precision policy that may lower it is
+# tested on its own (tests/suites/precision_policy.sh unsets this).
+export REVIEW_LSP_PRECISION_POLICY="$ROOT/tests/fixtures/precision/every-rule-at-warning.txt"
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 TMPROOT=$(mktemp -d /tmp/review-lsp-tests.XXXXXX)
 trap 'rm -rf "$TMPROOT"' EXIT INT TERM

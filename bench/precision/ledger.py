@@ -173,6 +173,8 @@ def load_findings(out, prs):
                 fs = json.load(f).get("findings", [])
             for x in fs:
                 x["line"] = x["range"]["line"]
+                # The collector's own severity, before the precision policy lowered it.
+                x["collector_severity"] = "warning" if x.get("severityNote") else x["severity"]
             res[n] = fs
     return res
 
@@ -214,7 +216,7 @@ def cmd_sample(a):
     for n in sorted(findings):
         for f in findings[n]:
             if f["rule"] == a.rule and (a.rule, n, f["path"], f["line"]) not in judged:
-                if a.severity and f["severity"] != a.severity:
+                if a.severity and f["collector_severity"] != a.severity:
                     continue
                 pool.append((n, f))
     rng = random.Random(a.seed)
@@ -222,7 +224,8 @@ def cmd_sample(a):
     print("# %d unjudged %s findings; drawing %d with seed %d" % (len(pool), a.rule, a.n, a.seed))
     for n, f in pool[:a.n]:
         print("%s\t%d\t%s\t%d\t?\t%s [%s]" % (a.rule, n, f["path"], f["line"],
-                                             f["message"].replace("\t", " ")[:300], f["severity"]))
+                                             f["message"].replace("\t", " ")[:300],
+                                             f["collector_severity"]))
 
 
 def rule_stats(a):
@@ -235,7 +238,7 @@ def rule_stats(a):
             s = stats.setdefault(f["rule"], {"findings": 0, "warnings": 0, "prs": set()})
             s["findings"] += 1
             s["prs"].add(n)
-            if f["severity"] in ("warning", "error"):
+            if f["collector_severity"] in ("warning", "error"):
                 s["warnings"] += 1
     for r in read_judged():
         s = stats.setdefault(r["rule"], {"findings": 0, "warnings": 0, "prs": set()})
