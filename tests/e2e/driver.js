@@ -217,7 +217,8 @@ async function main() {
       check('code-action.open-rule', ed && ed.text.startsWith('**B8 — '), 'last editor ' + JSON.stringify(lastEditor()));
     });
 
-    // 4b. "Go to evidence" on the D11 finding (review.openLocation): the pinning assertion
+    // 4b. "Go to evidence" on the D11 finding (two pinning assertions): a choice of the two
+    // places; the first opens
     await step('code-action.evidence', page, async () => {
       await quickOpen(page, 'kargs.h');
       await page.waitForSelector(SQUIGGLE, { timeout: T });
@@ -226,8 +227,14 @@ async function main() {
       const item = await quickFixRow(page, 'Go to evidence');
       const title = (await item.innerText()).trim();
       await item.click();
-      const ed = await waitFor(() => { const e = lastEditor(); return e && /kargs\.h$/.test(e.uri) && (e.line === 10 || e.line === 11) ? e : null; }, 20000);
-      check('code-action.evidence', ed && /static_assert/.test(ed.text), title + ' -> ' + JSON.stringify(lastEditor()));
+      const rows = page.locator('.quick-input-list .monaco-list-row');
+      await rows.first().waitFor({ timeout: 20000 });
+      const places = await rows.allInnerTexts();
+      await page.keyboard.press('Enter');
+      const ed = await waitFor(() => { const e = lastEditor(); return e && /kargs\.h$/.test(e.uri) && e.line === 10 ? e : null; }, 20000);
+      check('code-action.evidence', /^Go to evidence \(2 places\)/.test(title) && places.length === 2 &&
+        /kargs\.h:11/.test(places[0]) && /kargs\.h:12/.test(places[1]) && ed && /static_assert\(sizeof/.test(ed.text),
+        title + ' / ' + JSON.stringify(places) + ' -> ' + JSON.stringify(lastEditor()));
     });
 
     // 4c. findings first: hover on the D11 line is D11's text and its evidence plus ONE line
@@ -259,7 +266,7 @@ async function main() {
       const link = hover.locator('a', { hasText: 'open the review checklist' }).first();
       await link.click({ timeout: 10000 });
       const ed = await waitFor(() => { const e = lastEditor(); return e && e.uri.startsWith('review-checklist:') && /# Review checklist/.test(e.text) ? e : null; }, 20000);
-      check('hover.checklist-link', ed && /\n## modified-kernel\n\nTriggered at csrc\/include\/kargs\.h:6/.test(ed.text), 'last editor ' + JSON.stringify(lastEditor()).slice(0, 500));
+      check('hover.checklist-link', ed && /\n## modified-kernel\n\nTriggered at [^\n]*csrc\/include\/kargs\.h:6/.test(ed.text), 'last editor ' + JSON.stringify(lastEditor()).slice(0, 500));
       await page.keyboard.press('Escape');
     });
     await step('code-action.at-most-four', page, async () => {

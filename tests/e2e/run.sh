@@ -149,7 +149,7 @@ cat "$RUN/driver.err" >&2
 [ -f "$RUN/driver-timeout" ] && say "FAIL e2e.driver-timeout"
 DESCENDANTS=$(descendants "$CS_PID" | tr '\n' ' ')
 # the server that ran is the one inside the installed .vsix
-if ps -o args= -p $DESCENDANTS 2>/dev/null | grep -q "^$EXTS/review-lsp\.review-lsp-[0-9.]*-linux-x64/server/review-lsp"; then
+if ps -o args= -p $DESCENDANTS 2>/dev/null | grep -q "^$EXTS/review-lsp\.review-lsp-[0-9.]*\(-linux-x64\)\{0,1\}/server/review-lsp"; then
   say "PASS e2e.server-spawned-from-vsix"
 else
   say "FAIL e2e.server-spawned-from-vsix"; ps -o args= -p $DESCENDANTS >&2
