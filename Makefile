@@ -34,7 +34,7 @@ help:
 	@echo "make test   build with sanitizers and run every test"
 	@echo "make e2e    real VS Code (code-server) end-to-end tests"
 	@echo "make vscode package the VS Code extension (server included) as $(BUILD)/review-lsp-$(VERSION)-linux-x64.vsix"
-	@echo "make install PREFIX=$$HOME/.local   the server, the rules and the Neovim plugin"
+	@echo 'make install PREFIX=$$HOME/.local   the server, the rules and the Neovim plugin'
 	@echo "make bench  benchmarks"
 
 # --- dependencies -----------------------------------------------------------------------------
