@@ -4,10 +4,10 @@
 # installed system-wide); a release that cannot be had is reported as SKIP, by name. On each:
 # tests/nvim/test_review.lua on the fixture repository of tests/e2e/fixture.sh (plus a
 # committed rules file the plugin names by a relative rulesPath, with Neovim started outside
-# the repository), with isolated XDG directories. On 0.10 and newer also
-# tests/nvim/test_lazy_spec.lua: the plugin spec the README gives for lazy.nvim, loaded the way
-# lazy.nvim loads a spec, on a `make install` into a scratch HOME. A run fails when its script
-# did not finish or the server reported a sanitizer error.
+# the repository), with isolated XDG directories; and tests/nvim/test_readme_setup.lua on a
+# `make install` into a scratch HOME: the README's init.lua lines as written, and on 0.10 and
+# newer the README's lazy.nvim spec, loaded the way lazy.nvim loads a spec. A run fails when its
+# script did not finish or the server reported a sanitizer error.
 . "$ROOT/tests/lib.sh"
 
 if ! command -v nvim >/dev/null 2>&1; then
@@ -52,23 +52,28 @@ run_nvim() {
   fi
 }
 
-run_nvim v0.7 nvim "$ROOT/tests/nvim/test_review.lua"
-
-# A scratch HOME with `make install PREFIX=$HOME/.local` in it, for the lazy.nvim spec as the
-# README writes it (dir = "~/.local/share/review-lsp/nvim", review-lsp on PATH).
+# A scratch HOME with `make install PREFIX=$HOME/.local` in it, for the README's set-up as
+# written (~/.local/share/review-lsp/nvim, review-lsp on PATH).
 LHOME="$TMPD/home"
 if make -s -C "$ROOT" install PREFIX="$LHOME/.local" BIN_SRC="${NVIM_TEST_BIN:-$BIN}" > "$TMPD/install.log" 2>&1; then
-  pass lazy-spec.install
+  pass readme-setup.install
 else
-  fail lazy-spec.install "make install failed"; tail -n 20 "$TMPD/install.log" >&2
+  fail readme-setup.install "make install failed"; tail -n 20 "$TMPD/install.log" >&2
 fi
+readme_setup() { # NAME NVIM SNIPPET
+  run_nvim "$1" "$2" "$ROOT/tests/nvim/test_readme_setup.lua" HOME="$LHOME" PATH="$LHOME/.local/bin:$PATH" \
+    README="$ROOT/README.md" SNIPPET="$3"
+}
+
+run_nvim v0.7 nvim "$ROOT/tests/nvim/test_review.lua"
+readme_setup v0.7-init nvim init
 
 for suite in trixie sid; do
   if nv=$(sh "$ROOT/tests/nvim/fetch-neovim.sh" "$suite" 2> "$TMPD/fetch-$suite.log"); then
     tag=$("$nv" --headless --clean -c 'lua io.stdout:write(string.format("v%d.%d", vim.version().major, vim.version().minor))' -c 'qa!' 2>/dev/null)
     run_nvim "$tag" "$nv" "$ROOT/tests/nvim/test_review.lua"
-    run_nvim "$tag-lazy" "$nv" "$ROOT/tests/nvim/test_lazy_spec.lua" HOME="$LHOME" PATH="$LHOME/.local/bin:$PATH" \
-      README="$ROOT/README.md"
+    readme_setup "$tag-init" "$nv" init
+    readme_setup "$tag-lazy" "$nv" lazy
   else
     echo "SKIP nvim.$suite: Debian's $suite neovim package could not be fetched ($(tail -n 1 "$TMPD/fetch-$suite.log"))"
   fi

@@ -1,18 +1,22 @@
--- The README's lazy.nvim spec, as written, on Neovim 0.10+ (run by tests/suites/nvim.sh after
--- `make install PREFIX=$HOME/.local` into a scratch HOME, with ~/.local/bin on PATH). lazy.nvim
--- itself is not available here (it is neither an npm nor a Debian package), so this does with
--- the spec what lazy.nvim documents for a local plugin it loads at start-up: `dir` (with ~
--- expanded) goes on the runtimepath; `opts` (a table, or a function returning one) is passed
--- to `config` when that is a function (config(plugin, opts)), and otherwise, when opts or
--- config = true is given, to require(main).setup(opts). Then it opens a changed file of the
--- fixture and checks that the plugin attached with no other configuration, that `K` shows the
--- rule and `gra` offers the finding's actions. Prints "PASS nvim.vX.Y-lazy.NAME" lines and
--- "DONE". Environment: README, FIXTURE.
+-- The README's Neovim set-up, as written (run by tests/suites/nvim.sh after
+-- `make install PREFIX=$HOME/.local` into a scratch HOME, with ~/.local/bin on PATH), in one of
+-- its two forms (SNIPPET):
+--   init  the init.lua lines, run as they are (every Neovim release);
+--   lazy  the lazy.nvim plugin spec (Neovim 0.10+). lazy.nvim itself is not available here
+--         (it is neither an npm nor a Debian package), so this does with the spec what
+--         lazy.nvim documents for a local plugin it loads at start-up: `dir` (with ~ expanded)
+--         goes on the runtimepath; `opts` (a table, or a function returning one) is passed to
+--         `config` when that is a function (config(plugin, opts)), and otherwise, when opts or
+--         config = true is given, to require(main).setup(opts).
+-- Then it opens a changed file of the fixture and checks that the plugin attached with no
+-- other configuration, that `K` shows the rule and `gra` offers the finding's actions. Prints
+-- "PASS nvim.vX.Y-SNIPPET.NAME" lines and "DONE". Environment: README, FIXTURE, SNIPPET.
 local README = assert(os.getenv("README"), "README unset")
 local FIX = assert(os.getenv("FIXTURE"), "FIXTURE unset")
+local SNIPPET = os.getenv("SNIPPET") or "lazy"
 local WAIT = tonumber(os.getenv("NVIM_TEST_WAIT_MS") or "15000")
 local V = vim.version()
-local TAG = string.format("v%d.%d-lazy", V.major, V.minor)
+local TAG = string.format("v%d.%d-%s", V.major, V.minor, SNIPPET)
 local function say(s) io.stdout:write(s .. "\n"); io.stdout:flush() end
 local function pass(name) say("PASS nvim." .. TAG .. "." .. name) end
 local function fail(name, why) say("FAIL nvim." .. TAG .. "." .. name); io.stderr:write("  " .. name .. ": " .. tostring(why) .. "\n") end
@@ -20,27 +24,24 @@ local function check(name, cond, why) if cond then pass(name) else fail(name, wh
 vim.notify = function(msg) io.stderr:write("notify: " .. tostring(msg) .. "\n") end
 vim.cmd("filetype on") -- as in any real configuration (Neovim 0.11+ attaches by filetype)
 
--- The first ```lua block of the README's Neovim section that is a lazy.nvim plugin spec.
-local function readme_spec()
+-- The ```lua block of the README's Neovim section that is the lazy.nvim spec (it names `dir`)
+-- or the init.lua lines (they prepend to the runtime path).
+local function readme_block()
   local text = table.concat(vim.fn.readfile(README), "\n")
   local section = text:match("\n## Neovim\n(.-)\n## ") or ""
   for block in section:gmatch("```lua\n(.-)```") do
-    if block:find("lazy", 1, true) and block:find("dir = ", 1, true) then
+    if SNIPPET == "lazy" and block:find("lazy", 1, true) and block:find("dir = ", 1, true) then
+      return block
+    elseif SNIPPET == "init" and block:find("runtimepath:prepend", 1, true) then
       return block
     end
   end
   return nil
 end
 
-local function run()
-  local src = readme_spec()
-  if not check("readme-has-spec", src ~= nil, "no lazy.nvim spec block in README's Neovim section") then return end
-  local chunk, err = (loadstring or load)(src, "README lazy.nvim spec")
-  if not check("spec-parses", chunk ~= nil, err) then return end
-  local spec = chunk()
+-- What lazy.nvim does with a spec of a local plugin loaded at start-up.
+local function load_like_lazy(spec)
   check("spec-is-a-plugin-spec", type(spec) == "table" and type(spec.dir) == "string", vim.inspect(spec))
-
-  -- What lazy.nvim does with it.
   local dir = vim.fn.expand(spec.dir)
   check("spec-dir-installed", vim.fn.isdirectory(dir .. "/lua/review_lsp") == 1, dir)
   vim.opt.runtimepath:prepend(dir)
@@ -52,6 +53,18 @@ local function run()
   elseif opts ~= nil or spec.config == true then
     local main = spec.main or "review_lsp"
     require(main).setup(opts or {})
+  end
+end
+
+local function run()
+  local src = readme_block()
+  if not check("readme-has-snippet", src ~= nil, "no " .. SNIPPET .. " block in README's Neovim section") then return end
+  local chunk, err = (loadstring or load)(src, "README " .. SNIPPET .. " snippet")
+  if not check("snippet-parses", chunk ~= nil, err) then return end
+  if SNIPPET == "lazy" then
+    load_like_lazy(chunk())
+  else
+    chunk()
   end
   local rl = require("review_lsp")
   check("setup-ran", vim.fn.exists(":ReviewChecklist") == 2, "no :ReviewChecklist command: setup() was never called")
@@ -100,7 +113,8 @@ end
 
 local ok, e = pcall(run)
 if not ok then fail("script", e) end
-for _, c in ipairs(vim.lsp.get_clients()) do c:stop() end
-vim.wait(3000, function() return #vim.lsp.get_clients() == 0 end, 50)
+local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+for _, c in ipairs(get()) do if vim.fn.has("nvim-0.11") == 1 then c:stop() else c.stop() end end
+vim.wait(3000, function() return #get() == 0 end, 50)
 say("DONE")
 vim.cmd("qa!")
