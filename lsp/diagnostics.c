@@ -11,11 +11,8 @@
  * nothing shows twice); a client that pulls workspace/diagnostic gets no pushes at all.
  * Publishing waits while the write queue is backed up and resumes from the newest state when
  * it drains. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "lsp/server.h"
 #include "lsp/uri.h"
