@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "lsp/server.h"
-#include "lsp/uri.h"
 
 typedef void (*request_fn)(server *s, json_t *id, json_t *params);
 typedef void (*notify_fn)(server *s, json_t *params);
@@ -19,6 +18,7 @@ typedef struct request_entry {
     request_fn fn;
     bool wants_fresh;    /* the answer depends on the review: wait for a pending one */
     bool params_object;  /* params must be an object */
+    bool hurries;        /* waiting for a review cuts the debounce short */
 } request_entry;
 
 typedef struct notify_entry {
@@ -60,36 +60,14 @@ static void note_cancel(server *s, json_t *params)
     }
 }
 
-/* workspace/didChangeWatchedFiles: the client saw files change on disk; mark them (events
- * our own watcher also saw coalesce into the same dirty set) and review after the debounce. */
-static void note_watched_files(server *s, json_t *params)
-{
-    json_t *changes = json_object_get(params, "changes");
-    size_t i;
-    json_t *c;
-    if (s->eng && json_is_array(changes)) {
-        json_array_foreach(changes, i, c) {
-            const char *why = NULL;
-            char *path = uri_to_path(jstr(c, "uri") ? jstr(c, "uri") : "", &why);
-            if (path && s->workdir && str_starts(path, s->workdir))
-                engine_mark_dirty(s->eng, path + strlen(s->workdir));
-            else if (path)
-                engine_mark_all_dirty(s->eng);
-            free(path);
-        }
-    } else if (s->eng) {
-        engine_mark_all_dirty(s->eng);
-    }
-    diagnostics_schedule(s);
-}
-
 static const request_entry request_table[] = {
-    {"initialize", lifecycle_initialize, false, true},
-    {"shutdown", lifecycle_shutdown, false, false},
-    {"textDocument/hover", hover_request, true, true},
-    {"textDocument/codeAction", actions_code_action, true, true},
-    {"textDocument/diagnostic", diagnostics_pull, true, true},
-    {"workspace/executeCommand", actions_execute_command, false, true},
+    {"initialize", lifecycle_initialize, false, true, false},
+    {"shutdown", lifecycle_shutdown, false, false, false},
+    {"textDocument/hover", hover_request, true, true, true},
+    {"textDocument/codeAction", actions_code_action, true, true, true},
+    {"textDocument/diagnostic", pull_document, true, true, true},
+    {"workspace/diagnostic", pull_workspace, true, true, false},
+    {"workspace/executeCommand", actions_execute_command, false, true, false},
 };
 
 static const notify_entry notify_table[] = {
@@ -101,7 +79,8 @@ static const notify_entry notify_table[] = {
     {"textDocument/didSave", documents_did_save},
     {"textDocument/didClose", documents_did_close},
     {"workspace/didChangeConfiguration", settings_did_change_configuration},
-    {"workspace/didChangeWatchedFiles", note_watched_files},
+    {"workspace/didChangeWatchedFiles", workspaces_watched_files},
+    {"workspace/didChangeWorkspaceFolders", workspaces_did_change_folders},
 };
 
 /* Borrowed string member of an object, or NULL. */
@@ -289,6 +268,8 @@ static void handle_request(server *s, json_t *id, const char *method, json_t *pa
         return;
     }
     if (e->wants_fresh && diagnostics_stale(s)) {
+        if (e->hurries)
+            diagnostics_hurry(s);
         defer_request(s, id, method, params);
         return;
     }
