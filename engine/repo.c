@@ -5,6 +5,7 @@
 #include <git2.h>
 #include <git2/sys/repository.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,9 @@ struct repo {
     git_oid base;
     bool have_base;      /* false: unborn branch, compare against the empty tree */
     char base_hex[GIT_OID_HEXSZ + 1];
+    git_oid target;      /* the target the base was taken from (repo_target_id) */
+    char target_hex[GIT_OID_HEXSZ + 1];
+    char *target_name;
 };
 
 /* libgit2's last error as a new string. */
@@ -55,6 +59,7 @@ void repo_free(repo *r)
         return;
     git_repository_free(r->git);
     free(r->workdir);
+    free(r->target_name);
     free(r);
 }
 
@@ -126,6 +131,7 @@ int repo_resolve_base(repo *r, const char *target, char **desc, char **notes)
     git_oid head, tgt;
     r->have_base = false;
     r->base_hex[0] = '\0';
+    r->target_hex[0] = '\0';
     if (git_repository_head_unborn(r->git) == 1 || commit_of(r->git, "HEAD", &head) < 0) {
         *desc = xstrdup("empty tree (no commits yet: every file is new)");
         if (notes)
@@ -168,6 +174,10 @@ int repo_resolve_base(repo *r, const char *target, char **desc, char **notes)
     }
     r->have_base = true;
     git_oid_tostr(r->base_hex, sizeof r->base_hex, &r->base);
+    git_oid_cpy(&r->target, &tgt);
+    git_oid_tostr(r->target_hex, sizeof r->target_hex, &r->target);
+    free(r->target_name);
+    r->target_name = xstrdup(chosen);
     *desc = xasprintf("%s (merge base %.10s)", chosen, r->base_hex);
     free(chosen);
     if (notes)
@@ -575,4 +585,110 @@ char *repo_default_title(repo *r)
     }
     git_reference_free(hr);
     return title ? title : xstrdup("");
+}
+
+/* --- the merge target, for the review packet (applies.txt, merge_target.txt) ----------------- */
+
+const char *repo_target_id(const repo *r)
+{
+    return r->have_base ? r->target_hex : "";
+}
+
+const char *repo_target_name(const repo *r)
+{
+    return r->have_base && r->target_name ? r->target_name : "";
+}
+
+int repo_commit_id(repo *r, const char *spec, char hex[41])
+{
+    git_oid id;
+    hex[0] = '\0';
+    if (!spec || !*spec || commit_of(r->git, spec, &id) < 0)
+        return -1;
+    git_oid_tostr(hex, 41, &id);
+    return 0;
+}
+
+/* The path of the file being applied, kept by the delta callback to name a conflict. */
+typedef struct apply_probe {
+    char path[1024];
+} apply_probe;
+
+static int probe_delta(const git_diff_delta *d, void *payload)
+{
+    apply_probe *p = payload;
+    const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
+    snprintf(p->path, sizeof p->path, "%s", path ? path : "");
+    return 0;
+}
+
+/* Apply diff, in memory, to the tree of the commit target_hex: 1 when it applies, 0 when it
+ * does not (*detail names the file and libgit2's reason), -1 when it could not be tried. */
+static int apply_to_commit(repo *r, const char *target_hex, git_diff *diff, char **detail)
+{
+    git_oid id;
+    git_commit *c = NULL;
+    git_tree *t = NULL;
+    if (git_oid_fromstr(&id, target_hex) < 0 || git_commit_lookup(&c, r->git, &id) < 0 ||
+        git_commit_tree(&t, c) < 0) {
+        git_commit_free(c);
+        *detail = git_cause("cannot read the target commit");
+        return -1;
+    }
+    apply_probe probe = {{0}};
+    git_apply_options o;
+    git_apply_options_init(&o, GIT_APPLY_OPTIONS_VERSION);
+    o.delta_cb = probe_delta;
+    o.payload = &probe;
+    git_index *idx = NULL;
+    int rc = git_apply_to_tree(&idx, r->git, t, diff, &o);
+    int result = 1;
+    if (rc < 0) {
+        const git_error *e = git_error_last();
+        const char *why = e && e->message ? e->message : "the patch does not apply";
+        result = rc == GIT_EAPPLYFAIL || rc == GIT_ECONFLICT || rc == GIT_ENOTFOUND ? 0 : -1;
+        *detail = probe.path[0] ? xasprintf("%s: %s", probe.path, why) : xstrdup(why);
+    }
+    git_index_free(idx);
+    git_tree_free(t);
+    git_commit_free(c);
+    return result;
+}
+
+int repo_change_applies(repo *r, char **detail)
+{
+    *detail = NULL;
+    if (!r->have_base) {
+        *detail = xstrdup("no commit yet, so there is no target to apply to");
+        return -1;
+    }
+    git_diff_options o;
+    git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+    o.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+              GIT_DIFF_SHOW_UNTRACKED_CONTENT | GIT_DIFF_SHOW_BINARY | GIT_DIFF_IGNORE_SUBMODULES;
+    git_tree *tree = base_tree(r);
+    git_diff *diff = NULL;
+    int result;
+    if (git_diff_tree_to_workdir_with_index(&diff, r->git, tree, &o) < 0) {
+        *detail = git_cause("cannot diff the work tree against the base");
+        result = -1;
+    } else {
+        result = apply_to_commit(r, r->target_hex, diff, detail);
+    }
+    git_diff_free(diff);
+    git_tree_free(tree);
+    return result;
+}
+
+int repo_diff_applies(repo *r, const char *target_hex, const char *text, size_t len, char **detail)
+{
+    *detail = NULL;
+    git_diff *diff = NULL;
+    if (git_diff_from_buffer(&diff, text, len) < 0) {
+        *detail = git_cause("libgit2 cannot read the diff as a patch");
+        return -1;
+    }
+    int result = apply_to_commit(r, target_hex, diff, detail);
+    git_diff_free(diff);
+    return result;
 }

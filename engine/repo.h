@@ -52,4 +52,19 @@ char *repo_base_text(repo *r, const char *path, size_t *len, char **cause);
 /* The default title: newest commit subject since the base, else the branch name, else "". */
 char *repo_default_title(repo *r);
 
+/* The merge target (for the review packet). After repo_resolve_base: the commit the base was
+ * taken from, as hex, and the name it was chosen by ("origin/main", "HEAD"); "" for both on an
+ * unborn branch. */
+const char *repo_target_id(const repo *r);
+const char *repo_target_name(const repo *r);
+/* The commit a revision names, as hex into hex (41 bytes); 0, or -1 when it names none. */
+int repo_commit_id(repo *r, const char *spec, char hex[41]);
+/* Whether the change from the base to the work tree (untracked files included, as in
+ * repo_build_change) applies to the target commit's tree, checked in memory like
+ * `git apply --check`. 1: it applies; 0: it does not, and *detail names the first file that
+ * fails and why; -1: it could not be tried, *detail says why. *detail is the caller's. */
+int repo_change_applies(repo *r, char **detail);
+/* The same for a unified diff text and the commit target_hex. */
+int repo_diff_applies(repo *r, const char *target_hex, const char *text, size_t len, char **detail);
+
 #endif

@@ -1,0 +1,80 @@
+/* Private to the evidence module (evidence.h): function signatures read from a text
+ * (evidence_sig.c), the lexical call-site search over the head tree (evidence_calls.c), and
+ * the small helpers they share with evidence.c.
+ *
+ * Ownership: lists own their items and every string in them. */
+#ifndef RL_EVIDENCE_INTERNAL_H
+#define RL_EVIDENCE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/evidence.h"
+#include "engine/syntax.h"
+
+/* One parameter of a signature. */
+typedef struct ev_param {
+    char *name;        /* "" when unnamed (a C++ declaration may omit it) */
+    char *text;        /* as written, white space collapsed, comments removed */
+    char *key;         /* text without any white space, for comparison */
+    char *dflt;        /* the default value's text, or NULL */
+    bool splat;        /* Python *args / **kwargs (and the bare * marker) */
+} ev_param;
+
+/* A function definition or declaration: its name and parameter list. */
+typedef struct ev_sig {
+    char *name;        /* plain name (last component, template arguments dropped) */
+    int line;          /* line of the name */
+    int first, last;   /* lines of the parameter list */
+    int def_first, def_last; /* lines of the whole definition; 0, 0 for a declaration */
+    char *params;      /* the parameter list as written, collapsed: "(a, b)" */
+    char *key;         /* the same without white space */
+    ev_param *p;
+    size_t np;
+    bool is_method;    /* Python: the first parameter is self or cls */
+} ev_sig;
+
+typedef struct ev_sig_list {
+    ev_sig *items;
+    size_t n, cap;
+} ev_sig_list;
+
+/* Every function definition and declaration of a C++ or Python text (declarators inside
+ * function bodies and ALL-CAPS names, which are macro uses, are left out). */
+void ev_signatures(syn_lang lang, const char *text, size_t len, ev_sig_list *out);
+void ev_sig_list_free(ev_sig_list *l);
+/* The index of the parameter named name in s, or -1. */
+int ev_param_index(const ev_sig *s, const char *name);
+
+/* A function whose call sites are wanted, and the parameters each call is asked about. */
+typedef struct ev_target {
+    const char *name;
+    syn_lang lang;
+    const ev_sig *sig;          /* its head signature (parameter positions) */
+    const char *const *params;  /* the parameter names that matter, NULL-terminated */
+    evidence_item *item;        /* where the call lines go (set once every item exists) */
+    size_t item_index;          /* its index in the report */
+} ev_target;
+
+/* Search every Python and C/C++ file under root (NULL: the changed files of c only) for calls
+ * of the targets, adding one "call" line per call to its item. Returns how many files were
+ * read. */
+size_t ev_find_calls(const change *c, const char *root, ev_target *t, size_t nt);
+
+/* Helpers shared by the three files. */
+void ev_add_line(evidence_item *it, const char *path, int line, const char *role,
+                 const char *text, size_t len, char *detail);
+void ev_add_what(evidence_item *it, char *what);
+/* text with runs of white space collapsed to one space and the ends trimmed (a new string). */
+char *ev_collapse(const char *text, size_t len);
+/* True for a byte that can be part of an identifier. */
+bool ev_ident_char(char c);
+/* How a value passed for an optional-looking parameter is handled: "checked", "nothing",
+ * "unwrapped unchecked", or NULL. */
+const char *ev_value_handling(const char *value);
+
+/* The caps of the report. */
+#define EV_LINES_MAX 40    /* lines per item */
+#define EV_ITEMS_MAX 40    /* items per report */
+
+#endif
