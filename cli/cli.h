@@ -47,6 +47,7 @@ void cli_review_close(cli_review *cr);
 int cmd_check(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_packet(int argc, char **argv);
 int cmd_syntax_coverage(int argc, char **argv);
 
 void report_text(FILE *out, const cli_review *cr);

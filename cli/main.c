@@ -11,6 +11,8 @@ static const char USAGE[] =
     "       review-lsp check [PATH] [options]      review the change and print findings\n"
     "       review-lsp rules [PATH] [options]      print the derived rule families (rules.txt)\n"
     "       review-lsp explain ID                  print one rule's text\n"
+    "       review-lsp packet --out DIR [options]  write the review packet (the triage work\n"
+    "                                              directory of aiter's review-pr) into DIR\n"
     "       review-lsp --help | --version\n"
     "\n"
     "options:\n"
@@ -49,6 +51,8 @@ int main(int argc, char **argv)
         return cmd_rules(argc - 2, argv + 2);
     if (!strcmp(cmd, "explain"))
         return cmd_explain(argc - 2, argv + 2);
+    if (!strcmp(cmd, "packet"))
+        return cmd_packet(argc - 2, argv + 2);
     if (!strcmp(cmd, "syntax-coverage")) /* a debugging command, see bench/syntax_coverage.sh */
         return cmd_syntax_coverage(argc - 2, argv + 2);
     fprintf(stderr, "review-lsp: unknown command '%s' (try --help)\n", cmd);

@@ -18,7 +18,10 @@ typedef struct ev_file {
     syn_lang lang;
     char *head, *base;
     size_t hlen, blen;
+    syntax_doc *hdoc;    /* the head parsed, or NULL */
     ev_sig_list hs, bs;
+    syn_call_list calls; /* the head's calls, read on first need */
+    bool have_calls;
     bool is_test;
 } ev_file;
 
@@ -130,12 +133,14 @@ static evidence_item *new_item(evidence_report *r, bool sig, const char *subject
     return it;
 }
 
+/* The item of a subject: a signature's by name and language; a guard's by subject alone
+ * (its handling is looked for in every changed file, whatever the language). */
 static evidence_item *find_item(evidence_report *r, bool sig, const char *subject, syn_lang lang)
 {
     const char *ln = lang == SYN_CPP ? "C++" : "Python";
     for (size_t i = 0; i < r->n; i++)
         if (r->items[i].is_signature == sig && !strcmp(r->items[i].subject, subject) &&
-            !strcmp(r->items[i].lang, ln))
+            (!sig || !strcmp(r->items[i].lang, ln)))
             return &r->items[i];
     return NULL;
 }
@@ -166,13 +171,18 @@ static void load_files(ev_state *st)
         char *why = NULL;
         ef->head = change_head_text(c, f, &ef->hlen, &why);
         free(why);
-        if (!ef->head)
+        if (!ef->head) {
+            st->out->nno_head++;
             continue;
-        ev_signatures(lang, ef->head, ef->hlen, &ef->hs);
+        }
+        st->out->nheads++;
+        ef->hdoc = syntax_parse(lang, ef->head, ef->hlen, NULL);
+        ev_signatures(ef->hdoc, &ef->hs);
         if (!f->is_new)
             ef->base = change_base_from_head(f, ef->head, ef->hlen, &ef->blen);
-        if (ef->base)
-            ev_signatures(lang, ef->base, ef->blen, &ef->bs);
+        syntax_doc *bdoc = ef->base ? syntax_parse(lang, ef->base, ef->blen, NULL) : NULL;
+        ev_signatures(bdoc, &ef->bs);
+        syntax_free(bdoc);
     }
 }
 
@@ -397,6 +407,57 @@ static char *guard_subject(const char *code)
     return NULL;
 }
 
+/* True for callees that only wrap a value (casts, checks), which say nothing of where it goes. */
+static bool wrapper_call(const char *name)
+{
+    static const char *const w[] = {"TORCH_CHECK", "AITER_CHECK", "static_assert", "assert",
+                                    "isinstance", "len", "int", "float", "bool", "str", NULL};
+    for (size_t i = 0; w[i]; i++)
+        if (!strcmp(name, w[i]))
+            return true;
+    return str_ends(name, "_cast");
+}
+
+/* When the subject's line sits in an argument of a call (other than a cast or a check), which:
+ * "argument 4 of rope_kernel (the call at line 32)". A new string, or NULL. */
+static char *call_context(ev_file *ef, int line, const char *sym)
+{
+    if (!ef->hdoc)
+        return NULL;
+    if (!ef->have_calls) {
+        syntax_calls(ef->hdoc, 0, 0, &ef->calls);
+        ef->have_calls = true;
+    }
+    const syn_call *best = NULL;
+    size_t best_arg = 0;
+    size_t sl = strlen(sym);
+    for (size_t i = 0; i < ef->calls.n; i++) {
+        const syn_call *c = &ef->calls.items[i];
+        if (c->line > line || c->end_line < line || wrapper_call(c->name))
+            continue;
+        for (size_t k = 0; k < c->nargs; k++) {
+            const syn_arg *a = &c->args[k];
+            if (a->line > line || a->end_line < line)
+                continue;
+            bool word = false;
+            for (const char *q = a->text; !word && (q = strstr(q, sym)); q += sl)
+                word = (q == a->text || !ev_ident_char(q[-1])) && !ev_ident_char(q[sl]);
+            if (word && (!best || c->line > best->line ||
+                         (c->line == best->line && c->col > best->col))) {
+                best = c;
+                best_arg = k;
+            }
+        }
+    }
+    if (!best)
+        return NULL;
+    if (best->args[best_arg].keyword)
+        return xasprintf("passed as %s= to %s (the call at line %d)", best->args[best_arg].keyword,
+                         best->callee, best->line);
+    return xasprintf("argument %zu of %s (the call at line %d)", best_arg + 1, best->callee,
+                     best->line);
+}
+
 /* The head lines of the changed files that check, unwrap or declare optional the subject. */
 static void subject_lines(ev_state *st, evidence_item *it, const char *sym)
 {
@@ -418,7 +479,7 @@ static void subject_lines(ev_state *st, evidence_item *it, const char *sym)
     evidence_line uses[USES_MAX];
     size_t sl = strlen(sym);
     for (size_t i = 0; rc && ru && ro && i < st->nfiles; i++) {
-        const ev_file *ef = &st->files[i];
+        ev_file *ef = &st->files[i];
         if (!ef->head || ef->is_test)
             continue;
         const char *t = ef->head, *end = t + ef->hlen;
@@ -436,7 +497,7 @@ static void subject_lines(ev_state *st, evidence_item *it, const char *sym)
                 for (const char *q = code; !word && (q = strstr(q, sym)); q += sl)
                     word = (q == code || !ev_ident_char(q[-1])) && !ev_ident_char(q[sl]);
                 if (role) {
-                    ev_add_line(it, ef->f->path, line, role, ls, len, NULL);
+                    ev_add_line(it, ef->f->path, line, role, ls, len, call_context(ef, line, sym));
                     nroles++;
                 } else if (word && nuses < USES_MAX) {
                     uses[nuses++] = (evidence_line){(char *)ef->f->path, line, NULL,
@@ -499,9 +560,16 @@ static void guard_function(ev_state *st, evidence_item *it, const ev_file *ef, i
     if (!h || ev_param_index(h, sym) < 0)
         return;
     if (find_item(st->out, true, b->name, ef->lang)) {
-        if (!it->note)
-            it->note = xasprintf("`%s` is a parameter of %s, whose signature changed: its call "
-                                 "sites are listed there", sym, b->name);
+        char *note = xasprintf("%s%s`%s` is a parameter of %s (%s), whose parameters changed: its "
+                               "call sites are listed there", it->note ? it->note : "",
+                               it->note ? "; " : "", sym, b->name,
+                               ef->lang == SYN_CPP ? "C++" : "Python");
+        if (!it->note || !str_contains(it->note, note + (it->note ? strlen(it->note) + 2 : 0))) {
+            free(it->note);
+            it->note = note;
+        } else {
+            free(note);
+        }
         return;
     }
     for (size_t i = 0; i < st->ntargets; i++)
@@ -591,9 +659,17 @@ void evidence_collect(const change *c, const char *root, evidence_report *out)
     for (size_t i = 0; i < st.ntargets; i++)
         st.targets[i].item = &out->items[st.targets[i].item_index];
     out->nfiles = ev_find_calls(c, root, st.targets, st.ntargets);
+    strbuf lim;
+    sb_init(&lim);
+    if (out->nno_head)
+        sb_addf(&lim, "the head text of %zu changed file%s is not available (a diff with no head "
+                      "tree), so %s lines and signatures were not read", out->nno_head,
+                out->nno_head == 1 ? "" : "s", out->nno_head == 1 ? "its" : "their");
     if (!root && st.ntargets)
-        out->limits = xstrdup("no head tree was given (--root), so call sites were looked for in "
-                              "the changed files only");
+        sb_addf(&lim, "%sno head tree was given, so call sites were looked for in the changed "
+                      "files only", lim.len ? "; " : "");
+    out->limits = lim.len ? sb_detach(&lim) : NULL;
+    sb_free(&lim);
     for (size_t i = 0; i < out->n; i++)
         if (out->items[i].nlines > 1)
             qsort(out->items[i].lines, out->items[i].nlines, sizeof *out->items[i].lines, line_cmp);
@@ -602,6 +678,8 @@ void evidence_collect(const change *c, const char *root, evidence_report *out)
         free(st.files[i].base);
         ev_sig_list_free(&st.files[i].hs);
         ev_sig_list_free(&st.files[i].bs);
+        syn_call_list_free(&st.files[i].calls);
+        syntax_free(st.files[i].hdoc);
     }
     free(st.files);
     for (size_t i = 0; i < st.nsets; i++) {

@@ -55,6 +55,9 @@ typedef struct evidence_report {
     size_t nsignatures;  /* changed parameter lists traced */
     size_t nfiles;       /* files searched for call sites */
     size_t nleft;        /* subjects left out over the cap */
+    size_t nheads;       /* changed code files whose head text was read */
+    size_t nno_head;     /* changed code files whose head text is not available (--diff
+                            without --root): their signatures and lines are not seen */
     char *limits;        /* what was not searched and why (no head tree, ...), or NULL */
 } evidence_report;
 

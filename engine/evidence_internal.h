@@ -39,9 +39,9 @@ typedef struct ev_sig_list {
     size_t n, cap;
 } ev_sig_list;
 
-/* Every function definition and declaration of a C++ or Python text (declarators inside
- * function bodies and ALL-CAPS names, which are macro uses, are left out). */
-void ev_signatures(syn_lang lang, const char *text, size_t len, ev_sig_list *out);
+/* Every function definition and declaration of a parsed C++ or Python text (declarators
+ * inside function bodies and ALL-CAPS names, which are macro uses, are left out). */
+void ev_signatures(const syntax_doc *d, ev_sig_list *out);
 void ev_sig_list_free(ev_sig_list *l);
 /* The index of the parameter named name in s, or -1. */
 int ev_param_index(const ev_sig *s, const char *name);

@@ -288,16 +288,13 @@ static bool on_sig(const syntax_doc *d, const TSQuery *q, const TSQueryMatch *m,
     return true;
 }
 
-void ev_signatures(syn_lang lang, const char *text, size_t len, ev_sig_list *out)
+void ev_signatures(const syntax_doc *d, ev_sig_list *out)
 {
-    if (lang != SYN_CPP && lang != SYN_PYTHON)
+    if (!d || (d->lang != SYN_CPP && d->lang != SYN_PYTHON))
         return;
-    syntax_doc *d = syntax_parse(lang, text, len, NULL);
-    if (!d)
-        return;
-    sig_scan sc = {lang, out};
-    (void)syntax_query(d, lang == SYN_CPP ? CPP_SIG_QUERY : PY_SIG_QUERY, 0, 0, on_sig, &sc, NULL);
-    syntax_free(d);
+    sig_scan sc = {d->lang, out};
+    (void)syntax_query(d, d->lang == SYN_CPP ? CPP_SIG_QUERY : PY_SIG_QUERY, 0, 0, on_sig, &sc,
+                       NULL);
 }
 
 void ev_sig_list_free(ev_sig_list *l)
