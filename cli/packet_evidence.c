@@ -81,11 +81,11 @@ void packet_evidence(const cli_review *cr, const char *root, strbuf *out, packet
         sb_addf(out, "... and %zu more subject%s not traced\n", r.nleft, r.nleft == 1 ? "" : "s");
     if (r.limits)
         sb_addf(out, "limits: %s\n", r.limits);
-    sb_addf(out, "END evidence.txt: %zu removed guard line%s on %zu subject%s, %zu changed "
-                 "signature%s of %zu function%s; %zu file%s searched for call sites\n",
-            r.nguards, r.nguards == 1 ? "" : "s", ng, ng == 1 ? "" : "s", r.nsignatures,
-            r.nsignatures == 1 ? "" : "s", ns, ns == 1 ? "" : "s", r.nfiles,
-            r.nfiles == 1 ? "" : "s");
+    sb_addf(out, "END evidence.txt: %zu item%s (%zu removed guard line%s on %zu subject%s, %zu "
+                 "changed signature%s of %zu function%s); %zu file%s searched for call sites\n",
+            r.n, r.n == 1 ? "" : "s", r.nguards, r.nguards == 1 ? "" : "s", ng,
+            ng == 1 ? "" : "s", r.nsignatures, r.nsignatures == 1 ? "" : "s", ns,
+            ns == 1 ? "" : "s", r.nfiles, r.nfiles == 1 ? "" : "s");
     if (r.n)
         packet_summary_add(sum, "evidence.txt", "found %zu guard subject%s, %zu changed "
                                                 "function%s", ng, ng == 1 ? "" : "s", ns,
