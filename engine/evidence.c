@@ -162,7 +162,8 @@ static void load_files(ev_state *st)
     for (size_t i = 0; i < c->nfiles; i++) {
         const change_file *f = &c->files[i];
         syn_lang lang = syntax_lang_of_path(f->path);
-        if (lang == SYN_NONE || f->is_deleted || f->is_skipped)
+        if (lang == SYN_NONE || f->is_deleted || f->is_skipped ||
+            (c->head_root && ev_not_regular(c->head_root, f->path)))
             continue;
         ev_file *ef = &st->files[st->nfiles++];
         ef->f = f;

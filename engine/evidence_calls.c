@@ -36,6 +36,8 @@ static void collect_path(void *data, const char *rel)
 /* The head text of rel: the change's for a changed file, else the regular file under root. */
 static char *head_of(const change *c, const char *root, const char *rel, size_t *len)
 {
+    if (root && ev_not_regular(root, rel))
+        return NULL;
     const change_file *f = change_find(c, rel);
     if (f) {
         if (f->is_deleted || f->is_skipped)
@@ -48,12 +50,18 @@ static char *head_of(const change *c, const char *root, const char *rel, size_t 
     if (!root)
         return NULL;
     char *full = xasprintf("%s/%s", root, rel);
-    struct stat st;
-    char *t = NULL;
-    if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= FILE_MAX)
-        t = read_file(full, FILE_MAX, len, NULL);
+    char *t = read_file(full, FILE_MAX, len, NULL);
     free(full);
     return t;
+}
+
+bool ev_not_regular(const char *root, const char *rel)
+{
+    char *full = xasprintf("%s/%s", root, rel);
+    struct stat st;
+    bool bad = lstat(full, &st) == 0 && (!S_ISREG(st.st_mode) || (size_t)st.st_size > FILE_MAX);
+    free(full);
+    return bad;
 }
 
 /* True when the occurrence at p (in a line starting at ls) sits in a comment. */

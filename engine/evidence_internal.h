@@ -62,6 +62,8 @@ typedef struct ev_target {
 size_t ev_find_calls(const change *c, const char *root, ev_target *t, size_t nt);
 
 /* Helpers shared by the three files. */
+/* True when root/rel is not a regular file of the tree (a symbolic link, say): never read. */
+bool ev_not_regular(const char *root, const char *rel);
 void ev_add_line(evidence_item *it, const char *path, int line, const char *role,
                  const char *text, size_t len, char *detail);
 void ev_add_what(evidence_item *it, char *what);

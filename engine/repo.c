@@ -609,9 +609,12 @@ int repo_commit_id(repo *r, const char *spec, char hex[41])
     return 0;
 }
 
-/* The path of the file being applied, kept by the delta callback to name a conflict. */
+/* The file being applied, kept by the delta callback to name a failure, and the target tree
+ * (libgit2 lets an added file overwrite one the target already has; git apply does not). */
 typedef struct apply_probe {
     char path[1024];
+    git_tree *tree;
+    bool exists;
 } apply_probe;
 
 static int probe_delta(const git_diff_delta *d, void *payload)
@@ -619,6 +622,13 @@ static int probe_delta(const git_diff_delta *d, void *payload)
     apply_probe *p = payload;
     const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
     snprintf(p->path, sizeof p->path, "%s", path ? path : "");
+    git_tree_entry *e = NULL;
+    if ((d->status == GIT_DELTA_ADDED || d->status == GIT_DELTA_UNTRACKED) && path &&
+        git_tree_entry_bypath(&e, p->tree, path) == 0) {
+        git_tree_entry_free(e);
+        p->exists = true;
+        return GIT_EAPPLYFAIL;
+    }
     return 0;
 }
 
@@ -635,7 +645,7 @@ static int apply_to_commit(repo *r, const char *target_hex, git_diff *diff, char
         *detail = git_cause("cannot read the target commit");
         return -1;
     }
-    apply_probe probe = {{0}};
+    apply_probe probe = {{0}, t, false};
     git_apply_options o;
     git_apply_options_init(&o, GIT_APPLY_OPTIONS_VERSION);
     o.delta_cb = probe_delta;
@@ -645,7 +655,8 @@ static int apply_to_commit(repo *r, const char *target_hex, git_diff *diff, char
     int result = 1;
     if (rc < 0) {
         const git_error *e = git_error_last();
-        const char *why = e && e->message ? e->message : "the patch does not apply";
+        const char *why = probe.exists ? "the change adds it, and the target already has it"
+                          : e && e->message ? e->message : "the patch does not apply";
         result = rc == GIT_EAPPLYFAIL || rc == GIT_ECONFLICT || rc == GIT_ENOTFOUND ? 0 : -1;
         *detail = probe.path[0] ? xasprintf("%s: %s", probe.path, why) : xstrdup(why);
     }
