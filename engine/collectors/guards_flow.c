@@ -1,0 +1,634 @@
+/* Where a guard sits in the code, for the removed-guards collector: its function, the branches
+ * around it, whether another check dominates it, whether its whole code path went with the
+ * change, and the helpers the change adds that a guard moved into.
+ *
+ * "Still checked elsewhere" only counts when the other check runs on every path through the
+ * deleted guard's place: a check in a sibling `else if` branch guards other inputs (aiter#4806
+ * relaxed `% 8` to `% k_pad_alignment` in one branch while another branch kept its own `% 8`).
+ * Branches are read from the tree: if/elif/else, switch cases and match cases, loop bodies and
+ * exception handlers each make a branch; a check in an if's condition covers that if, and the
+ * code after it when its branch leaves (raise, return, throw). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/collectors/guards.h"
+
+#define STEPS_MAX 64
+#define PARAMS_MAX 32
+
+const syn_func *guards_function_at(const syn_func_list *l, int line)
+{
+    return l ? syntax_enclosing_function(l, line) : NULL;
+}
+
+/* --- branches ---------------------------------------------------------------------------- */
+
+/* One step into a branch: the branching node and which of its children was taken. */
+typedef struct bstep {
+    TSNode at;
+    uint32_t child;
+} bstep;
+
+/* The branches around a node, from the node up to (not past) its function, and the nearest
+ * branching node whose condition holds the node (null when none). */
+typedef struct bpath {
+    bstep steps[STEPS_MAX];
+    size_t n;
+    TSNode cond_of;
+    bool has_cond;
+} bpath;
+
+static bool type_is(TSNode n, const char *t)
+{
+    return !ts_node_is_null(n) && strcmp(ts_node_type(n), t) == 0;
+}
+
+static bool is_function_node(TSNode n)
+{
+    return type_is(n, "function_definition") || type_is(n, "lambda_expression") ||
+           type_is(n, "lambda");
+}
+
+/* The index of child among parent's children, and its field name (NULL if none). */
+static uint32_t child_index(TSNode parent, TSNode child, const char **fieldname)
+{
+    uint32_t n = ts_node_child_count(parent);
+    for (uint32_t i = 0; i < n; i++)
+        if (ts_node_eq(ts_node_child(parent, i), child)) {
+            *fieldname = ts_node_field_name_for_child(parent, i);
+            return i;
+        }
+    *fieldname = NULL;
+    return n;
+}
+
+/* Whether stepping from a child (field fld, index i) into parent p enters a branch; *cond is
+ * set when the child is p's condition. */
+static bool is_branch(TSNode p, const char *fld, bool *cond)
+{
+    const char *t = ts_node_type(p);
+    *cond = false;
+    bool conditional = !strcmp(t, "if_statement") || !strcmp(t, "elif_clause") ||
+                       !strcmp(t, "while_statement") || !strcmp(t, "for_statement") ||
+                       !strcmp(t, "for_range_loop") || !strcmp(t, "do_statement") ||
+                       !strcmp(t, "for_in_statement");
+    if (conditional) {
+        if (fld && (!strcmp(fld, "condition") || !strcmp(fld, "right") || !strcmp(fld, "left") ||
+                    !strcmp(fld, "initializer") || !strcmp(fld, "declarator") || !strcmp(fld, "type"))) {
+            *cond = !strcmp(fld, "condition");
+            return false;
+        }
+        return true;
+    }
+    if (!strcmp(t, "case_statement") || !strcmp(t, "case_clause"))
+        return !(fld && (!strcmp(fld, "value") || !strcmp(fld, "guard")));
+    if (!strcmp(t, "try_statement"))
+        return !(fld && !strcmp(fld, "body")) ; /* a handler is a branch, the body is not */
+    return false;
+}
+
+/* The node standing for a line: the smallest named node at its first non-blank byte. */
+static TSNode node_on_line(const syntax_doc *d, int line)
+{
+    size_t len;
+    const char *t = syntax_line_text(d, line, &len);
+    size_t off = syntax_line_start(d, line);
+    size_t k = 0;
+    while (t && k < len && (t[k] == ' ' || t[k] == '\t'))
+        k++;
+    if (!t || k >= len) {
+        TSNode null = {{0}, NULL, NULL};
+        return null;
+    }
+    return syntax_node_at(d, off + k, off + k + 1);
+}
+
+/* Walk up from n to its function (or the root), recording the branches. */
+static void branch_path(TSNode n, bpath *bp)
+{
+    memset(bp, 0, sizeof *bp);
+    for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+        if (is_function_node(c))
+            break;
+        const char *fld;
+        uint32_t i = child_index(p, c, &fld);
+        bool cond;
+        if (is_branch(p, fld, &cond)) {
+            if (bp->n < STEPS_MAX)
+                bp->steps[bp->n++] = (bstep){p, i};
+        } else if (cond && !bp->has_cond) {
+            bp->cond_of = p;
+            bp->has_cond = true;
+        }
+    }
+}
+
+static bool path_has(const bpath *bp, bstep s)
+{
+    for (size_t i = 0; i < bp->n; i++)
+        if (ts_node_eq(bp->steps[i].at, s.at) && bp->steps[i].child == s.child)
+            return true;
+    return false;
+}
+
+static bool is_ancestor(TSNode a, TSNode n)
+{
+    for (TSNode p = n; !ts_node_is_null(p); p = ts_node_parent(p))
+        if (ts_node_eq(p, a))
+            return true;
+    return false;
+}
+
+/* True when the if statement's branch leaves (its last statement raises, returns, throws,
+ * continues or breaks) and it has no else. */
+static bool branch_leaves(TSNode ifn)
+{
+    if (!type_is(ifn, "if_statement") ||
+        !ts_node_is_null(ts_node_child_by_field_name(ifn, "alternative", 11)))
+        return false;
+    TSNode body = ts_node_child_by_field_name(ifn, "consequence", 11);
+    TSNode last = body;
+    if (type_is(body, "block") || type_is(body, "compound_statement")) {
+        uint32_t n = ts_node_named_child_count(body);
+        if (n == 0)
+            return false;
+        last = ts_node_named_child(body, n - 1);
+    }
+    return type_is(last, "raise_statement") || type_is(last, "return_statement") ||
+           type_is(last, "throw_statement") || type_is(last, "continue_statement") ||
+           type_is(last, "break_statement") ||
+           (type_is(last, "expression_statement") && ts_node_named_child_count(last) > 0 &&
+            type_is(ts_node_named_child(last, 0), "throw_expression"));
+}
+
+bool guards_dominates(const syntax_doc *d, const syn_func_list *fl, int e, int g)
+{
+    if (!d || e < 1 || g < 1 || e > d->nlines || g > d->nlines)
+        return false;
+    if (guards_function_at(fl, e) != guards_function_at(fl, g))
+        return false;
+    TSNode en = node_on_line(d, e), gn = node_on_line(d, g);
+    if (ts_node_is_null(en) || ts_node_is_null(gn))
+        return false;
+    bpath ep, gp;
+    branch_path(en, &ep);
+    branch_path(gn, &gp);
+    for (size_t i = 0; i < ep.n; i++)
+        if (!path_has(&gp, ep.steps[i]))
+            return false;
+    if (ep.has_cond && !is_ancestor(ep.cond_of, gn))
+        return branch_leaves(ep.cond_of) && ts_node_start_byte(gn) >= ts_node_end_byte(ep.cond_of);
+    return true;
+}
+
+/* --- the deleted guard's place ------------------------------------------------------------ */
+
+static int indent_of(const char *t, size_t len)
+{
+    int n = 0;
+    for (size_t i = 0; i < len && (t[i] == ' ' || t[i] == '\t'); i++)
+        n += t[i] == '\t' ? 8 : 1;
+    return n;
+}
+
+static bool blank(const char *t, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!isspace((unsigned char)t[i]))
+            return false;
+    return true;
+}
+
+int guards_anchor_line(const gfile *gf, const gstmt *del)
+{
+    int line = del->head_line;
+    const syntax_doc *d = gf->hdoc;
+    const diff_line *l = &gf->f->lines[del->di];
+    if (!d || l->kind != '-')
+        return line;
+    int want = indent_of(l->text, l->len);
+    int k = line;
+    size_t len;
+    const char *t = syntax_line_text(d, k, &len);
+    while (t && blank(t, len) && k < d->nlines)
+        t = syntax_line_text(d, ++k, &len);
+    if (!t || indent_of(t, len) >= want)
+        return line;
+    /* the next line is outside the deleted statement's block: the one before is inside it */
+    for (k = line - 1; k >= 1 && k >= line - 4; k--) {
+        t = syntax_line_text(d, k, &len);
+        if (!t || blank(t, len))
+            continue;
+        return indent_of(t, len) >= want ? k : line;
+    }
+    return line;
+}
+
+bool guards_path_deleted(const gfile *files, size_t nfiles, const gstmt *del)
+{
+    const gfile *gf = del->gf;
+    if (!gf->bdoc || del->old_line < 1)
+        return false;
+    const syn_func *fn = guards_function_at(&gf->bfuncs, del->old_line);
+    if (!fn)
+        return false;
+    /* nearly every line of the function is deleted (a renamed function keeps its body) */
+    int span = fn->end_line - fn->start_line + 1, gone = 0;
+    for (size_t i = 0; i < gf->f->nlines; i++) {
+        const diff_line *l = &gf->f->lines[i];
+        if (l->kind == '-' && l->old_no >= fn->start_line && l->old_no <= fn->end_line)
+            gone++;
+    }
+    if (gone * 10 < span * 8)
+        return false;
+    for (size_t k = 0; k < nfiles; k++) {
+        const syn_func_list *hl = &files[k].hfuncs;
+        for (size_t i = 0; i < hl->n; i++) {
+            if (strcmp(hl->items[i].name, fn->name) != 0)
+                continue;
+            /* the same name elsewhere in its own file (or anywhere else) keeps the path */
+            if (&files[k] != gf || strcmp(hl->items[i].qualname, fn->qualname) == 0 ||
+                !fn->is_method)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* --- still checked elsewhere ---------------------------------------------------------------- */
+
+
+/* The symbol with the attribute chain that follows it in code, without white space:
+ * "q.dtype" in `q.dtype == x`, "x.shape[1]", "p->size(0)"; NULL when sym is absent. */
+static char *property_key(const char *code, const char *sym)
+{
+    char *n = guards_no_space(code);
+    const char *p = guards_find_word(n, sym, false);
+    if (!p) {
+        free(n);
+        return NULL;
+    }
+    const char *e = p + strlen(sym);
+    for (;;) {
+        if (*e == '.' || (*e == '-' && e[1] == '>')) {
+            e += *e == '.' ? 1 : 2;
+            while (guards_ident_char(*e))
+                e++;
+        } else if (*e == '[' || *e == '(') {
+            char open = *e, close = open == '[' ? ']' : ')';
+            int depth = 0;
+            for (; *e; e++) {
+                if (*e == open)
+                    depth++;
+                else if (*e == close && --depth == 0) {
+                    e++;
+                    break;
+                }
+            }
+        } else {
+            break;
+        }
+    }
+    char *r = xstrndup(p, (size_t)(e - p));
+    free(n);
+    return r;
+}
+
+/* True when code contains fmt (one %s) filled with sym. */
+static bool has_filled(const char *code, const char *fmt, const char *sym)
+{
+    char *pat = xasprintf(fmt, sym);
+    const char *p = strstr(code, pat);
+    /* the symbol must not be the tail of a longer name */
+    bool r = false;
+    for (; p; p = strstr(p + 1, pat)) {
+        if (fmt[0] == '%' && p > code && guards_ident_char(p[-1]))
+            continue;
+        r = true;
+        break;
+    }
+    free(pat);
+    return r;
+}
+
+/* True when code tests sym for presence (None, nullptr, has_value, truthiness). */
+static bool tests_presence(const char *code, const char *sym)
+{
+    return has_filled(code, "%s is not None", sym) || has_filled(code, "%s is None", sym) ||
+           has_filled(code, "%s != nullptr", sym) || has_filled(code, "%s == nullptr", sym) ||
+           has_filled(code, "%s.has_value()", sym) || has_filled(code, "!%s", sym) ||
+           has_filled(code, "if %s:", sym) || has_filled(code, "if not %s", sym) ||
+           has_filled(code, "if (%s)", sym);
+}
+
+/* True when the head line code still enforces what a deleted guard enforced on its subject:
+ * the same kind of check on the same symbol somewhere else. */
+static bool enforces(const gstmt *del, const char *code)
+{
+    const char *sym = del->subject;
+    if (!sym || !guards_find_word(code, sym, false))
+        return false;
+    if (del->kind == GK_ZERO)
+        return has_filled(code, "%s.zero_()", sym) || has_filled(code, "%s.fill_(0", sym) ||
+               (guards_kind(code) == GK_ZERO && !guards_is_empty_alloc(code));
+    if (del->kind == GK_CONTIG)
+        return strstr(code, "contiguous()") != NULL;
+    char *cond = guards_condition(del->code);
+    gwords dw = {0};
+    guards_idents(cond, true, 1, false, &dw);
+    bool presence = guards_is_presence_check(cond) || (dw.n == 1 && strcmp(dw.w[0], sym) == 0);
+    bool r = false;
+    if (presence) {
+        r = tests_presence(code, sym);
+    } else if (guards_kind(code) == GK_CHECK) {
+        /* another check must test the same property of the symbol (`q.dtype`, `x.shape[1]`)
+         * against the same thing (share a name besides those), or be the same condition */
+        char *hc = guards_condition(code);
+        char *key = property_key(cond, sym);
+        char *n1 = guards_no_space(cond), *n2 = guards_no_space(hc);
+        if (strcmp(n1, n2) == 0) {
+            r = true;
+        } else if (key && strstr(n2, key)) {
+            gwords hw = {0};
+            guards_idents(hc, true, 1, false, &hw);
+            for (size_t i = 0; i < dw.n && !r; i++)
+                if (strcmp(dw.w[i], sym) != 0 && !strstr(key, dw.w[i]) && guards_words_has(&hw, dw.w[i]))
+                    r = true;
+            guards_words_free(&hw);
+        }
+        free(n1);
+        free(n2);
+        free(key);
+        free(hc);
+    }
+    guards_words_free(&dw);
+    free(cond);
+    return r;
+}
+
+/* True when a comment's text says the memory must be zero or is read back. */
+
+/* True when the function holding line e of ef calls name at a line the check on e dominates. */
+static bool caller_dominated(const gfile *ef, int e, const char *name)
+{
+    const syn_func *g = guards_function_at(&ef->hfuncs, e);
+    if (!g)
+        return false;
+    syn_call_list calls = {0};
+    syntax_calls(ef->hdoc, g->start_line, g->end_line, &calls);
+    bool r = false;
+    for (size_t i = 0; i < calls.n && !r; i++)
+        r = strcmp(calls.items[i].name, name) == 0 &&
+            guards_function_at(&ef->hfuncs, calls.items[i].line) == g &&
+            guards_dominates(ef->hdoc, &ef->hfuncs, e, calls.items[i].line);
+    syn_call_list_free(&calls);
+    return r;
+}
+
+/* True when the function holding line e of ef is called on the path through line g of dgf
+ * (inside function gfn), and e runs on every path through that function. */
+static bool callee_on_path(const gfile *ef, int e, const gfile *dgf, int g, const syn_func *gfn)
+{
+    const syn_func *h = guards_function_at(&ef->hfuncs, e);
+    if (!h || h == gfn || !guards_dominates(ef->hdoc, &ef->hfuncs, e, h->body_line))
+        return false;
+    syn_call_list calls = {0};
+    syntax_calls(dgf->hdoc, gfn->start_line, gfn->end_line, &calls);
+    bool r = false;
+    for (size_t i = 0; i < calls.n && !r; i++)
+        r = strcmp(calls.items[i].name, h->name) == 0 &&
+            guards_dominates(dgf->hdoc, &dgf->hfuncs, calls.items[i].line, g);
+    syn_call_list_free(&calls);
+    return r;
+}
+
+/* True when a check on line e of ef runs on the path of the deleted guard (anchored at line g
+ * of dgf): it dominates g in the same function, or dominates a call of g's function in a
+ * caller, or sits unconditionally in a function called on g's path. */
+static bool on_path(const gfile *ef, int e, const gfile *dgf, int g)
+{
+    if (!ef->hdoc || !dgf->hdoc)
+        return false;
+    if (ef == dgf && guards_dominates(dgf->hdoc, &dgf->hfuncs, e, g))
+        return true;
+    const syn_func *gfn = guards_function_at(&dgf->hfuncs, g);
+    if (!gfn)
+        return false;
+    if (caller_dominated(ef, e, gfn->name) && guards_function_at(&ef->hfuncs, e) != gfn)
+        return true;
+    return callee_on_path(ef, e, dgf, g, gfn);
+}
+
+size_t guards_find_enforcement(gfile *files, size_t nfiles, const gstmt *del,
+                               const gfile *skip_gf, int skip, genforce *out)
+{
+    size_t n = 0;
+    if (!del->subject)
+        return 0;
+    int g = guards_anchor_line(del->gf, del);
+    for (size_t k = 0; k < nfiles && n < GUARDS_EVIDENCE_MAX; k++) {
+        gfile *gf = &files[k];
+        if (!gf->head || !gf->hdoc || gf->is_test)
+            continue;
+        int line = 0;
+        for (const char *p = gf->head, *end = gf->head + gf->head_len;
+             p < end && n < GUARDS_EVIDENCE_MAX;) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t len = (size_t)((nl ? nl : end) - p);
+            line++;
+            if (!(gf == skip_gf && line == skip) && memmem(p, len, del->subject, strlen(del->subject))) {
+                char *code = syntax_line_code(gf->hdoc, line);
+                if (code && enforces(del, code) && on_path(gf, line, del->gf, g)) {
+                    char *raw = xstrndup(p, len);
+                    out[n].gf = gf;
+                    out[n].line = line;
+                    out[n].text = guards_quote(raw);
+                    free(raw);
+                    n++;
+                }
+                free(code);
+            }
+            p = nl ? nl + 1 : end;
+        }
+    }
+    return n;
+}
+
+void guards_enforcement_free(genforce *ev, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(ev[i].text);
+}
+
+/* --- helpers the change adds -------------------------------------------------------------- */
+
+/* The definition node of a function (through decorators and template<...>). */
+static TSNode definition_node(const syntax_doc *d, const syn_func *fn)
+{
+    TSNode n = syntax_node_at(d, fn->start_byte, fn->end_byte);
+    for (int guard = 0; guard < 4 && !ts_node_is_null(n) && !type_is(n, "function_definition"); guard++) {
+        TSNode def = ts_node_child_by_field_name(n, "definition", 10);
+        if (ts_node_is_null(def)) {
+            for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+                if (type_is(ts_node_named_child(n, i), "function_definition"))
+                    def = ts_node_named_child(n, i);
+        }
+        if (ts_node_is_null(def))
+            def = ts_node_parent(n);
+        n = def;
+    }
+    return n;
+}
+
+/* The identifier a C++ declarator declares. */
+static TSNode declared_name(TSNode n)
+{
+    for (int guard = 0; guard < 8 && !ts_node_is_null(n); guard++) {
+        if (type_is(n, "identifier") || type_is(n, "field_identifier"))
+            return n;
+        TSNode d = ts_node_child_by_field_name(n, "declarator", 10);
+        if (ts_node_is_null(d)) {
+            uint32_t c = ts_node_named_child_count(n);
+            if (c == 0)
+                break;
+            d = ts_node_named_child(n, c - 1);
+        }
+        n = d;
+    }
+    TSNode null = {{0}, NULL, NULL};
+    return null;
+}
+
+size_t guards_param_names(const syntax_doc *d, const syn_func *fn, char **out, size_t max)
+{
+    TSNode def = definition_node(d, fn);
+    if (!type_is(def, "function_definition"))
+        return 0;
+    TSNode params = ts_node_child_by_field_name(def, "parameters", 10);
+    if (ts_node_is_null(params)) {
+        TSNode decl = ts_node_child_by_field_name(def, "declarator", 10);
+        for (int guard = 0; guard < 6 && !ts_node_is_null(decl) && !type_is(decl, "function_declarator"); guard++)
+            decl = ts_node_child_by_field_name(decl, "declarator", 10);
+        params = ts_node_is_null(decl) ? decl : ts_node_child_by_field_name(decl, "parameters", 10);
+    }
+    size_t n = 0;
+    for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params) && n < max; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        const char *t = ts_node_type(p);
+        TSNode name = {{0}, NULL, NULL};
+        if (!strcmp(t, "identifier"))
+            name = p;
+        else if (!strcmp(t, "default_parameter") || !strcmp(t, "typed_default_parameter"))
+            name = ts_node_child_by_field_name(p, "name", 4);
+        else if (!strcmp(t, "typed_parameter") && ts_node_named_child_count(p) > 0)
+            name = ts_node_named_child(p, 0);
+        else if (!strcmp(t, "parameter_declaration") || !strcmp(t, "optional_parameter_declaration"))
+            name = declared_name(ts_node_child_by_field_name(p, "declarator", 10));
+        else if (!strcmp(t, "keyword_separator") || !strcmp(t, "positional_separator"))
+            continue;
+        out[n++] = !ts_node_is_null(name) && type_is(name, "identifier") ? syntax_node_text(d, name) : NULL;
+    }
+    return n;
+}
+
+static bool is_added_line(const change_file *f, int line)
+{
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '+' && f->lines[i].new_no == line)
+            return true;
+    return false;
+}
+
+/* True when fn of file gf is new: its def line is added and the base has no function of that
+ * qualified name. */
+static bool is_new_function(const gfile *gf, const syn_func *fn)
+{
+    if (!is_added_line(gf->f, fn->name_line))
+        return false;
+    for (size_t i = 0; i < gf->bfuncs.n; i++)
+        if (strcmp(gf->bfuncs.items[i].qualname, fn->qualname) == 0)
+            return false;
+    return true;
+}
+
+/* An added guard of helper h (in file hf) that keeps del's invariant when h's parameters are
+ * read as call's arguments, or NULL. */
+static const gstmt *helper_guard(const gfile *hf, const syn_func *h, const syn_call *call,
+                                 const gstmt *del, const gstmt_list *added)
+{
+    char *params[PARAMS_MAX];
+    size_t np = guards_param_names(hf->hdoc, h, params, PARAMS_MAX);
+    const char *from[PARAMS_MAX], *to[PARAMS_MAX];
+    size_t ns = 0, skip = np > 0 && params[0] && h->is_method &&
+                          (!strcmp(params[0], "self") || !strcmp(params[0], "cls"));
+    for (size_t i = 0; i < call->nargs; i++) {
+        const syn_arg *a = &call->args[i];
+        if (a->text[0] == '*')
+            continue;
+        for (size_t k = 0; k < np; k++) {
+            bool match = a->keyword ? params[k] && !strcmp(params[k], a->keyword) : k == i + skip;
+            if (match && params[k] && ns < PARAMS_MAX) {
+                from[ns] = params[k];
+                to[ns++] = a->text;
+            }
+        }
+    }
+    const gstmt *found = NULL;
+    char *dcond = guards_condition_in(del->code, del->bare);
+    gscope ds = {del->gf->bdoc, &del->gf->bfuncs, del->old_line, NULL, NULL, 0, true};
+    gscope hs = {hf->hdoc, &hf->hfuncs, 0, from, to, ns, true};
+    for (size_t i = 0; i < added->n && !found; i++) {
+        const gstmt *a = &added->items[i];
+        if (a->gf != hf || a->kind != del->kind || a->head_line < h->start_line || a->head_line > h->end_line)
+            continue;
+        if (del->kind != GK_CHECK) {
+            found = a;
+            continue;
+        }
+        char *acond = guards_condition_in(a->code, a->bare);
+        hs.line = a->head_line;
+        if (guards_compare(dcond, &ds, acond, &hs, NULL) == GC_SAME)
+            found = a;
+        free(acond);
+    }
+    free(dcond);
+    for (size_t k = 0; k < np; k++)
+        free(params[k]);
+    return found;
+}
+
+const gstmt *guards_helper_move(gfile *files, size_t nfiles, const gstmt *del,
+                                const gstmt_list *added, char **helper)
+{
+    const gfile *dgf = del->gf;
+    *helper = NULL;
+    if (!dgf->bdoc || !dgf->hdoc || del->old_line < 1)
+        return NULL;
+    const syn_func *bf = guards_function_at(&dgf->bfuncs, del->old_line), *hf = NULL;
+    for (size_t i = 0; bf && i < dgf->hfuncs.n && !hf; i++)
+        if (strcmp(dgf->hfuncs.items[i].qualname, bf->qualname) == 0)
+            hf = &dgf->hfuncs.items[i];
+    if (!hf)
+        return NULL;
+    syn_call_list calls = {0};
+    syntax_calls(dgf->hdoc, hf->start_line, hf->end_line, &calls);
+    const gstmt *found = NULL;
+    for (size_t c = 0; c < calls.n && !found; c++) {
+        for (size_t k = 0; k < nfiles && !found; k++) {
+            const gfile *gf = &files[k];
+            if (!gf->hdoc || gf->is_test)
+                continue;
+            for (size_t i = 0; i < gf->hfuncs.n && !found; i++) {
+                const syn_func *h = &gf->hfuncs.items[i];
+                if (strcmp(h->name, calls.items[c].name) != 0 || h == hf || !is_new_function(gf, h))
+                    continue;
+                found = helper_guard(gf, h, &calls.items[c], del, added);
+                if (found)
+                    *helper = xstrdup(h->name);
+            }
+        }
+    }
+    syn_call_list_free(&calls);
+    return found;
+}

@@ -1,0 +1,553 @@
+/* Sorting one deleted guard, for the removed-guards collector (rules D4 and B7), and its
+ * finding. In order:
+ *   kept      the same check is added back where it was (reworded, re-indented, macro renamed,
+ *             conjuncts reordered, a literal named): silent;
+ *   moved     the same check is added elsewhere, or inside a helper the change adds that the
+ *             guard's function now calls: a hint that says where;
+ *   path gone the function that held it is deleted with it: silent, counted in the status;
+ *   dropped   a zero-init or .contiguous() whose buffer is gone: silent, counted;
+ *   swapped   a zero-init that became an empty allocation: D4, a warning when a comment
+ *             required the zeros, a hint when the change says why empty is safe;
+ *   changed   an added check on the same subject: B7 when it got stricter, else D4;
+ *   gone      nothing replaces it: D4.
+ * A changed or gone guard whose invariant is still checked on the same path (see
+ * guards_find_enforcement) drops to a hint. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/collectors/guards.h"
+
+#define ZERO_NEAR 8
+#define KEPT_NEAR 3
+
+/* --- matching ------------------------------------------------------------------------------ */
+
+/* How well an added guard matches a deleted one on subject: 0 for no match, higher for a
+ * better one (shared checked symbol counts most, then shared words, then place). */
+static int subject_score(const gstmt *del, const gstmt *add)
+{
+    /* a zero-init or contiguous call is kept (same target) or not: it has no "bound" */
+    if (add->kind != del->kind || del->kind != GK_CHECK || strcmp(add->norm, del->norm) == 0)
+        return 0;
+    char *dc = guards_condition(del->code), *ac = guards_condition(add->code);
+    gwords dw = {0}, aw = {0};
+    guards_idents(dc, true, 4, true, &dw);
+    guards_idents(ac, true, 4, true, &aw);
+    int overlap = 0;
+    for (size_t i = 0; i < dw.n; i++)
+        if (guards_words_has(&aw, dw.w[i]))
+            overlap++;
+    guards_words_free(&dw);
+    guards_words_free(&aw);
+    free(dc);
+    free(ac);
+    bool same_subject = del->subject && add->subject && strcmp(del->subject, add->subject) == 0;
+    if (!same_subject && overlap < 2)
+        return 0;
+    int score = 10 * overlap + (same_subject ? 50 : 0);
+    if (add->gf == del->gf) {
+        int dist = abs(add->head_line - del->head_line);
+        score += 20 + (dist < 20 ? 20 - dist : 0);
+    }
+    return score;
+}
+
+/* The scope a statement's condition is read in: the base for a deleted one, the head for an
+ * added one; follow says whether its named constants may be followed. */
+static gscope scope_of(const gstmt *s, bool follow)
+{
+    gscope sc = {0};
+    sc.follow = follow;
+    if (s->old_line) {
+        sc.doc = s->gf->bdoc;
+        sc.funcs = &s->gf->bfuncs;
+        sc.line = s->old_line;
+    } else {
+        sc.doc = s->gf->hdoc;
+        sc.funcs = &s->gf->hfuncs;
+        sc.line = s->head_line;
+    }
+    return sc;
+}
+
+/* Compare the conditions of a deleted and an added check (constants followed only when they
+ * share a subject, which keeps the search cheap). */
+static gcmp compare_checks(const gstmt *del, const gstmt *add, bool follow, char **how)
+{
+    char *a = guards_condition_in(del->code, del->bare), *b = guards_condition_in(add->code, add->bare);
+    gscope ds = scope_of(del, follow), as = scope_of(add, follow);
+    gcmp r = guards_compare(a, &ds, b, &as, how);
+    free(a);
+    free(b);
+    return r;
+}
+
+/* True when an added statement keeps what a deleted one enforced: the same check condition
+ * (the macro, message or spelling may differ), or a zero-init / contiguous call of the same
+ * target. */
+static bool equivalent(const gstmt *del, const gstmt *add)
+{
+    if (add->kind != del->kind)
+        return false;
+    if (del->kind != GK_CHECK)
+        return del->target && add->target && strcmp(del->target, add->target) == 0;
+    return compare_checks(del, add, subject_score(del, add) > 0, NULL) == GC_SAME;
+}
+
+/* True when the head of a guard's file no longer mentions its subject at all (the buffer or
+ * variable it guarded was removed with it). */
+static bool subject_gone(const gstmt *del)
+{
+    const char *sym = del->subject ? del->subject : del->target;
+    if (!sym || !del->gf->head)
+        return false;
+    const char *last = strrchr(sym, ':');
+    return guards_find_word(del->gf->head, last ? last + 1 : sym, false) == NULL;
+}
+
+/* The added statement that keeps del: the same text anywhere (same file preferred), else an
+ * equivalent condition (nearest in the same file preferred); *reworded says which. */
+static const gstmt *find_moved(const gstmt *del, const gstmt_list *added, bool *reworded)
+{
+    const gstmt *moved = NULL;
+    *reworded = false;
+    for (size_t i = 0; i < added->n; i++) {
+        const gstmt *a = &added->items[i];
+        if (strcmp(a->norm, del->norm) == 0 && (!moved || (a->gf == del->gf && moved->gf != del->gf)))
+            moved = a;
+    }
+    if (moved)
+        return moved;
+    for (size_t i = 0; i < added->n; i++) {
+        const gstmt *a = &added->items[i];
+        bool better = !moved || (a->gf == del->gf && (moved->gf != del->gf ||
+                                                      abs(a->head_line - del->head_line) <
+                                                          abs(moved->head_line - del->head_line)));
+        if (better && equivalent(del, a))
+            moved = a;
+    }
+    *reworded = moved != NULL;
+    return moved;
+}
+
+/* --- evidence -------------------------------------------------------------------------------- */
+
+/* Add the evidence that the invariant still holds to a finding (and lower it to a hint). */
+static void attach_enforcement(finding *fi, genforce *ev, size_t nev, gcounts *c)
+{
+    if (!nev)
+        return;
+    fi->sev = SEV_HINT;
+    c->hinted++;
+    for (size_t i = 0; i < nev; i++)
+        finding_add_related(fi, ev[i].gf->f->path, ev[i].line, "still checked here: %s", ev[i].text);
+    char *m = xasprintf("%s (still checked at %s:%d, so probably safe)", fi->message,
+                        ev[0].gf->f->path, ev[0].line);
+    free(fi->message);
+    fi->message = m;
+}
+
+/* True when a comment's text (lower case) says the memory must be zero or is read back. */
+static bool says_zero_needed(const char *t)
+{
+    return strstr(t, "read back") || strstr(t, "reads back") || strstr(t, "read as zero") ||
+           strstr(t, "zero-init") || strstr(t, "zero init") || strstr(t, "zeroed") ||
+           strstr(t, "must be zero") || strstr(t, "must be 0") || strstr(t, "uninitiali") ||
+           strstr(t, "garbage") || (strstr(t, "must") && (strstr(t, "zero") || strstr(t, "read")));
+}
+
+/* True when a comment's text (lower case) says why an uninitialised buffer is safe: every
+ * element is written before it is read. */
+static bool says_empty_safe(const char *t)
+{
+    return (strstr(t, "safe") && (strstr(t, "empty") || strstr(t, "write") || strstr(t, "written"))) ||
+           strstr(t, "every element") || strstr(t, "all elements") || strstr(t, "fully written") ||
+           strstr(t, "overwrit") || strstr(t, "no need to zero") || strstr(t, "written before");
+}
+
+static char *lower(const char *s)
+{
+    char *t = xstrdup(s);
+    for (char *c = t; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    return t;
+}
+
+/* A comment line in the diff (added or deleted) is one whose code view is blank but whose
+ * text is not. */
+static bool is_comment_line(const gfile *gf, size_t i)
+{
+    const diff_line *l = &gf->f->lines[i];
+    const char *c = str_lskip(gf->dcode[i]);
+    const char *t = l->text;
+    while (*t == ' ' || *t == '\t')
+        t++;
+    return !*c && *t && *t != '\r';
+}
+
+typedef enum zsay { ZS_NONE, ZS_NEEDED, ZS_SAFE } zsay;
+
+typedef struct zero_evidence {
+    zsay says;
+    bool deleted;     /* the comment was deleted by the change */
+    int line;         /* head line (for a deleted comment, where it was deleted) */
+    char *text;
+} zero_evidence;
+
+/* The comment block around diff line i (adjacent comment lines of the same kind), joined
+ * into one line with the continuation lines' markers dropped. */
+static char *comment_block(const gfile *gf, size_t i)
+{
+    const change_file *f = gf->f;
+    char kind = f->lines[i].kind;
+    size_t s = i, e = i + 1;
+    while (s > 0 && i - s < 4 && f->lines[s - 1].kind == kind && is_comment_line(gf, s - 1))
+        s--;
+    while (e < f->nlines && e - i < 4 && f->lines[e].kind == kind && is_comment_line(gf, e))
+        e++;
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t k = s; k < e; k++) {
+        char *t = xstrndup(f->lines[k].text, f->lines[k].len);
+        char *st = str_strip(t);
+        const char *p = st;
+        if (k > s)
+            while (*p == '#' || *p == '/' || *p == '*' || *p == ' ')
+                p++;
+        if (sb.len && *p)
+            sb_addc(&sb, ' ');
+        sb_adds(&sb, p);
+        free(t);
+        free(st);
+    }
+    return sb.buf ? sb_detach(&sb) : xstrdup("");
+}
+
+/* What a comment says about zeros: that they are needed, that empty is safe, or nothing. */
+static zsay comment_says(const char *text)
+{
+    char *t = lower(text);
+    zsay r = says_empty_safe(t) ? ZS_SAFE : says_zero_needed(t) ? ZS_NEEDED : ZS_NONE;
+    free(t);
+    return r;
+}
+
+/* Keep the comment at distance dist if it says what the pass looks for and is nearer. */
+static void consider(zero_evidence *ev, int *best, int dist, zsay says, zsay want, const char *text,
+                     int line, bool deleted)
+{
+    if (says != want || dist >= *best)
+        return;
+    *best = dist;
+    free(ev->text);
+    ev->says = says;
+    ev->deleted = deleted;
+    ev->line = line;
+    ev->text = guards_quote(text);
+}
+
+/* Look for the comment about zeros near a zeros→empty swap: a deleted comment that required
+ * them (the reversal), else an added or head comment near the new allocation that says why
+ * empty is safe (the change cites its reason), else one that requires zeros. */
+static void find_zero_comment(const gfile *gf, const gstmt *del, const gstmt *add, zero_evidence *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    const change_file *f = gf->f;
+    size_t lo = del->di > 12 ? del->di - 12 : 0, hi = del->di + 12 < f->nlines ? del->di + 12 : f->nlines;
+    static const struct { char kind; zsay want; } passes[] = {
+        {'-', ZS_NEEDED}, {'+', ZS_SAFE}, {'h', ZS_SAFE}, {'+', ZS_NEEDED}, {'h', ZS_NEEDED},
+    };
+    for (size_t p = 0; p < sizeof passes / sizeof passes[0] && ev->says == ZS_NONE; p++) {
+        int best = 1 << 30;
+        if (passes[p].kind != 'h') {
+            for (size_t i = lo; i < hi; i++) {
+                if (f->lines[i].kind != passes[p].kind || !is_comment_line(gf, i))
+                    continue;
+                char *t = comment_block(gf, i);
+                int dist = (int)(i < del->di ? del->di - i : i - del->di);
+                consider(ev, &best, dist, comment_says(t), passes[p].want, t, f->lines[i].new_no,
+                         passes[p].kind == '-');
+                free(t);
+            }
+        } else if (gf->hdoc) {
+            syn_comment_list cl = {0};
+            int at = add ? add->head_line : del->head_line;
+            syntax_comments(gf->hdoc, at > 6 ? at - 6 : 1, at + 6, &cl);
+            for (size_t i = 0; i < cl.n; i++)
+                consider(ev, &best, abs(cl.items[i].line - at), comment_says(cl.items[i].text),
+                         passes[p].want, cl.items[i].text, cl.items[i].line, false);
+            syn_comment_list_free(&cl);
+        }
+    }
+}
+
+/* --- findings -------------------------------------------------------------------------------- */
+
+/* A zero-init that became an empty allocation near it (aiter#4043); false when there is none. */
+static bool report_zero_swap(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
+                             const gstmt_list *added, const char *old, gcounts *c)
+{
+    const gstmt *swap = NULL;
+    for (size_t i = 0; i < added->n; i++) {
+        const gstmt *a = &added->items[i];
+        if (a->gf != del->gf || !a->is_empty_alloc || abs(a->head_line - del->head_line) > ZERO_NEAR)
+            continue;
+        if (del->target && a->target && strcmp(del->target, a->target) != 0)
+            continue;
+        if (!swap || abs(a->head_line - del->head_line) < abs(swap->head_line - del->head_line))
+            swap = a;
+    }
+    if (!swap)
+        return false;
+    const char *path = del->gf->f->path;
+    zero_evidence ze;
+    find_zero_comment(del->gf, del, swap, &ze);
+    char *neu = guards_quote(swap->text);
+    finding *fi;
+    if (ze.says == ZS_NEEDED) {
+        fi = findings_add(ctx->out, "D4", SEV_WARNING, path, del->head_line, "guards",
+                          "zero-initialisation removed: `%s` became `%s`, but the %scomment "
+                          "%s \"%s\" — cite the spec, asm or test that makes it safe",
+                          old, neu, ze.deleted ? "deleted " : "", ze.deleted ? "said" : "says", ze.text);
+        finding_add_related(fi, path, ze.line, "%s: %s",
+                            ze.deleted ? "the deleted comment (removed here)" : "the comment", ze.text);
+    } else if (ze.says == ZS_SAFE) {
+        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
+                          "zero-initialisation removed: `%s` became `%s`; the comment says why "
+                          "that is safe: \"%s\"", old, neu, ze.text);
+        finding_add_related(fi, path, ze.line, "the comment: %s", ze.text);
+        c->hinted++;
+    } else {
+        fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line, "guards",
+                          "zero-initialisation removed: `%s` became `%s` — every element "
+                          "must now be written before it is read", old, neu);
+    }
+    finding_add_related(fi, path, swap->head_line, "the uninitialised allocation");
+    if (ze.says != ZS_SAFE) {
+        genforce ev[GUARDS_EVIDENCE_MAX];
+        size_t nev = guards_find_enforcement(files, nfiles, del, NULL, 0, ev);
+        attach_enforcement(fi, ev, nev, c);
+        guards_enforcement_free(ev, nev);
+    }
+    free(ze.text);
+    free(neu);
+    c->zero++;
+    return true;
+}
+
+/* The number right after the first occurrence of op (as an operator) in code; false if none. */
+static bool bound_after(const char *code, const char *op, long long *v)
+{
+    size_t n = strlen(op);
+    for (const char *p = strstr(code, op); p; p = strstr(p + 1, op)) {
+        if (p > code && strchr("<>=!", p[-1]))
+            continue;
+        if (strchr("<>=", p[n]) && !(n == 1 && op[0] == '%'))
+            continue;
+        const char *q = p + n;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (!isdigit((unsigned char)*q))
+            continue;
+        char *end;
+        *v = strtoll(q, &end, 0);
+        return true;
+    }
+    return false;
+}
+
+/* Describe how a check changed, and whether it got stricter (B7) rather than weaker or just
+ * different (D4). */
+static char *describe_change(const gstmt *del, const gstmt *add, bool *stricter)
+{
+    static const char *const ops[] = {"<=", ">=", "<", ">", "%", NULL};
+    *stricter = false;
+    char *oc = guards_condition(del->code), *nc = guards_condition(add->code);
+    char *r = NULL;
+    for (int i = 0; ops[i] && !r; i++) {
+        long long a, b;
+        if (!bound_after(oc, ops[i], &a) || !bound_after(nc, ops[i], &b) || a == b)
+            continue;
+        bool tighter = ops[i][0] == '<' ? b < a : ops[i][0] == '>' ? b > a : (a && b > a && b % a == 0);
+        bool looser = ops[i][0] == '<' ? b > a : ops[i][0] == '>' ? b < a : (b && a > b && a % b == 0);
+        if (tighter) {
+            *stricter = true;
+            r = xasprintf("bound tightened: %s %lld became %s %lld", ops[i], a, ops[i], b);
+        } else if (looser) {
+            r = xasprintf("bound loosened: %s %lld became %s %lld", ops[i], a, ops[i], b);
+        }
+    }
+    if (!r) {
+        char *how = NULL;
+        gcmp cmp = compare_checks(del, add, true, &how);
+        if (cmp == GC_STRICTER || cmp == GC_LOOSER) {
+            *stricter = cmp == GC_STRICTER;
+            r = how;
+            how = NULL;
+        }
+        free(how);
+    }
+    if (!r && strstr(oc, "==") &&
+        (guards_find_word(nc, "in", false) || strstr(nc, "||") || guards_find_word(nc, "or", false)))
+        r = xstrdup("an equality became a membership test: more values now pass");
+    if (!r && guards_is_presence_check(oc) && !guards_is_presence_check(nc))
+        r = xstrdup("a presence check became a value check: nothing checks the absent case now");
+    if (!r && guards_named_predicate(nc) && !guards_named_predicate(oc)) {
+        char *name = xstrndup(str_lskip(nc), strcspn(str_lskip(nc), " \t("));
+        r = xasprintf("replaced by the named predicate `%s`: check that it covers the old condition",
+                      name);
+        free(name);
+        *stricter = false;
+    }
+    if (!r && del->subject && add->subject && strcmp(del->subject, add->subject) != 0)
+        r = xasprintf("it now checks `%s` instead of `%s`", add->subject, del->subject);
+    if (!r)
+        r = xstrdup("same subject, different condition");
+    free(oc);
+    free(nc);
+    return r;
+}
+
+/* A check replaced by another on the same subject. */
+static finding *report_changed(collector_ctx *ctx, const gstmt *del, const gstmt *best, const char *old)
+{
+    const char *path = del->gf->f->path;
+    char *neu = guards_quote(best->text);
+    bool stricter = false;
+    char *how = describe_change(del, best, &stricter);
+    finding *fi;
+    if (str_starts(how, "replaced by the named predicate"))
+        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
+                          "guard replaced: `%s` became `%s` (%s)", old, neu, how);
+    else if (stricter)
+        fi = findings_add(ctx->out, "B7", SEV_INFORMATION, path, del->head_line, "guards",
+                          "guard tightened: `%s` became `%s` (%s) — check the kernel's padding "
+                          "before turning these shapes away", old, neu, how);
+    else
+        fi = findings_add(ctx->out, "D4", SEV_WARNING, path, del->head_line, "guards",
+                          "guard changed: `%s` became `%s` (%s) — cite why the old invariant no "
+                          "longer holds", old, neu, how);
+    finding_add_related(fi, best->gf->f->path, best->head_line, "the new guard: %s", neu);
+    free(how);
+    free(neu);
+    return fi;
+}
+
+/* A guard that nothing replaces. */
+static finding *report_gone(collector_ctx *ctx, const gstmt *del, const gstmt_list *test_added,
+                            const char *old, gcounts *c)
+{
+    const char *path = del->gf->f->path;
+    const char *what = del->kind == GK_ZERO     ? "zero-initialisation removed"
+                       : del->kind == GK_CONTIG ? ".contiguous() removed"
+                                                : "guard removed";
+    finding *fi;
+    if (del->kind == GK_CHECK && subject_gone(del)) {
+        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
+                          "%s: `%s` is deleted, and `%s` no longer appears in this file — check "
+                          "that nothing else now needs the invariant", what, old, del->subject);
+        c->hinted++;
+    } else {
+        /* a dropped zero-init with no swap for empty is weaker evidence than a dropped check or
+         * .contiguous(): the allocation was usually restructured */
+        fi = findings_add(ctx->out, "D4", del->kind == GK_ZERO ? SEV_INFORMATION : SEV_WARNING,
+                          path, del->head_line, "guards",
+                          "%s: `%s` is deleted and no guard on %s%s%s replaces it — cite why the "
+                          "invariant no longer holds", what, old,
+                          del->subject ? "`" : "the same subject", del->subject ? del->subject : "",
+                          del->subject ? "`" : "");
+    }
+    for (size_t i = 0; i < test_added->n; i++) {
+        const gstmt *a = &test_added->items[i];
+        if (strcmp(a->norm, del->norm) == 0) {
+            finding_add_related(fi, a->gf->f->path, a->head_line,
+                                "re-added only in a test, which guards nothing at run time");
+            break;
+        }
+    }
+    return fi;
+}
+
+/* Kept in place, moved elsewhere or into a helper the change adds: true when reported. */
+static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
+                         const gstmt_list *added, const char *old, gcounts *c)
+{
+    const char *path = del->gf->f->path;
+    bool reworded;
+    const gstmt *moved = find_moved(del, added, &reworded);
+    if (moved && moved->gf == del->gf && abs(moved->head_line - del->head_line) <= KEPT_NEAR) {
+        /* re-added where it was (re-indented, reworded, macro renamed): kept, not moved */
+        c->kept++;
+        return true;
+    }
+    char *helper = NULL;
+    if (!moved) {
+        moved = guards_helper_move(files, nfiles, del, added, &helper);
+        reworded = false;
+    }
+    if (!moved)
+        return false;
+    finding *fi;
+    if (helper)
+        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
+                          "guard moved, not removed: `%s` is now done by `%s`, which the change "
+                          "adds and this code calls (%s:%d)", old, helper, moved->gf->f->path,
+                          moved->head_line);
+    else
+        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
+                          "guard moved, not removed: `%s` is now at %s:%d%s", old,
+                          moved->gf->f->path, moved->head_line, reworded ? " (reworded)" : "");
+    finding_add_related(fi, moved->gf->f->path, moved->head_line, "the guard now");
+    free(helper);
+    c->moved++;
+    return true;
+}
+
+void guards_report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
+                   const gstmt_list *added, const gstmt_list *test_added, gcounts *c)
+{
+    char *old = guards_quote(del->text);
+    if (report_moved(ctx, files, nfiles, del, added, old, c)) {
+        free(old);
+        return;
+    }
+    if (guards_path_deleted(files, nfiles, del)) {
+        c->path_gone++; /* the code it guarded is gone with it */
+        free(old);
+        return;
+    }
+    if (del->kind != GK_CHECK && subject_gone(del)) {
+        c->dropped++; /* the buffer itself is gone, not its initialisation */
+        free(old);
+        return;
+    }
+    if (del->kind == GK_ZERO && report_zero_swap(ctx, files, nfiles, del, added, old, c)) {
+        free(old);
+        return;
+    }
+    /* changed: the best added guard on the same subject */
+    const gstmt *best = NULL;
+    int best_score = 0;
+    for (size_t i = 0; i < added->n; i++) {
+        int sc = subject_score(del, &added->items[i]);
+        if (sc > best_score) {
+            best_score = sc;
+            best = &added->items[i];
+        }
+    }
+    genforce ev[GUARDS_EVIDENCE_MAX];
+    size_t nev = guards_find_enforcement(files, nfiles, del, best ? best->gf : NULL,
+                                         best ? best->head_line : 0, ev);
+    finding *fi;
+    if (best) {
+        fi = report_changed(ctx, del, best, old);
+        c->changed++;
+    } else {
+        fi = report_gone(ctx, del, test_added, old, c);
+        c->gone++;
+    }
+    attach_enforcement(fi, ev, nev, c);
+    guards_enforcement_free(ev, nev);
+    free(old);
+}
