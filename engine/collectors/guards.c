@@ -342,13 +342,15 @@ static void guards_run(collector_ctx *ctx)
         if (!dup)
             guards_report(ctx, files, nfiles, &dels.items[i], &adds, &test_adds, &c);
     }
-    int nfound = c.gone + c.changed + c.zero;
+    int nfound = c.gone + c.changed + c.zero + c.conditional;
     strbuf extra;
     sb_init(&extra);
     if (c.kept)
         sb_addf(&extra, "; %d re-added in place with the same condition", c.kept);
     if (c.dropped)
         sb_addf(&extra, "; %d zero-init/contiguous calls went with their buffer", c.dropped);
+    if (c.conditional)
+        sb_addf(&extra, "; %d re-added under a condition", c.conditional);
     if (c.path_gone)
         sb_addf(&extra, "; %d guard%s went with their deleted code", c.path_gone,
                 c.path_gone == 1 ? "" : "s");

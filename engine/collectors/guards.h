@@ -63,6 +63,7 @@ typedef struct gstmt_list {
 /* What the classification counted, for the status line. */
 typedef struct gcounts {
     int gone, changed, zero, moved, hinted, in_tests, in_deleted, kept, dropped, path_gone;
+    int conditional;   /* re-added in place, but under a branch it was not under */
 } gcounts;
 
 /* A list of words (identifiers). */
@@ -153,8 +154,8 @@ const syn_func *guards_function_at(const syn_func_list *l, int line);
  * in; a check in an if's condition covers the if's branches, and the code after it when the
  * branch ends by raising or returning. */
 bool guards_dominates(const syntax_doc *d, const syn_func_list *fl, int e, int g);
-/* The head line standing for a deleted statement's place in the code (the deletion point,
- * moved back into the deleted statement's block when the next line is outside it). */
+/* The head line standing for a deleted statement's place in the code: the deletion point,
+ * moved back into the deleted statement's block when the next line is outside it. */
 int guards_anchor_line(const gfile *gf, const gstmt *del);
 /* The parameter names of a function of doc d, in order (NULL for one without a plain name);
  * returns how many (at most max), each a new string. */
@@ -177,11 +178,11 @@ size_t guards_find_enforcement(gfile *files, size_t nfiles, const gstmt *del,
                                const gfile *skip_gf, int skip, genforce *out);
 void guards_enforcement_free(genforce *ev, size_t n);
 
-/* An added guard in a helper the change adds, which the deleted guard's function now calls,
- * that keeps what del enforced once the helper's parameters are read as the call's
- * arguments; NULL when none. *helper gets the helper's name (caller frees). */
-const gstmt *guards_helper_move(gfile *files, size_t nfiles, const gstmt *del,
-                                const gstmt_list *added, char **helper);
+/* True when a guard in a helper the change adds, which the deleted guard's function now calls,
+ * keeps what del enforced once the helper's parameters are read as the call's arguments;
+ * *helper gets the helper's name (caller frees), *where and *line the guard's place. */
+bool guards_helper_move(gfile *files, size_t nfiles, const gstmt *del, char **helper,
+                        const gfile **where, int *line);
 
 /* --- guards_report.c ---------------------------------------------------------------------- */
 

@@ -447,8 +447,11 @@ static void substitute(toks *v, const gscope *sc, bool follow)
             toks probe = {0};
             tokenize(val, &probe);
             bool ok = probe.n > 0 && probe.n <= DEF_MAX_TOKENS;
+            /* a value, not a call's result (sizeof and casts are values) */
             for (size_t k = 0; k < probe.n && ok; k++)
-                ok = strcmp(probe.t[k], v->t[i]) != 0;
+                ok = strcmp(probe.t[k], v->t[i]) != 0 &&
+                     !(is_ident(probe.t[k]) && tok_is(&probe, k + 1, "(") &&
+                       strcmp(probe.t[k], "sizeof") != 0 && !is_type_name(probe.t[k]));
             toks_free(&probe);
             if (ok) {
                 i += replace_with(v, i, val) - 1;
@@ -624,7 +627,9 @@ static char *norm_atom(const toks *v, size_t a, size_t b)
     char *r;
     if (nops == 1 && (tok_is(&sub, op, "==") || tok_is(&sub, op, "!="))) {
         char *l = join(&sub, 0, op), *rr = join(&sub, op + 1, sub.n);
-        bool swap = strcmp(l, rr) > 0;
+        /* a literal goes right (`x == 3`), else the sides in byte order */
+        bool ll = l[0] == '"' || isdigit((unsigned char)l[0]), rl = rr[0] == '"' || isdigit((unsigned char)rr[0]);
+        bool swap = ll != rl ? ll : strcmp(l, rr) > 0;
         r = xasprintf("%s%s%s", swap ? rr : l, sub.t[op], swap ? l : rr);
         free(l);
         free(rr);
@@ -633,6 +638,40 @@ static char *norm_atom(const toks *v, size_t a, size_t b)
     }
     toks_free(&sub);
     return r;
+}
+
+/* Add the atom [a, b) to out; a membership test in a literal list (`x in (p, q)`) adds one
+ * equality per item, so that a list that grows or shrinks compares as disjuncts. */
+static void push_atom(const toks *v, size_t a, size_t b, parts *out)
+{
+    size_t in = b;
+    int depth = 0;
+    for (size_t k = a; k < b; k++) {
+        const char *t = v->t[k];
+        if (!strcmp(t, "(") || !strcmp(t, "[") || !strcmp(t, "{"))
+            depth++;
+        else if (!strcmp(t, ")") || !strcmp(t, "]") || !strcmp(t, "}"))
+            depth--;
+        else if (depth == 0 && !strcmp(t, "in") && in == b)
+            in = k;
+    }
+    bool list = in > a && in + 1 < b && !tok_is(v, in - 1, "!") && tok_is(v, in + 1, "(") &&
+                closing(v, in + 1) == b - 1;
+    for (size_t k = in + 2; list && k < b - 1; k++)
+        list = ((k - in) % 2 == 0) ? strcmp(v->t[k], ",") != 0 : strcmp(v->t[k], ",") == 0;
+    if (!list) {
+        *ARRAY_PUSH(out->p, out->n, out->cap) = norm_atom(v, a, b);
+        return;
+    }
+    for (size_t k = in + 2; k < b - 1; k += 2) {
+        toks eq = {0};
+        for (size_t j = a; j < in; j++)
+            toks_push(&eq, xstrdup(v->t[j]));
+        toks_push(&eq, xstrdup("=="));
+        toks_push(&eq, xstrdup(v->t[k]));
+        *ARRAY_PUSH(out->p, out->n, out->cap) = norm_atom(&eq, 0, eq.n);
+        toks_free(&eq);
+    }
 }
 
 /* Split tokens [a, b) at top-level occurrences of op; each piece goes through norm_atom, or
@@ -664,7 +703,7 @@ static void split_top(const toks *v, size_t a, size_t b, const char *op, parts *
                 *ARRAY_PUSH(out->p, out->n, out->cap) = sb.buf ? sb_detach(&sb) : xstrdup("");
                 parts_free(&dj);
             } else {
-                *ARRAY_PUSH(out->p, out->n, out->cap) = norm_atom(v, s, k);
+                push_atom(v, s, k, out);
             }
         }
         s = k + 1;

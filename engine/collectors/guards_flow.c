@@ -202,11 +202,24 @@ static bool blank(const char *t, size_t len)
 
 int guards_anchor_line(const gfile *gf, const gstmt *del)
 {
-    int line = del->head_line;
     const syntax_doc *d = gf->hdoc;
     const diff_line *l = &gf->f->lines[del->di];
     if (!d || l->kind != '-')
-        return line;
+        return del->head_line;
+    /* the deletion point: in a rewrite (deleted lines followed by added ones) the added line at
+     * the same place in its block, not the most similar one (which may sit in another branch) */
+    const change_file *f = gf->f;
+    size_t s = del->di, e = del->di, a;
+    while (s > 0 && f->lines[s - 1].kind == '-')
+        s--;
+    while (e < f->nlines && f->lines[e].kind == '-')
+        e++;
+    for (a = e; a < f->nlines && f->lines[a].kind == '+';)
+        a++;
+    int line = l->new_no;
+    if (a > e)
+        line = f->lines[e + (del->di - s < a - e ? del->di - s : a - e - 1)].new_no;
+    line = line < 1 ? 1 : line > d->nlines ? d->nlines : line;
     int want = indent_of(l->text, l->len);
     int k = line;
     size_t len;
@@ -322,6 +335,79 @@ static bool tests_presence(const char *code, const char *sym)
            has_filled(code, "if (%s)", sym);
 }
 
+/* The condition of an `if` / `elif` line (Python `if c:`, C++ `if (c)`), or NULL. */
+static char *if_condition(const char *code)
+{
+    const char *p = str_lskip(code);
+    if (str_starts(p, "elif ") || str_starts(p, "} else if"))
+        p = strstr(p, "if") + 2;
+    else if (str_starts(p, "if ") || str_starts(p, "if("))
+        p += 2;
+    else
+        return NULL;
+    p = str_lskip(p);
+    char *t = str_strip(p);
+    size_t n = strlen(t);
+    if (n && t[n - 1] == ':') {
+        t[n - 1] = '\0';
+        return t;
+    }
+    if (t[0] == '(') {
+        int depth = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (t[k] == '(')
+                depth++;
+            else if (t[k] == ')' && --depth == 0) {
+                char *r = xstrndup(t + 1, k - 1);
+                free(t);
+                return r;
+            }
+        }
+    }
+    free(t);
+    return NULL;
+}
+
+/* The negation of a simple condition (one comparison flipped, or a leading not / ! taken
+ * off), or NULL when it is not that simple. */
+static char *negated(const char *cond)
+{
+    static const char *const flip[][2] = {{"==", "!="}, {"!=", "=="}, {"<=", ">"},
+                                          {">=", "<"},  {"<", ">="},  {">", "<="}};
+    const char *p = str_lskip(cond);
+    if (str_starts(p, "not ") || (p[0] == '!' && p[1] != '='))
+        return str_strip(p + (p[0] == '!' ? 1 : 4));
+    if (strstr(p, "&&") || strstr(p, "||") || guards_find_word(p, "and", false) ||
+        guards_find_word(p, "or", false))
+        return NULL;
+    int depth = 0, found = -1;
+    size_t at = 0, oplen = 0;
+    for (size_t k = 0; p[k]; k++) {
+        if (p[k] == '(' || p[k] == '[')
+            depth++;
+        else if (p[k] == ')' || p[k] == ']')
+            depth--;
+        else if (depth == 0)
+            for (int f = 0; f < 6; f++) {
+                size_t n = strlen(flip[f][0]);
+                bool single_ok = n > 1 || !(p[k + 1] == '=' || p[k + 1] == p[k] ||
+                                               (k && (p[k - 1] == p[k] || p[k - 1] == '-')));
+                if (strncmp(p + k, flip[f][0], n) == 0 && single_ok) {
+                    if (found >= 0)
+                        return NULL;
+                    found = f;
+                    at = k;
+                    oplen = n;
+                    k += n - 1;
+                    break;
+                }
+            }
+    }
+    if (found < 0)
+        return NULL;
+    return xasprintf("%.*s%s%s", (int)at, p, flip[found][1], p + at + oplen);
+}
+
 /* True when the head line code still enforces what a deleted guard enforced on its subject:
  * the same kind of check on the same symbol somewhere else. */
 static bool enforces(const gstmt *del, const char *code)
@@ -339,7 +425,18 @@ static bool enforces(const gstmt *del, const char *code)
     guards_idents(cond, true, 1, false, &dw);
     bool presence = guards_is_presence_check(cond) || (dw.n == 1 && strcmp(dw.w[0], sym) == 0);
     bool r = false;
-    if (presence) {
+    char *ifc = if_condition(code);
+    if (ifc) {
+        /* `if <not cond>: raise`: the check, written as an early exit (guards_dominates
+         * makes sure it leaves) */
+        char *neg = negated(ifc);
+        gscope none = {0};
+        r = neg && guards_compare(cond, &none, neg, &none, NULL) == GC_SAME;
+        free(neg);
+        if (!r && presence)
+            r = tests_presence(code, sym);
+        free(ifc);
+    } else if (presence) {
         r = tests_presence(code, sym);
     } else if (guards_kind(code) == GK_CHECK) {
         /* another check must test the same property of the symbol (`q.dtype`, `x.shape[1]`)
@@ -366,8 +463,6 @@ static bool enforces(const gstmt *del, const char *code)
     free(cond);
     return r;
 }
-
-/* True when a comment's text says the memory must be zero or is read back. */
 
 /* True when the function holding line e of ef calls name at a line the check on e dominates. */
 static bool caller_dominated(const gfile *ef, int e, const char *name)
@@ -552,10 +647,92 @@ static bool is_new_function(const gfile *gf, const syn_func *fn)
     return true;
 }
 
-/* An added guard of helper h (in file hf) that keeps del's invariant when h's parameters are
- * read as call's arguments, or NULL. */
-static const gstmt *helper_guard(const gfile *hf, const syn_func *h, const syn_call *call,
-                                 const gstmt *del, const gstmt_list *added)
+/* The statement starting on line of doc d, joined while brackets stay open: its code view and
+ * (same length) its text with only comments blanked. */
+static void joined_stmt(const syntax_doc *d, int line, int last, char **code, char **bare)
+{
+    strbuf c, b;
+    sb_init(&c);
+    sb_init(&b);
+    int depth = 0;
+    for (int k = line; k <= last && k < line + 8; k++) {
+        char *lc = syntax_line_code(d, k), *lb = syntax_line_nocomment(d, k);
+        if (!lc || !lb) {
+            free(lc);
+            free(lb);
+            break;
+        }
+        char *sc = str_strip(lc), *sbr = str_strip(lb);
+        if (c.len) {
+            sb_addc(&c, ' ');
+            sb_addc(&b, ' ');
+        }
+        sb_adds(&c, sc);
+        sb_adds(&b, sbr);
+        depth += guards_paren_balance(lc);
+        free(lc);
+        free(lb);
+        free(sc);
+        free(sbr);
+        if (depth <= 0)
+            break;
+    }
+    *code = c.buf ? sb_detach(&c) : xstrdup("");
+    *bare = b.buf ? sb_detach(&b) : xstrdup("");
+}
+
+/* True when function h of doc d returns name (`return name`). */
+static bool returns(const syntax_doc *d, const syn_func *h, const char *name)
+{
+    for (int k = h->body_line; k <= h->end_line; k++) {
+        char *lc = syntax_line_code(d, k);
+        const char *r = lc ? guards_find_word(lc, "return", false) : NULL;
+        bool hit = r && guards_find_word(r + 6, name, false) && !strchr(r + 6, '(');
+        free(lc);
+        if (hit)
+            return true;
+    }
+    return false;
+}
+
+/* True when a guard line of helper h keeps what del enforced, h's parameters read as the
+ * call's arguments (sc): the same check condition; a zero-init whose buffer h returns; a
+ * .contiguous() of a parameter the caller passes del's subject to, or the same statement. */
+static bool helper_line_keeps(const gstmt *del, const syntax_doc *d, const syn_func *h, int line,
+                              const char *code, const char *bare, gscope *sc)
+{
+    if (del->kind == GK_CHECK) {
+        char *dc = guards_condition_in(del->code, del->bare), *hc = guards_condition_in(code, bare);
+        gscope ds = {del->gf->bdoc, &del->gf->bfuncs, del->old_line, NULL, NULL, 0, true};
+        sc->line = line;
+        bool r = guards_compare(dc, &ds, hc, sc, NULL) == GC_SAME;
+        free(dc);
+        free(hc);
+        return r;
+    }
+    char *n = guards_no_space(bare);
+    bool same = strcmp(n, del->norm) == 0;
+    free(n);
+    if (same)
+        return true;
+    if (del->kind == GK_ZERO) {
+        char *t = guards_target(code);
+        bool r = t && returns(d, h, t);
+        free(t);
+        return r;
+    }
+    char *t = guards_target(code), *subj = guards_subject(code, GK_CONTIG, NULL);
+    bool r = false;
+    for (size_t k = 0; subj && del->subject && k < sc->nsubst && !r; k++)
+        r = !strcmp(sc->from[k], subj) && guards_find_word(sc->to[k], del->subject, false);
+    free(t);
+    free(subj);
+    return r;
+}
+
+/* The line of helper h (in file hf, called by call) holding a guard that keeps del's
+ * invariant once h's parameters are read as call's arguments, or 0. */
+static int helper_guard(const gfile *hf, const syn_func *h, const syn_call *call, const gstmt *del)
 {
     char *params[PARAMS_MAX];
     size_t np = guards_param_names(hf->hdoc, h, params, PARAMS_MAX);
@@ -574,61 +751,59 @@ static const gstmt *helper_guard(const gfile *hf, const syn_func *h, const syn_c
             }
         }
     }
-    const gstmt *found = NULL;
-    char *dcond = guards_condition_in(del->code, del->bare);
-    gscope ds = {del->gf->bdoc, &del->gf->bfuncs, del->old_line, NULL, NULL, 0, true};
     gscope hs = {hf->hdoc, &hf->hfuncs, 0, from, to, ns, true};
-    for (size_t i = 0; i < added->n && !found; i++) {
-        const gstmt *a = &added->items[i];
-        if (a->gf != hf || a->kind != del->kind || a->head_line < h->start_line || a->head_line > h->end_line)
+    int found = 0;
+    for (int line = h->body_line; line <= h->end_line && !found; line++) {
+        char *lc = syntax_line_code(hf->hdoc, line);
+        bool guard = lc && guards_kind(lc) == del->kind;
+        free(lc);
+        if (!guard)
             continue;
-        if (del->kind != GK_CHECK) {
-            found = a;
-            continue;
-        }
-        char *acond = guards_condition_in(a->code, a->bare);
-        hs.line = a->head_line;
-        if (guards_compare(dcond, &ds, acond, &hs, NULL) == GC_SAME)
-            found = a;
-        free(acond);
+        char *code, *bare;
+        joined_stmt(hf->hdoc, line, h->end_line, &code, &bare);
+        if (guards_kind(code) == del->kind && helper_line_keeps(del, hf->hdoc, h, line, code, bare, &hs))
+            found = line;
+        free(code);
+        free(bare);
     }
-    free(dcond);
     for (size_t k = 0; k < np; k++)
         free(params[k]);
     return found;
 }
 
-const gstmt *guards_helper_move(gfile *files, size_t nfiles, const gstmt *del,
-                                const gstmt_list *added, char **helper)
+bool guards_helper_move(gfile *files, size_t nfiles, const gstmt *del, char **helper,
+                        const gfile **where, int *line)
 {
     const gfile *dgf = del->gf;
     *helper = NULL;
     if (!dgf->bdoc || !dgf->hdoc || del->old_line < 1)
-        return NULL;
+        return false;
     const syn_func *bf = guards_function_at(&dgf->bfuncs, del->old_line), *hf = NULL;
     for (size_t i = 0; bf && i < dgf->hfuncs.n && !hf; i++)
         if (strcmp(dgf->hfuncs.items[i].qualname, bf->qualname) == 0)
             hf = &dgf->hfuncs.items[i];
     if (!hf)
-        return NULL;
+        return false;
     syn_call_list calls = {0};
     syntax_calls(dgf->hdoc, hf->start_line, hf->end_line, &calls);
-    const gstmt *found = NULL;
-    for (size_t c = 0; c < calls.n && !found; c++) {
-        for (size_t k = 0; k < nfiles && !found; k++) {
+    for (size_t c = 0; c < calls.n && !*helper; c++) {
+        for (size_t k = 0; k < nfiles && !*helper; k++) {
             const gfile *gf = &files[k];
             if (!gf->hdoc || gf->is_test)
                 continue;
-            for (size_t i = 0; i < gf->hfuncs.n && !found; i++) {
+            for (size_t i = 0; i < gf->hfuncs.n && !*helper; i++) {
                 const syn_func *h = &gf->hfuncs.items[i];
                 if (strcmp(h->name, calls.items[c].name) != 0 || h == hf || !is_new_function(gf, h))
                     continue;
-                found = helper_guard(gf, h, &calls.items[c], del, added);
-                if (found)
+                int at = helper_guard(gf, h, &calls.items[c], del);
+                if (at) {
                     *helper = xstrdup(h->name);
+                    *where = gf;
+                    *line = at;
+                }
             }
         }
     }
     syn_call_list_free(&calls);
-    return found;
+    return *helper != NULL;
 }

@@ -23,6 +23,30 @@
 
 /* --- matching ------------------------------------------------------------------------------ */
 
+/* The name of the first function a check's condition calls, or NULL. */
+static char *first_call(const char *code)
+{
+    char *cond = guards_condition(code);
+    char *r = NULL;
+    for (const char *p = cond; *p && !r; p++) {
+        if (!(isalpha((unsigned char)*p) || *p == '_') || (p > cond && (guards_ident_char(p[-1]) || p[-1] == '.')))
+            continue;
+        const char *e = p;
+        while (guards_ident_char(*e))
+            e++;
+        if (*e == '(') {
+            r = xstrndup(p, (size_t)(e - p));
+            if (guards_is_noise(r)) {
+                free(r);
+                r = NULL;
+            }
+        }
+        p = e - 1;
+    }
+    free(cond);
+    return r;
+}
+
 /* How well an added guard matches a deleted one on subject: 0 for no match, higher for a
  * better one (shared checked symbol counts most, then shared words, then place). */
 static int subject_score(const gstmt *del, const gstmt *add)
@@ -43,6 +67,13 @@ static int subject_score(const gstmt *del, const gstmt *add)
     free(dc);
     free(ac);
     bool same_subject = del->subject && add->subject && strcmp(del->subject, add->subject) == 0;
+    if (!del->subject) {
+        /* a check on a call's result (`get_arch() == "gfx950"`): the same function */
+        char *a = first_call(del->code), *b = first_call(add->code);
+        same_subject = a && b && strcmp(a, b) == 0;
+        free(a);
+        free(b);
+    }
     if (!same_subject && overlap < 2)
         return 0;
     int score = 10 * overlap + (same_subject ? 50 : 0);
@@ -477,28 +508,39 @@ static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const 
     bool reworded;
     const gstmt *moved = find_moved(del, added, &reworded);
     if (moved && moved->gf == del->gf && abs(moved->head_line - del->head_line) <= KEPT_NEAR) {
-        /* re-added where it was (re-indented, reworded, macro renamed): kept, not moved */
-        c->kept++;
+        /* re-added where it was (re-indented, reworded, macro renamed): kept, not moved —
+         * unless it now sits in a branch the old place was not in */
+        const gfile *gf = del->gf;
+        int g = guards_anchor_line(gf, del);
+        if (!gf->hdoc || guards_dominates(gf->hdoc, &gf->hfuncs, moved->head_line, g)) {
+            c->kept++;
+            return true;
+        }
+        char *neu = guards_quote(moved->text);
+        finding *fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line, "guards",
+                                   "guard now conditional: `%s` is re-added as `%s` under a branch "
+                                   "it was not in, so it no longer runs on every path here — "
+                                   "check the paths that now skip it", old, neu);
+        finding_add_related(fi, path, moved->head_line, "the guard now");
+        free(neu);
+        c->conditional++;
         return true;
     }
     char *helper = NULL;
-    if (!moved) {
-        moved = guards_helper_move(files, nfiles, del, added, &helper);
-        reworded = false;
-    }
-    if (!moved)
+    const gfile *where = moved ? moved->gf : NULL;
+    int line = moved ? moved->head_line : 0;
+    if (!moved && !guards_helper_move(files, nfiles, del, &helper, &where, &line))
         return false;
     finding *fi;
     if (helper)
         fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
                           "guard moved, not removed: `%s` is now done by `%s`, which the change "
-                          "adds and this code calls (%s:%d)", old, helper, moved->gf->f->path,
-                          moved->head_line);
+                          "adds and this code calls (%s:%d)", old, helper, where->f->path, line);
     else
         fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
-                          "guard moved, not removed: `%s` is now at %s:%d%s", old,
-                          moved->gf->f->path, moved->head_line, reworded ? " (reworded)" : "");
-    finding_add_related(fi, moved->gf->f->path, moved->head_line, "the guard now");
+                          "guard moved, not removed: `%s` is now at %s:%d%s", old, where->f->path,
+                          line, reworded ? " (reworded)" : "");
+    finding_add_related(fi, where->f->path, line, "the guard now");
     free(helper);
     c->moved++;
     return true;

@@ -51,13 +51,31 @@ TEST(crlf) { run_case("crlf", "found 2: 2 gone"); }
  * re-shaped: silent; int32 became int64: changed; a static_assert on a removed name: hint. */
 TEST(kept_reworded) { run_case("kept_reworded", "found 2: 1 gone, 1 changed"); }
 
+/* A literal moved into a named constant with the same value (aiter#4825 moved an arch tuple
+ * into a module constant; 64 became the wave size; a constexpr renamed): kept, silent. A
+ * constant that drops an arch: tightened (B7); one that adds an arch: loosened (D4). */
+TEST(named_constant) { run_case("named_constant", "found 2: 0 gone, 2 changed"); }
+
+/* Rewrites that keep the condition: conjuncts and equality sides reordered, TORCH_CHECK
+ * renamed on its own line over unchanged arguments, a cast added, isinstance merged, doubled
+ * brackets dropped, a list become a tuple, a parameter renamed: silent. A conjunct dropped
+ * (D4) and a conjunct added (B7) are findings. */
+TEST(cosmetic_rewrite) { run_case("cosmetic_rewrite", "found 2: 0 gone, 2 changed"); }
+
+/* "Still checked" only counts on the same path (aiter#4806 relaxed `% 8` in one branch while
+ * a sibling `else if` kept its own `% 8`): a check in a sibling branch, or one nested under a
+ * condition the deleted guard was not under, does not lower the finding; a check that leaves
+ * early (`if ...: raise`) before the guard's place does. A guard re-added in place but under a
+ * branch (an if it was not in, the other arm of an if) is reported as now conditional. */
+TEST(sibling_branch) { run_case("sibling_branch", "found 4: 1 gone, 1 changed"); }
+
 int main(void)
 {
     static const unit_case cases[] = {
         UNIT_CASE(null_to_size), UNIT_CASE(bound_changed), UNIT_CASE(eq_to_set),
         UNIT_CASE(optional_checked), UNIT_CASE(zeros_to_empty), UNIT_CASE(moved),
         UNIT_CASE(gone), UNIT_CASE(not_guards), UNIT_CASE(named_predicate), UNIT_CASE(crlf),
-        UNIT_CASE(kept_reworded),
+        UNIT_CASE(kept_reworded), UNIT_CASE(named_constant), UNIT_CASE(cosmetic_rewrite), UNIT_CASE(sibling_branch),
     };
     int rc = unit_main("guards", cases, sizeof cases / sizeof cases[0]);
     syntax_cleanup();
