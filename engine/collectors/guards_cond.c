@@ -253,6 +253,14 @@ static void fold_spellings(toks *v)
             i + 3 < v->n && (is_ident(v->t[i + 3]) || tok_is(v, i + 3, "(")) &&
             !(i > 0 && (is_ident(v->t[i - 1]) || tok_is(v, i - 1, ")"))))
             toks_cut(v, i, i + 3);
+        /* ck_tile::get_warp_size() is opus::get_warp_size(): a called name without its
+         * namespace */
+        const char *colons = strstr(v->t[i], "::");
+        if (colons && tok_is(v, i + 1, "(") && is_ident(v->t[i])) {
+            char *s = xstrdup(strrchr(v->t[i], ':') + 1);
+            free(v->t[i]);
+            v->t[i] = s;
+        }
         if (v->t[i][0] == '_' && v->t[i][1] && tok_is(v, i + 1, "(") && !(i > 0 && tok_is(v, i - 1, "."))) {
             char *s = xstrdup(v->t[i] + strspn(v->t[i], "_"));
             if (*s) {
@@ -424,7 +432,8 @@ static void substitute(toks *v, const gscope *sc, bool follow)
     if (!sc)
         return;
     for (size_t i = 0; i < v->n; i++) {
-        if (!plain_name(v, i))
+        /* a parameter is read wherever it is not a member or a keyword */
+        if (!is_ident(v->t[i]) || (i > 0 && tok_is(v, i - 1, ".")) || tok_is(v, i + 1, "="))
             continue;
         for (size_t k = 0; k < sc->nsubst; k++)
             if (strcmp(v->t[i], sc->from[k]) == 0) {

@@ -264,11 +264,17 @@ static zsay comment_says(const char *text)
     return r;
 }
 
-/* Keep the comment at distance dist if it says what the pass looks for and is nearer. */
-static void consider(zero_evidence *ev, int *best, int dist, zsay says, zsay want, const char *text,
-                     int line, bool deleted)
+/* Keep the comment at distance dist if it says something about zeros, is nearer than the best
+ * so far and (when functions are known) sits in the same function as line at. */
+static void consider(const gfile *gf, zero_evidence *ev, int *best, int at, int line, bool deleted,
+                     zsay want, const char *text)
 {
-    if (says != want || dist >= *best)
+    zsay says = comment_says(text);
+    int dist = abs(line - at);
+    if (says == ZS_NONE || (want != ZS_NONE && says != want) || dist >= *best)
+        return;
+    if (!deleted && gf->hdoc &&
+        guards_function_at(&gf->hfuncs, line) != guards_function_at(&gf->hfuncs, at))
         return;
     *best = dist;
     free(ev->text);
@@ -279,35 +285,30 @@ static void consider(zero_evidence *ev, int *best, int dist, zsay says, zsay wan
 }
 
 /* Look for the comment about zeros near a zeros→empty swap: a deleted comment that required
- * them (the reversal), else an added or head comment near the new allocation that says why
- * empty is safe (the change cites its reason), else one that requires zeros. */
+ * them (the reversal), else the nearest added or head comment next to the new allocation, in
+ * its function, that says why empty is safe (the change cites its reason) or that the zeros
+ * are needed. */
 static void find_zero_comment(const gfile *gf, const gstmt *del, const gstmt *add, zero_evidence *ev)
 {
     memset(ev, 0, sizeof *ev);
     const change_file *f = gf->f;
     size_t lo = del->di > 12 ? del->di - 12 : 0, hi = del->di + 12 < f->nlines ? del->di + 12 : f->nlines;
-    static const struct { char kind; zsay want; } passes[] = {
-        {'-', ZS_NEEDED}, {'+', ZS_SAFE}, {'h', ZS_SAFE}, {'+', ZS_NEEDED}, {'h', ZS_NEEDED},
-    };
-    for (size_t p = 0; p < sizeof passes / sizeof passes[0] && ev->says == ZS_NONE; p++) {
-        int best = 1 << 30;
-        if (passes[p].kind != 'h') {
-            for (size_t i = lo; i < hi; i++) {
-                if (f->lines[i].kind != passes[p].kind || !is_comment_line(gf, i))
-                    continue;
-                char *t = comment_block(gf, i);
-                int dist = (int)(i < del->di ? del->di - i : i - del->di);
-                consider(ev, &best, dist, comment_says(t), passes[p].want, t, f->lines[i].new_no,
-                         passes[p].kind == '-');
-                free(t);
-            }
-        } else if (gf->hdoc) {
+    int at = add ? add->head_line : del->head_line;
+    int best = 1 << 30;
+    for (int pass = 0; pass < 2 && ev->says == ZS_NONE; pass++) {
+        char kind = pass == 0 ? '-' : '+';
+        for (size_t i = lo; i < hi; i++) {
+            if (f->lines[i].kind != kind || !is_comment_line(gf, i))
+                continue;
+            char *t = comment_block(gf, i);
+            consider(gf, ev, &best, at, f->lines[i].new_no, pass == 0, pass == 0 ? ZS_NEEDED : ZS_NONE, t);
+            free(t);
+        }
+        if (pass == 1 && gf->hdoc) {
             syn_comment_list cl = {0};
-            int at = add ? add->head_line : del->head_line;
             syntax_comments(gf->hdoc, at > 6 ? at - 6 : 1, at + 6, &cl);
             for (size_t i = 0; i < cl.n; i++)
-                consider(ev, &best, abs(cl.items[i].line - at), comment_says(cl.items[i].text),
-                         passes[p].want, cl.items[i].text, cl.items[i].line, false);
+                consider(gf, ev, &best, at, cl.items[i].line, false, ZS_NONE, cl.items[i].text);
             syn_comment_list_free(&cl);
         }
     }
@@ -500,6 +501,20 @@ static finding *report_gone(collector_ctx *ctx, const gstmt *del, const gstmt_li
     return fi;
 }
 
+/* True when a zero-init's target is now allocated empty somewhere in its file (then a zeroed
+ * buffer in a helper is some other buffer). */
+static bool swapped_for_empty(const gstmt *del, const gstmt_list *added)
+{
+    if (del->kind != GK_ZERO || !del->target)
+        return false;
+    for (size_t i = 0; i < added->n; i++) {
+        const gstmt *a = &added->items[i];
+        if (a->gf == del->gf && a->is_empty_alloc && a->target && !strcmp(a->target, del->target))
+            return true;
+    }
+    return false;
+}
+
 /* Kept in place, moved elsewhere or into a helper the change adds: true when reported. */
 static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
                          const gstmt_list *added, const char *old, gcounts *c)
@@ -529,7 +544,8 @@ static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const 
     char *helper = NULL;
     const gfile *where = moved ? moved->gf : NULL;
     int line = moved ? moved->head_line : 0;
-    if (!moved && !guards_helper_move(files, nfiles, del, &helper, &where, &line))
+    if (!moved && (swapped_for_empty(del, added) ||
+                   !guards_helper_move(files, nfiles, del, &helper, &where, &line)))
         return false;
     finding *fi;
     if (helper)

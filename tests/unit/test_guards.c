@@ -69,13 +69,30 @@ TEST(cosmetic_rewrite) { run_case("cosmetic_rewrite", "found 2: 0 gone, 2 change
  * branch (an if it was not in, the other arm of an if) is reported as now conditional. */
 TEST(sibling_branch) { run_case("sibling_branch", "found 4: 1 gone, 1 changed"); }
 
+/* A guard that moved into a helper the change adds and the old place now calls: zero-inits
+ * into a table builder that returns the zeroed buffer (the build_p2p_table shape), checks into
+ * a validation helper whose parameters are named differently: hints that name the helper. A
+ * check the helper weakens (int32 only became any integer) and a zero-init swapped for empty
+ * with nothing said are still findings. */
+TEST(helper_added) { run_case("helper_added", "found 2: 0 gone, 1 changed, 1 zero-init"); }
+
+/* A function deleted whole takes its guards with it: no finding, and the status line says how
+ * many went. A function renamed with its guard dropped (the body is rewritten, not deleted) is
+ * still a finding. */
+TEST(path_deleted) { run_case("path_deleted", "found 1: 1 gone"); }
+
+/* zeros→empty where the change says why empty is safe (every element is written): a hint that
+ * quotes the reason; where a comment next to it says the buffer must start from zero: a
+ * warning. */
+TEST(zeros_explained) { run_case("zeros_explained", "found 2: 0 gone, 0 changed, 2 zero-init"); }
+
 int main(void)
 {
     static const unit_case cases[] = {
         UNIT_CASE(null_to_size), UNIT_CASE(bound_changed), UNIT_CASE(eq_to_set),
         UNIT_CASE(optional_checked), UNIT_CASE(zeros_to_empty), UNIT_CASE(moved),
         UNIT_CASE(gone), UNIT_CASE(not_guards), UNIT_CASE(named_predicate), UNIT_CASE(crlf),
-        UNIT_CASE(kept_reworded), UNIT_CASE(named_constant), UNIT_CASE(cosmetic_rewrite), UNIT_CASE(sibling_branch),
+        UNIT_CASE(kept_reworded), UNIT_CASE(named_constant), UNIT_CASE(cosmetic_rewrite), UNIT_CASE(sibling_branch), UNIT_CASE(helper_added), UNIT_CASE(path_deleted), UNIT_CASE(zeros_explained),
     };
     int rc = unit_main("guards", cases, sizeof cases / sizeof cases[0]);
     syntax_cleanup();
