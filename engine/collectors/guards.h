@@ -178,11 +178,15 @@ size_t guards_find_enforcement(gfile *files, size_t nfiles, const gstmt *del,
                                const gfile *skip_gf, int skip, genforce *out);
 void guards_enforcement_free(genforce *ev, size_t n);
 
-/* True when a guard in a helper the change adds, which the deleted guard's function now calls,
- * keeps what del enforced once the helper's parameters are read as the call's arguments;
- * *helper gets the helper's name (caller frees), *where and *line the guard's place. */
+/* True when a guard in a function the deleted guard's function now calls (one call deeper at
+ * most), defined in a changed file, keeps what del enforced once the helper's parameters are
+ * read as the call's arguments; *helper gets the helper's name (caller frees), *where and
+ * *line the guard's place, *added whether the change adds the helper. */
 bool guards_helper_move(gfile *files, size_t nfiles, const gstmt *del, char **helper,
-                        const gfile **where, int *line);
+                        const gfile **where, int *line, bool *added);
+/* The tensor a .contiguous() in code is called on, at the root of its chain of calls and
+ * views (`block_residual` in `block_residual.reshape(-1, D).contiguous()`), or NULL. */
+char *guards_contig_root(const char *code);
 
 /* --- guards_report.c ---------------------------------------------------------------------- */
 

@@ -335,39 +335,6 @@ static bool tests_presence(const char *code, const char *sym)
            has_filled(code, "if (%s)", sym);
 }
 
-/* The condition of an `if` / `elif` line (Python `if c:`, C++ `if (c)`), or NULL. */
-static char *if_condition(const char *code)
-{
-    const char *p = str_lskip(code);
-    if (str_starts(p, "elif ") || str_starts(p, "} else if"))
-        p = strstr(p, "if") + 2;
-    else if (str_starts(p, "if ") || str_starts(p, "if("))
-        p += 2;
-    else
-        return NULL;
-    p = str_lskip(p);
-    char *t = str_strip(p);
-    size_t n = strlen(t);
-    if (n && t[n - 1] == ':') {
-        t[n - 1] = '\0';
-        return t;
-    }
-    if (t[0] == '(') {
-        int depth = 0;
-        for (size_t k = 0; k < n; k++) {
-            if (t[k] == '(')
-                depth++;
-            else if (t[k] == ')' && --depth == 0) {
-                char *r = xstrndup(t + 1, k - 1);
-                free(t);
-                return r;
-            }
-        }
-    }
-    free(t);
-    return NULL;
-}
-
 /* The negation of a simple condition (one comparison flipped, or a leading not / ! taken
  * off), or NULL when it is not that simple. */
 static char *negated(const char *cond)
@@ -425,18 +392,7 @@ static bool enforces(const gstmt *del, const char *code)
     guards_idents(cond, true, 1, false, &dw);
     bool presence = guards_is_presence_check(cond) || (dw.n == 1 && strcmp(dw.w[0], sym) == 0);
     bool r = false;
-    char *ifc = if_condition(code);
-    if (ifc) {
-        /* `if <not cond>: raise`: the check, written as an early exit (guards_dominates
-         * makes sure it leaves) */
-        char *neg = negated(ifc);
-        gscope none = {0};
-        r = neg && guards_compare(cond, &none, neg, &none, NULL) == GC_SAME;
-        free(neg);
-        if (!r && presence)
-            r = tests_presence(code, sym);
-        free(ifc);
-    } else if (presence) {
+    if (presence) {
         r = tests_presence(code, sym);
     } else if (guards_kind(code) == GK_CHECK) {
         /* another check must test the same property of the symbol (`q.dtype`, `x.shape[1]`)
@@ -515,13 +471,122 @@ static bool on_path(const gfile *ef, int e, const gfile *dgf, int g)
     return callee_on_path(ef, e, dgf, g, gfn);
 }
 
+/* When line lies in the condition of an if / elif, that condition's text (a new string) and
+ * the if node; else NULL. */
+static char *if_condition_at(const syntax_doc *d, int line, TSNode *ifn)
+{
+    TSNode n = node_on_line(d, line);
+    if (type_is(n, "if_statement") || type_is(n, "elif_clause")) {
+        /* the line starts the if: read its condition */
+        TSNode c = ts_node_child_by_field_name(n, "condition", 9);
+        n = ts_node_is_null(c) ? n : ts_node_named_child_count(c) ? ts_node_named_child(c, 0) : c;
+    }
+    for (TSNode c = n, p = ts_node_is_null(n) ? n : ts_node_parent(n); !ts_node_is_null(p);
+         c = p, p = ts_node_parent(p)) {
+        if (is_function_node(p))
+            break;
+        if (!type_is(p, "if_statement") && !type_is(p, "elif_clause"))
+            continue;
+        const char *fld;
+        child_index(p, c, &fld);
+        if (!fld || strcmp(fld, "condition") != 0)
+            return NULL;
+        *ifn = p;
+        char *t = syntax_node_text(d, c);
+        if (type_is(c, "condition_clause") || type_is(c, "parenthesized_expression")) {
+            size_t k = strlen(t);
+            if (k >= 2 && t[0] == '(' && t[k - 1] == ')') {
+                char *in = xstrndup(t + 1, k - 2);
+                free(t);
+                t = in;
+            }
+        }
+        return t;
+    }
+    return NULL;
+}
+
+/* True when an early exit on cond (`if cond: raise`) enforces del's condition: cond, or one of
+ * its top-level disjuncts, is the negation of it. */
+static bool exit_enforces(const gstmt *del, const char *cond)
+{
+    char *dc = guards_condition_in(del->code, del->bare);
+    gscope none = {0};
+    bool r = false;
+    int depth = 0;
+    const char *s = cond;
+    for (const char *p = cond;; p++) {
+        bool end = !*p;
+        if (!end && (*p == '(' || *p == '[' || *p == '{'))
+            depth++;
+        else if (!end && (*p == ')' || *p == ']' || *p == '}'))
+            depth--;
+        bool split = end || (depth == 0 && ((p[0] == '|' && p[1] == '|') ||
+                                            (guards_find_word(p, "or", false) == p)));
+        if (!split)
+            continue;
+        char *part = xstrndup(s, (size_t)(p - s));
+        char *neg = negated(part);
+        r = r || (neg && guards_compare(dc, &none, neg, &none, NULL) == GC_SAME);
+        free(neg);
+        free(part);
+        if (end || r)
+            break;
+        p++; /* past the second character of || or of or */
+        s = p + 1;
+    }
+    free(dc);
+    return r;
+}
+
+/* True when the early exit of if node ifn in ef runs before the deleted guard's place g of dgf
+ * on every path: same file and function, its branch leaves, g comes after it and sits in no
+ * branch the if is not in. */
+static bool exit_on_path(const gfile *ef, TSNode ifn, const gfile *dgf, int g)
+{
+    if (ef != dgf || !branch_leaves(ifn))
+        return false;
+    int e = syntax_node_line(ifn);
+    if (guards_function_at(&ef->hfuncs, e) != guards_function_at(&ef->hfuncs, g))
+        return false;
+    TSNode gn = node_on_line(ef->hdoc, g);
+    /* g after the if, or inside it (the rewrite put the exit where the guard was) */
+    if (ts_node_is_null(gn) || ts_node_start_byte(gn) < ts_node_start_byte(ifn))
+        return false;
+    bpath ep, gp;
+    branch_path(ifn, &ep);
+    branch_path(gn, &gp);
+    for (size_t i = 0; i < ep.n; i++)
+        if (!path_has(&gp, ep.steps[i]))
+            return false;
+    return true;
+}
+
+/* The code a deleted guard protected starts after its rewrite: the head line after the block of
+ * added lines that replaced the deleted ones (g when the deletion is not a rewrite). An early
+ * exit anywhere in that block runs before it. */
+static int rewrite_end(const gfile *gf, const gstmt *del, int g)
+{
+    const change_file *f = gf->f;
+    size_t e = del->di;
+    while (e < f->nlines && f->lines[e].kind == '-')
+        e++;
+    size_t a = e;
+    while (a < f->nlines && f->lines[a].kind == '+')
+        a++;
+    if (a == e || !gf->hdoc)
+        return g;
+    int last = f->lines[a - 1].new_no + 1;
+    return last > gf->hdoc->nlines ? gf->hdoc->nlines : last;
+}
+
 size_t guards_find_enforcement(gfile *files, size_t nfiles, const gstmt *del,
                                const gfile *skip_gf, int skip, genforce *out)
 {
     size_t n = 0;
     if (!del->subject)
         return 0;
-    int g = guards_anchor_line(del->gf, del);
+    int g = guards_anchor_line(del->gf, del), g_exit = rewrite_end(del->gf, del, g);
     for (size_t k = 0; k < nfiles && n < GUARDS_EVIDENCE_MAX; k++) {
         gfile *gf = &files[k];
         if (!gf->head || !gf->hdoc || gf->is_test)
@@ -534,10 +599,19 @@ size_t guards_find_enforcement(gfile *files, size_t nfiles, const gstmt *del,
             line++;
             if (!(gf == skip_gf && line == skip) && memmem(p, len, del->subject, strlen(del->subject))) {
                 char *code = syntax_line_code(gf->hdoc, line);
-                if (code && enforces(del, code) && on_path(gf, line, del->gf, g)) {
-                    char *raw = xstrndup(p, len);
+                TSNode ifn;
+                char *cond = del->kind == GK_CHECK ? if_condition_at(gf->hdoc, line, &ifn) : NULL;
+                bool exit = cond && exit_enforces(del, cond) && exit_on_path(gf, ifn, del->gf, g_exit);
+                int at = exit ? syntax_node_line(ifn) : line;
+                for (size_t i = 0; i < n && exit; i++)
+                    exit = !(out[i].gf == gf && out[i].line == at); /* one if, several lines */
+                free(cond);
+                if (exit || (code && enforces(del, code) && on_path(gf, line, del->gf, g))) {
+                    size_t alen;
+                    const char *at_text = syntax_line_text(gf->hdoc, at, &alen);
+                    char *raw = at_text ? xstrndup(at_text, alen) : xstrndup(p, len);
                     out[n].gf = gf;
-                    out[n].line = line;
+                    out[n].line = at;
                     out[n].text = guards_quote(raw);
                     free(raw);
                     n++;
@@ -695,9 +769,40 @@ static bool returns(const syntax_doc *d, const syn_func *h, const char *name)
     return false;
 }
 
+char *guards_contig_root(const char *code)
+{
+    const char *m = strstr(code, ".contiguous(");
+    if (!m)
+        return NULL;
+    const char *p = m;
+    for (;;) {
+        while (p > code && (p[-1] == ' ' || p[-1] == '\t'))
+            p--;
+        if (p > code && (p[-1] == ')' || p[-1] == ']')) {
+            char close = p[-1], open = close == ')' ? '(' : '[';
+            int depth = 0;
+            while (p > code) {
+                p--;
+                if (*p == close)
+                    depth++;
+                else if (*p == open && --depth == 0)
+                    break;
+            }
+        }
+        const char *e = p;
+        while (p > code && guards_ident_char(p[-1]))
+            p--;
+        if (p > code && p[-1] == '.' && (p < e || p[0] == '(' || p[0] == '[')) {
+            p--;
+            continue;
+        }
+        return p < e && !isdigit((unsigned char)*p) ? xstrndup(p, (size_t)(e - p)) : NULL;
+    }
+}
+
 /* True when a guard line of helper h keeps what del enforced, h's parameters read as the
  * call's arguments (sc): the same check condition; a zero-init whose buffer h returns; a
- * .contiguous() of a parameter the caller passes del's subject to, or the same statement. */
+ * .contiguous() of the value the caller passes del's tensor as, or the same statement. */
 static bool helper_line_keeps(const gstmt *del, const syntax_doc *d, const syn_func *h, int line,
                               const char *code, const char *bare, gscope *sc)
 {
@@ -721,18 +826,38 @@ static bool helper_line_keeps(const gstmt *del, const syntax_doc *d, const syn_f
         free(t);
         return r;
     }
-    char *t = guards_target(code), *subj = guards_subject(code, GK_CONTIG, NULL);
+    char *droot = guards_contig_root(del->code), *hroot = guards_contig_root(code);
     bool r = false;
-    for (size_t k = 0; subj && del->subject && k < sc->nsubst && !r; k++)
-        r = !strcmp(sc->from[k], subj) && guards_find_word(sc->to[k], del->subject, false);
-    free(t);
-    free(subj);
+    for (size_t k = 0; droot && hroot && k < sc->nsubst && !r; k++) {
+        if (strcmp(sc->from[k], hroot) != 0)
+            continue;
+        char *aroot = xstrndup(sc->to[k], strspn(sc->to[k], "abcdefghijklmnopqrstuvwxyz"
+                                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"));
+        r = strcmp(aroot, droot) == 0;
+        free(aroot);
+    }
+    free(droot);
+    free(hroot);
     return r;
 }
 
-/* The line of helper h (in file hf, called by call) holding a guard that keeps del's
- * invariant once h's parameters are read as call's arguments, or 0. */
-static int helper_guard(const gfile *hf, const syn_func *h, const syn_call *call, const gstmt *del)
+/* Where a search through helpers stands: the change, the deleted guard, and what was found. */
+typedef struct hsearch {
+    gfile *files;
+    size_t nfiles;
+    const gstmt *del;
+    const gfile *where;
+    const syn_func *helper;
+    int line;
+} hsearch;
+
+static bool helper_search(hsearch *hs, const gfile *cf, const syn_func *caller, const char *const *cfrom,
+                          const char *const *cto, size_t cn, int depth);
+
+/* Look for del's guard in helper h (of file hf) called by call, the caller's own parameters
+ * (cfrom → cto) read through; then one call deeper. */
+static bool helper_guard(hsearch *hs, const gfile *hf, const syn_func *h, const syn_call *call,
+                         const char *const *cfrom, const char *const *cto, size_t cn, int depth)
 {
     char *params[PARAMS_MAX];
     size_t np = guards_param_names(hf->hdoc, h, params, PARAMS_MAX);
@@ -743,17 +868,21 @@ static int helper_guard(const gfile *hf, const syn_func *h, const syn_call *call
         const syn_arg *a = &call->args[i];
         if (a->text[0] == '*')
             continue;
+        const char *text = a->text;
+        for (size_t k = 0; k < cn; k++)
+            if (!strcmp(text, cfrom[k]))
+                text = cto[k];
         for (size_t k = 0; k < np; k++) {
             bool match = a->keyword ? params[k] && !strcmp(params[k], a->keyword) : k == i + skip;
             if (match && params[k] && ns < PARAMS_MAX) {
                 from[ns] = params[k];
-                to[ns++] = a->text;
+                to[ns++] = text;
             }
         }
     }
-    gscope hs = {hf->hdoc, &hf->hfuncs, 0, from, to, ns, true};
-    int found = 0;
-    for (int line = h->body_line; line <= h->end_line && !found; line++) {
+    gscope sc = {hf->hdoc, &hf->hfuncs, 0, from, to, ns, true};
+    const gstmt *del = hs->del;
+    for (int line = h->body_line; line <= h->end_line && !hs->helper; line++) {
         char *lc = syntax_line_code(hf->hdoc, line);
         bool guard = lc && guards_kind(lc) == del->kind;
         free(lc);
@@ -761,18 +890,45 @@ static int helper_guard(const gfile *hf, const syn_func *h, const syn_call *call
             continue;
         char *code, *bare;
         joined_stmt(hf->hdoc, line, h->end_line, &code, &bare);
-        if (guards_kind(code) == del->kind && helper_line_keeps(del, hf->hdoc, h, line, code, bare, &hs))
-            found = line;
+        if (guards_kind(code) == del->kind && helper_line_keeps(del, hf->hdoc, h, line, code, bare, &sc)) {
+            hs->where = hf;
+            hs->helper = h;
+            hs->line = line;
+        }
         free(code);
         free(bare);
     }
+    if (!hs->helper && depth < 2)
+        helper_search(hs, hf, h, from, to, ns, depth + 1);
     for (size_t k = 0; k < np; k++)
         free(params[k]);
-    return found;
+    return hs->helper != NULL;
+}
+
+/* Search the functions that caller (in cf) calls, defined in a changed file, for del's guard. */
+static bool helper_search(hsearch *hs, const gfile *cf, const syn_func *caller, const char *const *cfrom,
+                          const char *const *cto, size_t cn, int depth)
+{
+    syn_call_list calls = {0};
+    syntax_calls(cf->hdoc, caller->body_line, caller->end_line, &calls);
+    for (size_t c = 0; c < calls.n && !hs->helper; c++) {
+        for (size_t k = 0; k < hs->nfiles && !hs->helper; k++) {
+            const gfile *gf = &hs->files[k];
+            if (!gf->hdoc || gf->is_test)
+                continue;
+            for (size_t i = 0; i < gf->hfuncs.n && !hs->helper; i++) {
+                const syn_func *h = &gf->hfuncs.items[i];
+                if (strcmp(h->name, calls.items[c].name) == 0 && h != caller)
+                    helper_guard(hs, gf, h, &calls.items[c], cfrom, cto, cn, depth);
+            }
+        }
+    }
+    syn_call_list_free(&calls);
+    return hs->helper != NULL;
 }
 
 bool guards_helper_move(gfile *files, size_t nfiles, const gstmt *del, char **helper,
-                        const gfile **where, int *line)
+                        const gfile **where, int *line, bool *added)
 {
     const gfile *dgf = del->gf;
     *helper = NULL;
@@ -784,26 +940,12 @@ bool guards_helper_move(gfile *files, size_t nfiles, const gstmt *del, char **he
             hf = &dgf->hfuncs.items[i];
     if (!hf)
         return false;
-    syn_call_list calls = {0};
-    syntax_calls(dgf->hdoc, hf->start_line, hf->end_line, &calls);
-    for (size_t c = 0; c < calls.n && !*helper; c++) {
-        for (size_t k = 0; k < nfiles && !*helper; k++) {
-            const gfile *gf = &files[k];
-            if (!gf->hdoc || gf->is_test)
-                continue;
-            for (size_t i = 0; i < gf->hfuncs.n && !*helper; i++) {
-                const syn_func *h = &gf->hfuncs.items[i];
-                if (strcmp(h->name, calls.items[c].name) != 0 || h == hf || !is_new_function(gf, h))
-                    continue;
-                int at = helper_guard(gf, h, &calls.items[c], del);
-                if (at) {
-                    *helper = xstrdup(h->name);
-                    *where = gf;
-                    *line = at;
-                }
-            }
-        }
-    }
-    syn_call_list_free(&calls);
-    return *helper != NULL;
+    hsearch hs = {files, nfiles, del, NULL, NULL, 0};
+    if (!helper_search(&hs, dgf, hf, NULL, NULL, 0, 0))
+        return false;
+    *helper = xstrdup(hs.helper->name);
+    *where = hs.where;
+    *line = hs.line;
+    *added = is_new_function(hs.where, hs.helper);
+    return true;
 }

@@ -515,6 +515,65 @@ static bool swapped_for_empty(const gstmt *del, const gstmt_list *added)
     return false;
 }
 
+/* The head text of lines [a, b] of a doc's code view, joined without white space. */
+static char *code_window(const syntax_doc *d, int a, int b)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (int k = a < 1 ? 1 : a; k <= b && k <= d->nlines; k++) {
+        char *c = syntax_line_code(d, k);
+        char *n = c ? guards_no_space(c) : NULL;
+        if (n)
+            sb_adds(&sb, n);
+        free(c);
+        free(n);
+    }
+    return sb.buf ? sb_detach(&sb) : xstrdup("");
+}
+
+/* A deleted .contiguous() that still holds: the call is still there next to the deletion
+ * (a chain re-wrapped over lines): kept; or the function now hands the kernel the tensor's
+ * strides, so any layout reads right: a hint. True when handled. */
+static bool contig_kept(collector_ctx *ctx, const gstmt *del, const char *old, gcounts *c)
+{
+    const gfile *gf = del->gf;
+    char *root = guards_contig_root(del->code);
+    if (!gf->hdoc || !root) {
+        free(root);
+        return false;
+    }
+    int g = guards_anchor_line(gf, del);
+    char *near = code_window(gf->hdoc, g - KEPT_NEAR, g + KEPT_NEAR);
+    bool kept = strstr(near, ".contiguous(") && guards_find_word(near, root, false);
+    free(near);
+    if (kept) {
+        c->kept++;
+        free(root);
+        return true;
+    }
+    const syn_func *fn = guards_function_at(&gf->hfuncs, g);
+    const char *names[2] = {root, del->target};
+    bool strided = false;
+    for (int k = 0; k < 2 && fn && !strided; k++) {
+        if (!names[k])
+            continue;
+        char *body = code_window(gf->hdoc, fn->body_line, fn->end_line);
+        char *pat = xasprintf("%s.stride(", names[k]);
+        for (const char *q = strstr(body, pat); q && !strided; q = strstr(q + 1, pat))
+            strided = q == body || !guards_ident_char(q[-1]);
+        free(pat);
+        free(body);
+        if (strided) {
+            findings_add(ctx->out, "D4", SEV_HINT, del->gf->f->path, del->head_line, "guards",
+                         ".contiguous() removed: `%s`, but the kernel is given `%s`'s strides "
+                         "here, so it reads any layout", old, names[k]);
+            c->hinted++;
+        }
+    }
+    free(root);
+    return strided;
+}
+
 /* Kept in place, moved elsewhere or into a helper the change adds: true when reported. */
 static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
                          const gstmt_list *added, const char *old, gcounts *c)
@@ -544,14 +603,16 @@ static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const 
     char *helper = NULL;
     const gfile *where = moved ? moved->gf : NULL;
     int line = moved ? moved->head_line : 0;
+    bool new_helper = false;
     if (!moved && (swapped_for_empty(del, added) ||
-                   !guards_helper_move(files, nfiles, del, &helper, &where, &line)))
+                   !guards_helper_move(files, nfiles, del, &helper, &where, &line, &new_helper)))
         return false;
     finding *fi;
     if (helper)
         fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
-                          "guard moved, not removed: `%s` is now done by `%s`, which the change "
-                          "adds and this code calls (%s:%d)", old, helper, where->f->path, line);
+                          "guard moved, not removed: `%s` is now done by `%s`, which %sthis code "
+                          "calls (%s:%d)", old, helper, new_helper ? "the change adds and " : "",
+                          where->f->path, line);
     else
         fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
                           "guard moved, not removed: `%s` is now at %s:%d%s", old, where->f->path,
@@ -581,6 +642,10 @@ void guards_report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
         return;
     }
     if (del->kind == GK_ZERO && report_zero_swap(ctx, files, nfiles, del, added, old, c)) {
+        free(old);
+        return;
+    }
+    if (del->kind == GK_CONTIG && contig_kept(ctx, del, old, c)) {
         free(old);
         return;
     }
