@@ -333,6 +333,14 @@ static void guards_run(collector_ctx *ctx)
         }
     }
     for (size_t i = 0; i < dels.n; i++) {
+        /* a function rewritten elsewhere in its file: its guards' findings go with it */
+        const syn_func *to = guards_relocated(dels.items[i].gf, &dels.items[i]);
+        if (to) {
+            dels.items[i].head_line = to->name_line;
+            dels.items[i].moved_to = to->body_line;
+        }
+    }
+    for (size_t i = 0; i < dels.n; i++) {
         /* the same guard deleted twice onto one head line (a block moved out) reads once */
         bool dup = false;
         for (size_t k = 0; k < i && !dup; k++)
@@ -379,8 +387,9 @@ static void guards_run(collector_ctx *ctx)
         collector_status(ctx, "nothing found: this change deletes no assert, check, zero-init or "
                               "contiguous call%s", extra.buf ? extra.buf : "");
     else if (nfound == 0)
-        collector_status(ctx, "nothing found: %zu deleted guard(s), all re-added (%d moved "
-                              "elsewhere, hints say where)%s", dels.n, c.moved,
+        collector_status(ctx, "nothing found: %zu deleted guard(s), none lost (%d moved, "
+                              "hints say where; %d still enforced or gone with what they "
+                              "guarded, hints)%s", dels.n, c.moved, c.hinted,
                          extra.buf ? extra.buf : "");
     else
         collector_status(ctx, "found %d: %d gone, %d changed, %d zero-init swapped for empty; %d "

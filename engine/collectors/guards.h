@@ -53,6 +53,8 @@ typedef struct gstmt {
     bool is_empty_alloc; /* an added allocation with torch.empty / ::empty / new_empty */
     char *target;        /* assignment target, or NULL */
     char *subject;       /* the checked symbol, or NULL */
+    int moved_to;        /* for a deleted guard whose function was rewritten elsewhere in its
+                            file: that function's first body line, else 0 */
 } gstmt;
 
 typedef struct gstmt_list {
@@ -160,6 +162,13 @@ int guards_anchor_line(const gfile *gf, const gstmt *del);
 /* The parameter names of a function of doc d, in order (NULL for one without a plain name);
  * returns how many (at most max), each a new string. */
 size_t guards_param_names(const syntax_doc *d, const syn_func *fn, char **out, size_t max);
+/* The function of the head that holds what the deleted guard's function became (the same
+ * qualified name in the same file), or NULL. */
+const syn_func *guards_head_function(const gfile *gf, const gstmt *del);
+/* When the function that held a deleted guard was deleted where it was and written again
+ * elsewhere in its file under the same name, that function (else NULL): the guard's finding
+ * belongs there, not at the unrelated code now at the deletion point. */
+const syn_func *guards_relocated(const gfile *gf, const gstmt *del);
 /* True when the function that held a deleted guard is gone from every changed file's head
  * (the guarded code path was deleted with it). */
 bool guards_path_deleted(const gfile *files, size_t nfiles, const gstmt *del);

@@ -301,7 +301,7 @@ static char *definition_on(const char *line, const char *name)
         /* nothing but type words before the name */
         for (const char *q = p; q < at; q++)
             if (!guards_ident_char(*q) && !isspace((unsigned char)*q) && *q != ':' && *q != '<' &&
-                *q != '>' && *q != ',')
+                *q != '>' && *q != ',' && *q != '&' && *q != '*')
                 return NULL;
     }
     const char *e = at + n;
@@ -446,6 +446,20 @@ static void substitute(toks *v, const gscope *sc, bool follow)
     for (int depth = 0; depth < SUBST_DEPTH; depth++) {
         bool changed = false;
         for (size_t i = 0; i < v->n; i++) {
+            /* a name used as an object (`p->size(0)`, `x[0]`) is followed only to another name
+             * (an alias: `auto& p = out_scale;`) */
+            bool object = is_ident(v->t[i]) && !(i > 0 && tok_is(v, i - 1, ".")) &&
+                          (tok_is(v, i + 1, ".") || tok_is(v, i + 1, "["));
+            if (object) {
+                char *val = resolve(sc, v->t[i]);
+                if (val && is_ident(val) && !strpbrk(val, " (")) {
+                    free(v->t[i]);
+                    v->t[i] = xstrdup(val);
+                    changed = true;
+                }
+                free(val);
+                continue;
+            }
             if (!plain_name(v, i) || spelling(v->t[i]) || !strcmp(v->t[i], "in") ||
                 !strcmp(v->t[i], "is") || !strcmp(v->t[i], "true") || !strcmp(v->t[i], "false") ||
                 !strcmp(v->t[i], "null"))

@@ -200,10 +200,55 @@ static bool blank(const char *t, size_t len)
     return true;
 }
 
+const syn_func *guards_head_function(const gfile *gf, const gstmt *del)
+{
+    if (!gf->bdoc || !gf->hdoc || del->old_line < 1)
+        return NULL;
+    const syn_func *bf = guards_function_at(&gf->bfuncs, del->old_line);
+    if (!bf)
+        return NULL;
+    for (size_t i = 0; i < gf->hfuncs.n; i++)
+        if (strcmp(gf->hfuncs.items[i].qualname, bf->qualname) == 0)
+            return &gf->hfuncs.items[i];
+    /* renamed in place: the function now at the deletion point, when its name is new */
+    const syn_func *at = guards_function_at(&gf->hfuncs, gf->f->lines[del->di].new_no);
+    for (size_t i = 0; at && i < gf->bfuncs.n; i++)
+        if (strcmp(gf->bfuncs.items[i].qualname, at->qualname) == 0)
+            return NULL;
+    return at;
+}
+
+/* How many lines of base function fn the change deletes. */
+static int deleted_in(const change_file *f, const syn_func *fn)
+{
+    int gone = 0;
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        if (l->kind == '-' && l->old_no >= fn->start_line && l->old_no <= fn->end_line)
+            gone++;
+    }
+    return gone;
+}
+
+const syn_func *guards_relocated(const gfile *gf, const gstmt *del)
+{
+    if (!gf->bdoc || !gf->hdoc || del->old_line < 1)
+        return NULL;
+    const syn_func *bf = guards_function_at(&gf->bfuncs, del->old_line);
+    const syn_func *hf = guards_head_function(gf, del);
+    if (!bf || !hf || deleted_in(gf->f, bf) * 10 < (bf->end_line - bf->start_line + 1) * 8)
+        return NULL;
+    /* the deletion point already lies in it: nothing moved */
+    int at = gf->f->lines[del->di].new_no;
+    return at >= hf->start_line && at <= hf->end_line ? NULL : hf;
+}
+
 int guards_anchor_line(const gfile *gf, const gstmt *del)
 {
     const syntax_doc *d = gf->hdoc;
     const diff_line *l = &gf->f->lines[del->di];
+    if (del->moved_to)
+        return del->moved_to;
     if (!d || l->kind != '-')
         return del->head_line;
     /* the deletion point: in a rewrite (deleted lines followed by added ones) the added line at
@@ -247,13 +292,7 @@ bool guards_path_deleted(const gfile *files, size_t nfiles, const gstmt *del)
     if (!fn)
         return false;
     /* nearly every line of the function is deleted (a renamed function keeps its body) */
-    int span = fn->end_line - fn->start_line + 1, gone = 0;
-    for (size_t i = 0; i < gf->f->nlines; i++) {
-        const diff_line *l = &gf->f->lines[i];
-        if (l->kind == '-' && l->old_no >= fn->start_line && l->old_no <= fn->end_line)
-            gone++;
-    }
-    if (gone * 10 < span * 8)
+    if (deleted_in(gf->f, fn) * 10 < (fn->end_line - fn->start_line + 1) * 8)
         return false;
     for (size_t k = 0; k < nfiles; k++) {
         const syn_func_list *hl = &files[k].hfuncs;

@@ -420,7 +420,8 @@ static char *describe_change(const gstmt *del, const gstmt *add, bool *stricter)
         }
         free(how);
     }
-    if (!r && strstr(oc, "==") &&
+    bool old_set = strstr(oc, "||") || guards_find_word(oc, "or", false) || guards_find_word(oc, "in", false);
+    if (!r && strstr(oc, "==") && !old_set &&
         (guards_find_word(nc, "in", false) || strstr(nc, "||") || guards_find_word(nc, "or", false)))
         r = xstrdup("an equality became a membership test: more values now pass");
     if (!r && guards_is_presence_check(oc) && !guards_is_presence_check(nc))
@@ -456,6 +457,12 @@ static finding *report_changed(collector_ctx *ctx, const gstmt *del, const gstmt
         fi = findings_add(ctx->out, "B7", SEV_INFORMATION, path, del->head_line, "guards",
                           "guard tightened: `%s` became `%s` (%s) — check the kernel's padding "
                           "before turning these shapes away", old, neu, how);
+    else if (str_starts(how, "more values now pass") || str_starts(how, "an equality became"))
+        /* a list of accepted values that grew is usually the feature the change adds: worth a
+         * look at the new case, not a reversed invariant */
+        fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line, "guards",
+                          "guard widened: `%s` became `%s` (%s) — check that the code handles the "
+                          "new case", old, neu, how);
     else
         fi = findings_add(ctx->out, "D4", SEV_WARNING, path, del->head_line, "guards",
                           "guard changed: `%s` became `%s` (%s) — cite why the old invariant no "
@@ -531,6 +538,22 @@ static char *code_window(const syntax_doc *d, int a, int b)
     return sb.buf ? sb_detach(&sb) : xstrdup("");
 }
 
+/* The code view of lines [a, b] of a doc, lines joined by spaces. */
+static char *code_window_spaced(const syntax_doc *d, int a, int b)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (int k = a < 1 ? 1 : a; k <= b && k <= d->nlines; k++) {
+        char *c = syntax_line_code(d, k);
+        if (c) {
+            sb_adds(&sb, c);
+            sb_addc(&sb, ' ');
+        }
+        free(c);
+    }
+    return sb.buf ? sb_detach(&sb) : xstrdup("");
+}
+
 /* A deleted .contiguous() that still holds: the call is still there next to the deletion
  * (a chain re-wrapped over lines): kept; or the function now hands the kernel the tensor's
  * strides, so any layout reads right: a hint. True when handled. */
@@ -572,6 +595,93 @@ static bool contig_kept(collector_ctx *ctx, const gstmt *del, const char *old, g
     }
     free(root);
     return strided;
+}
+
+/* A check whose subject the rewritten function no longer mentions at all (the input it
+ * guarded is gone from it, as a fused op that stops taking a packed tensor): a hint, true. */
+static bool subject_left_function(collector_ctx *ctx, const gstmt *del, const char *old, gcounts *c)
+{
+    const gfile *gf = del->gf;
+    const syn_func *hf = guards_head_function(gf, del);
+    if (!hf || !del->subject || subject_gone(del))
+        return false;
+    const char *sym = strrchr(del->subject, ':') ? strrchr(del->subject, ':') + 1 : del->subject;
+    char *body = code_window_spaced(gf->hdoc, hf->start_line, hf->end_line);
+    bool gone = !guards_find_word(body, sym, false);
+    free(body);
+    if (!gone)
+        return false;
+    findings_add(ctx->out, "D4", SEV_HINT, gf->f->path, del->head_line, "guards",
+                 "guard removed: `%s` is deleted, and `%s` no longer appears in `%s` — check that "
+                 "nothing it calls still needs the invariant", old, sym, hf->name);
+    c->hinted++;
+    c->gone++;
+    return true;
+}
+
+/* The first added line of del's head function (or, with whole_file, of its file) whose text
+ * (no spaces) contains one of the patterns (each with one %s for the condition), or 0. */
+static int added_line_with(const gstmt *del, const char *cond, const char *const *pats, size_t npats,
+                           bool whole_file)
+{
+    const gfile *gf = del->gf;
+    const syn_func *hf = guards_head_function(gf, del);
+    for (size_t i = 0; (hf || whole_file) && i < gf->f->nlines; i++) {
+        const diff_line *l = &gf->f->lines[i];
+        if (l->kind != '+' || (!whole_file && (l->new_no < hf->start_line || l->new_no > hf->end_line)))
+            continue;
+        char *n = guards_no_space(gf->dtext[i]);
+        bool hit = false;
+        for (size_t k = 0; k < npats && !hit; k++) {
+            char *pat = xasprintf(pats[k], cond);
+            hit = strstr(n, pat) != NULL;
+            free(pat);
+        }
+        free(n);
+        if (hit)
+            return l->new_no;
+    }
+    return 0;
+}
+
+/* Why a deleted check is now a case the code handles, or NULL: its condition became a branch
+ * (`if c:`, `... if c else ...`, `c ? a : b`) — an unsupported input turned supported — or the
+ * two names an equality tied are now passed on separately. *at gets the line. */
+static const char *handled_case(const gstmt *del, int *at)
+{
+    static const char *const branch[] = {"if%s", "ifnot%s", "if(%s", "if(!%s", "(%s)?", "elif%s"};
+    char *cond = guards_condition_in(del->code, del->bare);
+    char *n = guards_no_space(cond);
+    const char *core = n;
+    if (str_starts(core, "not"))
+        core += 3;
+    while (*core == '!' || *core == '(')
+        core++;
+    char *c = xstrdup(core);
+    size_t len = strlen(c);
+    while (len && c[len - 1] == ')' && guards_paren_balance(c) < 0)
+        c[--len] = '\0';
+    const char *why = NULL;
+    if (len >= 3 && (*at = added_line_with(del, c, branch, sizeof branch / sizeof branch[0], false)))
+        why = "the change now handles it as a case";
+    /* a == b between two names, both now passed on */
+    const char *eq = strstr(n, "==");
+    if (!why && eq && !strstr(eq + 2, "==") && !strpbrk(n, "()[]&|<>!")) {
+        char *a = xstrndup(n, (size_t)(eq - n)), *b = xstrdup(eq + 2);
+        static const char *const arg[] = {",%s,", "(%s,", ",%s)"};
+        /* passed on together, even in a macro or helper written elsewhere in the file */
+        int la = added_line_with(del, a, arg, 3, true), lb = added_line_with(del, b, arg, 3, true);
+        if (la && la == lb) {
+            *at = la;
+            why = "both sides of the equality are now passed on separately";
+        }
+        free(a);
+        free(b);
+    }
+    free(c);
+    free(n);
+    free(cond);
+    return why;
 }
 
 /* Kept in place, moved elsewhere or into a helper the change adds: true when reported. */
@@ -649,6 +759,10 @@ void guards_report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
         free(old);
         return;
     }
+    if (del->kind == GK_CHECK && subject_left_function(ctx, del, old, c)) {
+        free(old);
+        return;
+    }
     /* changed: the best added guard on the same subject */
     const gstmt *best = NULL;
     int best_score = 0;
@@ -667,7 +781,16 @@ void guards_report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
         fi = report_changed(ctx, del, best, old);
         c->changed++;
     } else {
-        fi = report_gone(ctx, del, test_added, old, c);
+        int at = 0;
+        const char *why = del->kind == GK_CHECK ? handled_case(del, &at) : NULL;
+        if (why) {
+            fi = findings_add(ctx->out, "D4", SEV_HINT, del->gf->f->path, del->head_line, "guards",
+                              "guard removed: `%s`, and %s (line %d) — check that path", old, why, at);
+            finding_add_related(fi, del->gf->f->path, at, "handled here");
+            c->hinted++;
+        } else {
+            fi = report_gone(ctx, del, test_added, old, c);
+        }
         c->gone++;
     }
     attach_enforcement(fi, ev, nev, c);
