@@ -218,16 +218,29 @@ const syn_func *guards_head_function(const gfile *gf, const gstmt *del)
     return at;
 }
 
+/* True when base line no is a deleted line of f. */
+static bool line_deleted(const change_file *f, int no)
+{
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '-' && f->lines[i].old_no == no)
+            return true;
+    return false;
+}
+
+/* How many base lines in [a, b] the change deletes. */
+static int deleted_range(const change_file *f, int a, int b)
+{
+    int gone = 0;
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '-' && f->lines[i].old_no >= a && f->lines[i].old_no <= b)
+            gone++;
+    return gone;
+}
+
 /* How many lines of base function fn the change deletes. */
 static int deleted_in(const change_file *f, const syn_func *fn)
 {
-    int gone = 0;
-    for (size_t i = 0; i < f->nlines; i++) {
-        const diff_line *l = &f->lines[i];
-        if (l->kind == '-' && l->old_no >= fn->start_line && l->old_no <= fn->end_line)
-            gone++;
-    }
-    return gone;
+    return deleted_range(f, fn->start_line, fn->end_line);
 }
 
 const syn_func *guards_relocated(const gfile *gf, const gstmt *del)
@@ -283,11 +296,48 @@ int guards_anchor_line(const gfile *gf, const gstmt *del)
     return line;
 }
 
+/* True when the guard sat in a branch or a struct the change deletes whole: a branch block
+ * (if / elif / else / loop / case / handler body) of at least three lines whose header line
+ * and nearly every line are deleted, or a struct or class whose lines are deleted and whose
+ * name the head no longer mentions (asserts on a deleted layout struct). */
+static bool block_deleted(const gfile *gf, const gstmt *del)
+{
+    const syntax_doc *d = gf->bdoc;
+    TSNode n = node_on_line(d, del->old_line);
+    for (TSNode p = ts_node_is_null(n) ? n : ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (is_function_node(p))
+            return false;
+        bool record = type_is(p, "struct_specifier") || type_is(p, "class_specifier") ||
+                      type_is(p, "class_definition");
+        bool branch = type_is(p, "if_statement") || type_is(p, "elif_clause") ||
+                      type_is(p, "else_clause") || type_is(p, "for_statement") ||
+                      type_is(p, "for_range_loop") || type_is(p, "while_statement") ||
+                      type_is(p, "case_statement") || type_is(p, "case_clause") ||
+                      type_is(p, "except_clause") || type_is(p, "catch_clause");
+        if (!record && !branch)
+            continue;
+        int a = syntax_node_line(p), b = syntax_node_end_line(p);
+        if (b - a < 2 || deleted_range(gf->f, a, b) * 10 < (b - a + 1) * 8 || !line_deleted(gf->f, a))
+            continue;
+        if (branch)
+            return true;
+        TSNode name = ts_node_child_by_field_name(p, "name", 4);
+        char *nm = ts_node_is_null(name) ? NULL : syntax_node_text(d, name);
+        bool gone = nm && gf->head && !guards_find_word(gf->head, nm, false);
+        free(nm);
+        if (gone)
+            return true;
+    }
+    return false;
+}
+
 bool guards_path_deleted(const gfile *files, size_t nfiles, const gstmt *del)
 {
     const gfile *gf = del->gf;
     if (!gf->bdoc || del->old_line < 1)
         return false;
+    if (block_deleted(gf, del))
+        return true;
     const syn_func *fn = guards_function_at(&gf->bfuncs, del->old_line);
     if (!fn)
         return false;

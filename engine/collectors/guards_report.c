@@ -185,7 +185,8 @@ static bool says_zero_needed(const char *t)
     return strstr(t, "read back") || strstr(t, "reads back") || strstr(t, "read as zero") ||
            strstr(t, "zero-init") || strstr(t, "zero init") || strstr(t, "zeroed") ||
            strstr(t, "must be zero") || strstr(t, "must be 0") || strstr(t, "uninitiali") ||
-           strstr(t, "garbage") || (strstr(t, "must") && (strstr(t, "zero") || strstr(t, "read")));
+           strstr(t, "garbage") || strstr(t, "zeros for") || strstr(t, "zero the") ||
+           (strstr(t, "must") && (strstr(t, "zero") || strstr(t, "read")));
 }
 
 /* True when a comment's text (lower case) says why an uninitialised buffer is safe: every
@@ -442,13 +443,76 @@ static char *describe_change(const gstmt *del, const gstmt *add, bool *stricter)
     return r;
 }
 
+/* When a rewrite split a check in two (`a and b` became `a` plus a separate check on b), how
+ * the dropped part compares with the added check next to best that tests its first name:
+ * GC_SAME (kept), GC_LOOSER / GC_STRICTER (with *how), GC_OTHER when there is none. */
+static gcmp split_part(const gstmt *best, const char *part, const gstmt_list *added, char **how)
+{
+    *how = NULL;
+    const char *p = part;
+    while (*p && !(isalpha((unsigned char)*p) || *p == '_'))
+        p++;
+    size_t n = 0;
+    while (guards_ident_char(p[n]))
+        n++;
+    if (!n)
+        return GC_OTHER;
+    char *name = xstrndup(p, n);
+    gcmp r = GC_OTHER;
+    gscope none = {0};
+    for (size_t i = 0; i < added->n && r == GC_OTHER; i++) {
+        const gstmt *a = &added->items[i];
+        if (a == best || a->gf != best->gf || a->kind != GK_CHECK || abs(a->head_line - best->head_line) > 6)
+            continue;
+        char *ac = guards_condition_in(a->code, a->bare);
+        if (guards_find_word(ac, name, false)) {
+            char *h = NULL;
+            r = guards_compare(part, &none, ac, &none, &h);
+            if (r == GC_LOOSER && h)
+                *how = xasprintf("more values now pass: the %s part became `%s`", name, ac);
+            else if (r == GC_STRICTER && h)
+                *how = xasprintf("the %s part became the stricter `%s`", name, ac);
+            free(h);
+            if (r == GC_OTHER && !*how) {
+                /* an equality that became a membership test of its own */
+                if (strstr(part, "==") && (guards_find_word(ac, "in", false) || strstr(ac, "||"))) {
+                    r = GC_LOOSER;
+                    *how = xasprintf("more values now pass: the %s part became `%s`", name, ac);
+                }
+            }
+        }
+        free(ac);
+    }
+    free(name);
+    return r;
+}
+
 /* A check replaced by another on the same subject. */
-static finding *report_changed(collector_ctx *ctx, const gstmt *del, const gstmt *best, const char *old)
+static finding *report_changed(collector_ctx *ctx, const gstmt *del, const gstmt *best,
+                               const gstmt_list *added, const char *old)
 {
     const char *path = del->gf->f->path;
     char *neu = guards_quote(best->text);
     bool stricter = false;
     char *how = describe_change(del, best, &stricter);
+    static const char dropped[] = "part of the condition was dropped: ";
+    if (str_starts(how, dropped)) {
+        /* the dropped part may have moved into a check of its own next to it */
+        char *moved_how = NULL;
+        gcmp m = split_part(best, how + strlen(dropped), added, &moved_how);
+        if (m == GC_SAME) {
+            free(how);
+            free(neu);
+            return NULL;
+        }
+        if (m == GC_LOOSER || m == GC_STRICTER) {
+            free(how);
+            how = moved_how;
+            stricter = m == GC_STRICTER;
+        } else {
+            free(moved_how);
+        }
+    }
     finding *fi;
     if (str_starts(how, "replaced by the named predicate"))
         fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
@@ -684,6 +748,104 @@ static const char *handled_case(const gstmt *del, int *at)
     return why;
 }
 
+/* A comment's text without its markers and white space. */
+static char *comment_body(const char *text)
+{
+    const char *p = text;
+    while (*p == ' ' || *p == '\t' || *p == '/' || *p == '#' || *p == '*')
+        p++;
+    return guards_no_space(p);
+}
+
+/* True when an added comment line is code commented out (a deleted line kept as a comment,
+ * or a guard): that explains nothing. */
+static bool commented_out(const change_file *f, const char *text)
+{
+    char *body = comment_body(text);
+    bool code = guards_kind(body) != GK_NONE;
+    for (size_t i = 0; i < f->nlines && !code && *body; i++) {
+        if (f->lines[i].kind != '-')
+            continue;
+        char *t = xstrndup(f->lines[i].text, f->lines[i].len);
+        char *b = comment_body(t);
+        code = strcmp(b, body) == 0;
+        free(b);
+        free(t);
+    }
+    free(body);
+    return code;
+}
+
+/* An added comment at the deletion point (the rewrite block, or the lines next to it) that
+ * names the guard's subject: the change says why, in place. Its line, or 0. */
+static int explaining_comment(const gstmt *del)
+{
+    const gfile *gf = del->gf;
+    const change_file *f = gf->f;
+    const char *sym = strrchr(del->subject, ':') ? strrchr(del->subject, ':') + 1 : del->subject;
+    size_t lo = del->di > 3 ? del->di - 3 : 0, hi = del->di + 6 < f->nlines ? del->di + 6 : f->nlines;
+    for (size_t i = lo; i < hi; i++) {
+        const diff_line *l = &f->lines[i];
+        if (l->kind != '+' || !is_comment_line(gf, i))
+            continue;
+        char *t = xstrndup(l->text, l->len);
+        bool names = guards_find_word(t, sym, false) != NULL && !commented_out(f, t);
+        free(t);
+        if (names)
+            return l->new_no;
+    }
+    return 0;
+}
+
+/* A line of the guard's head function that rounds its subject up (`(n + k - 1) // k`, cdiv,
+ * ceil_div, round_up): a divisibility check the code pads for. Its line, or 0. */
+static int padding_line(const gstmt *del)
+{
+    const gfile *gf = del->gf;
+    const syn_func *hf = guards_head_function(gf, del);
+    const char *sym = strrchr(del->subject, ':') ? strrchr(del->subject, ':') + 1 : del->subject;
+    static const char *const up[] = {"cdiv(", "ceil_div(", "div_up(", "round_up(", "align_up(",
+                                     "-1)//", "-1)/", "divup(", "ceildiv("};
+    for (int line = hf ? hf->body_line : 1; hf && line <= hf->end_line; line++) {
+        char *c = syntax_line_code(gf->hdoc, line);
+        char *n = c ? guards_no_space(c) : xstrdup("");
+        bool rounds = false;
+        for (size_t k = 0; k < sizeof up / sizeof up[0] && !rounds; k++)
+            rounds = strstr(n, up[k]) != NULL;
+        /* the subject, or a name it is derived from (N_i from N_i_raw) */
+        bool names = false;
+        for (const char *q = strstr(n, sym); q && rounds && !names; q = strstr(q + 1, sym))
+            names = q == n || !guards_ident_char(q[-1]);
+        free(c);
+        free(n);
+        if (rounds && names)
+            return line;
+    }
+    return 0;
+}
+
+/* A check the change explains in place (an added comment naming its subject where it was), or
+ * a divisibility check whose subject the code now rounds up: a hint, true. */
+static bool explained_or_padded(collector_ctx *ctx, const gstmt *del, const char *old, gcounts *c)
+{
+    if (!del->subject)
+        return false;
+    int at = explaining_comment(del);
+    const char *why = "the change explains it in a comment here";
+    if (!at && strchr(del->code, '%')) {
+        at = padding_line(del);
+        why = "the code now rounds the size up instead";
+    }
+    if (!at)
+        return false;
+    finding *fi = findings_add(ctx->out, "D4", SEV_HINT, del->gf->f->path, del->head_line, "guards",
+                               "guard removed: `%s`; %s (line %d)", old, why, at);
+    finding_add_related(fi, del->gf->f->path, at, "the reason");
+    c->hinted++;
+    c->gone++;
+    return true;
+}
+
 /* Kept in place, moved elsewhere or into a helper the change adds: true when reported. */
 static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
                          const gstmt_list *added, const char *old, gcounts *c)
@@ -759,7 +921,8 @@ void guards_report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
         free(old);
         return;
     }
-    if (del->kind == GK_CHECK && subject_left_function(ctx, del, old, c)) {
+    if (del->kind == GK_CHECK && (subject_left_function(ctx, del, old, c) ||
+                                  explained_or_padded(ctx, del, old, c))) {
         free(old);
         return;
     }
@@ -778,7 +941,13 @@ void guards_report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
                                          best ? best->head_line : 0, ev);
     finding *fi;
     if (best) {
-        fi = report_changed(ctx, del, best, old);
+        fi = report_changed(ctx, del, best, added, old);
+        if (!fi) {
+            c->kept++; /* split in two checks that together keep it */
+            guards_enforcement_free(ev, nev);
+            free(old);
+            return;
+        }
         c->changed++;
     } else {
         int at = 0;
