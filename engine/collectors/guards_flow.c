@@ -296,6 +296,27 @@ int guards_anchor_line(const gfile *gf, const gstmt *del)
     return line;
 }
 
+/* True when at least 80% of the substantive base lines in [a, b] (not blank, not a lone brace)
+ * are deleted: a diff may keep a `{` or `};` of a deleted block as context. */
+static bool mostly_deleted(const gfile *gf, int a, int b)
+{
+    int total = 0, gone = 0;
+    for (int k = a; k <= b; k++) {
+        size_t len;
+        const char *t = syntax_line_text(gf->bdoc, k, &len);
+        char *s = t ? xstrndup(t, len) : xstrdup("");
+        char *st = str_strip(s);
+        bool trivial = !*st || !strcmp(st, "{") || !strcmp(st, "}") || !strcmp(st, "};");
+        free(s);
+        free(st);
+        if (trivial)
+            continue;
+        total++;
+        gone += line_deleted(gf->f, k);
+    }
+    return total > 0 && gone * 10 >= total * 8;
+}
+
 /* True when the guard sat in a branch or a struct the change deletes whole: a branch block
  * (if / elif / else / loop / case / handler body) of at least three lines whose header line
  * and nearly every line are deleted, or a struct or class whose lines are deleted and whose
@@ -317,7 +338,7 @@ static bool block_deleted(const gfile *gf, const gstmt *del)
         if (!record && !branch)
             continue;
         int a = syntax_node_line(p), b = syntax_node_end_line(p);
-        if (b - a < 2 || deleted_range(gf->f, a, b) * 10 < (b - a + 1) * 8 || !line_deleted(gf->f, a))
+        if (b - a < 2 || !mostly_deleted(gf, a, b) || !line_deleted(gf->f, a))
             continue;
         if (branch)
             return true;

@@ -812,6 +812,13 @@ static int padding_line(const gstmt *del)
         bool rounds = false;
         for (size_t k = 0; k < sizeof up / sizeof up[0] && !rounds; k++)
             rounds = strstr(n, up[k]) != NULL;
+        /* `(m + 63) // 64`: a literal k - 1 added before the division */
+        for (const char *q = strstr(n, ")/"); q && !rounds; q = strstr(q + 1, ")/")) {
+            const char *d = q;
+            while (d > n && isdigit((unsigned char)d[-1]))
+                d--;
+            rounds = d < q && d > n && d[-1] == '+';
+        }
         /* the subject, or a name it is derived from (N_i from N_i_raw) */
         bool names = false;
         for (const char *q = strstr(n, sym); q && rounds && !names; q = strstr(q + 1, sym))

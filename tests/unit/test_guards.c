@@ -87,13 +87,32 @@ TEST(path_deleted) { run_case("path_deleted", "found 1: 1 gone"); }
  * warning. */
 TEST(zeros_explained) { run_case("zeros_explained", "found 2: 0 gone, 0 changed, 2 zero-init"); }
 
+/* TORCH_CHECK_EQ / _GT / _LE rewritten as early exits (`if (a != b || c != d) throw`, over
+ * several lines): each check is still enforced there, a hint; the weight size check dropped
+ * outright is a finding. */
+TEST(exit_rewrite) { run_case("exit_rewrite", "found 6: 6 gone"); }
+
+/* Guards that go with the code they guarded: an arch-specific branch deleted whole (its
+ * condition line too), a layout struct of static_asserts deleted whole and no longer named.
+ * A branch that stays while its assert goes, and an assert dropped from a function that stays,
+ * are findings. */
+TEST(deleted_blocks) { run_case("deleted_blocks", "found 2: 2 gone"); }
+
+/* Guards the new code no longer needs, each lowered to a hint that says why: divisibility
+ * checks replaced by rounding the size up, an input the function no longer takes, a CUDA-only
+ * check turned into a handled case, a stride equality whose two sides are now both passed to
+ * the kernel, an assert lifted with a comment in place; a check split in two (its second half
+ * widened: information); .contiguous() calls that a stride-taking kernel, a re-wrapped chain
+ * or a new helper keep. */
+TEST(now_handled) { run_case("now_handled", "found 1: 0 gone, 1 changed"); }
+
 int main(void)
 {
     static const unit_case cases[] = {
         UNIT_CASE(null_to_size), UNIT_CASE(bound_changed), UNIT_CASE(eq_to_set),
         UNIT_CASE(optional_checked), UNIT_CASE(zeros_to_empty), UNIT_CASE(moved),
         UNIT_CASE(gone), UNIT_CASE(not_guards), UNIT_CASE(named_predicate), UNIT_CASE(crlf),
-        UNIT_CASE(kept_reworded), UNIT_CASE(named_constant), UNIT_CASE(cosmetic_rewrite), UNIT_CASE(sibling_branch), UNIT_CASE(helper_added), UNIT_CASE(path_deleted), UNIT_CASE(zeros_explained),
+        UNIT_CASE(kept_reworded), UNIT_CASE(named_constant), UNIT_CASE(cosmetic_rewrite), UNIT_CASE(sibling_branch), UNIT_CASE(helper_added), UNIT_CASE(path_deleted), UNIT_CASE(zeros_explained), UNIT_CASE(exit_rewrite), UNIT_CASE(deleted_blocks), UNIT_CASE(now_handled),
     };
     int rc = unit_main("guards", cases, sizeof cases / sizeof cases[0]);
     syntax_cleanup();
