@@ -390,6 +390,52 @@ static bool bound_after(const char *code, const char *op, long long *v)
     return false;
 }
 
+/* The comparisons of a condition: its top-level parts split at &&, ||, and, or. Counts how
+ * many there are and whether each is an equality (==). */
+static void equality_parts(const char *cond, int *n, bool *all_eq)
+{
+    *n = 0;
+    *all_eq = true;
+    int depth = 0;
+    const char *s = cond;
+    for (const char *p = cond;; p++) {
+        bool end = !*p;
+        if (!end && (*p == '(' || *p == '['))
+            depth++;
+        else if (!end && (*p == ')' || *p == ']'))
+            depth--;
+        bool split = end || (depth == 0 && ((p[0] == '&' && p[1] == '&') || (p[0] == '|' && p[1] == '|') ||
+                                            guards_find_word(p, "and", false) == p ||
+                                            guards_find_word(p, "or", false) == p));
+        if (!split)
+            continue;
+        char *part = xstrndup(s, (size_t)(p - s));
+        if (*str_lskip(part)) {
+            (*n)++;
+            const char *eq = strstr(part, "==");
+            *all_eq = *all_eq && eq && !strstr(eq + 2, "==") && !strpbrk(part, "<>") &&
+                      !strstr(part, "!=");
+        }
+        free(part);
+        if (end)
+            break;
+        p += (*p == '&' || *p == '|') ? 1 : (*p == 'a' ? 2 : 1);
+        s = p + 1;
+    }
+}
+
+/* True when a check that pinned exact values now pins others, as strictly: both made only of
+ * equalities, as many of them (or the new one pinning a rank with dim()): a tensor's shape or
+ * an option's encoding changed on purpose, not an invariant dropped. */
+static bool values_swapped(const char *oc, const char *nc)
+{
+    int on, nn;
+    bool oe, ne;
+    equality_parts(oc, &on, &oe);
+    equality_parts(nc, &nn, &ne);
+    return oe && ne && on > 0 && (on == nn || (strstr(nc, "dim()") && strstr(oc, "dim()")));
+}
+
 /* Describe how a check changed, and whether it got stricter (B7) rather than weaker or just
  * different (D4). */
 static char *describe_change(const gstmt *del, const gstmt *add, bool *stricter)
@@ -436,6 +482,8 @@ static char *describe_change(const gstmt *del, const gstmt *add, bool *stricter)
     }
     if (!r && del->subject && add->subject && strcmp(del->subject, add->subject) != 0)
         r = xasprintf("it now checks `%s` instead of `%s`", add->subject, del->subject);
+    if (!r && values_swapped(oc, nc))
+        r = xstrdup("the accepted values changed: a new shape or encoding, as strictly pinned");
     if (!r)
         r = xstrdup("same subject, different condition");
     free(oc);
@@ -521,6 +569,10 @@ static finding *report_changed(collector_ctx *ctx, const gstmt *del, const gstmt
         fi = findings_add(ctx->out, "B7", SEV_INFORMATION, path, del->head_line, "guards",
                           "guard tightened: `%s` became `%s` (%s) — check the kernel's padding "
                           "before turning these shapes away", old, neu, how);
+    else if (str_starts(how, "the accepted values changed"))
+        fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line, "guards",
+                          "guard re-pinned: `%s` became `%s` (%s) — check that the code follows "
+                          "the new values", old, neu, how);
     else if (str_starts(how, "more values now pass") || str_starts(how, "an equality became"))
         /* a list of accepted values that grew is usually the feature the change adds: worth a
          * look at the new case, not a reversed invariant */
@@ -552,9 +604,11 @@ static finding *report_gone(collector_ctx *ctx, const gstmt *del, const gstmt_li
                           "that nothing else now needs the invariant", what, old, del->subject);
         c->hinted++;
     } else {
-        /* a dropped zero-init with no swap for empty is weaker evidence than a dropped check or
-         * .contiguous(): the allocation was usually restructured */
-        fi = findings_add(ctx->out, "D4", del->kind == GK_ZERO ? SEV_INFORMATION : SEV_WARNING,
+        /* a dropped zero-init with no swap for empty is weaker evidence than a dropped check:
+         * the allocation was usually restructured; a dropped .contiguous() was wrong to warn
+         * about in every case judged on real history (kernels take strides, packers copy), so
+         * both are information */
+        fi = findings_add(ctx->out, "D4", del->kind == GK_CHECK ? SEV_WARNING : SEV_INFORMATION,
                           path, del->head_line, "guards",
                           "%s: `%s` is deleted and no guard on %s%s%s replaces it — cite why the "
                           "invariant no longer holds", what, old,
@@ -639,6 +693,24 @@ static bool contig_kept(collector_ctx *ctx, const gstmt *del, const char *old, g
         return true;
     }
     const syn_func *fn = guards_function_at(&gf->hfuncs, g);
+    /* the same tensor still made contiguous further on in the function (often only when
+     * its strides need it) */
+    for (int line = fn ? fn->body_line : 1; fn && line <= fn->end_line; line++) {
+        char *lc = syntax_line_code(gf->hdoc, line);
+        char *r = lc && strstr(lc, ".contiguous(") ? guards_contig_root(lc) : NULL;
+        bool same = r && strcmp(r, root) == 0;
+        free(lc);
+        free(r);
+        if (same) {
+            finding *fi = findings_add(ctx->out, "D4", SEV_HINT, gf->f->path, del->head_line, "guards",
+                                       ".contiguous() removed: `%s`, but `%s` is still made "
+                                       "contiguous at line %d", old, root, line);
+            finding_add_related(fi, gf->f->path, line, "still made contiguous here");
+            c->hinted++;
+            free(root);
+            return true;
+        }
+    }
     const char *names[2] = {root, del->target};
     bool strided = false;
     for (int k = 0; k < 2 && fn && !strided; k++) {
