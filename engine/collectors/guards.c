@@ -281,22 +281,11 @@ static void gstmt_list_free(gstmt_list *l)
     memset(l, 0, sizeof *l);
 }
 
-/* Run the collector over the whole change. */
-static void guards_run(collector_ctx *ctx)
+/* Read every changed file's diff lines into statements: deleted guards (outside tests and
+ * deleted files), added statements of the library, and statements added to tests. */
+static void collect_statements(gfile *files, size_t nfiles, gstmt_list *dels, gstmt_list *adds,
+                               gstmt_list *test_adds, gcounts *c)
 {
-    const change *chg = ctx->chg;
-    gfile *files = xcalloc(chg->nfiles ? chg->nfiles : 1, sizeof *files);
-    size_t nfiles = 0;
-    int nbase_missing = 0;
-    gstmt_list dels = {0}, adds = {0}, test_adds = {0};
-    for (size_t k = 0; k < chg->nfiles; k++) {
-        const change_file *f = &chg->files[k];
-        if (f->is_skipped || f->is_binary || (f->ndel == 0 && f->nadd == 0))
-            continue;
-        gfile *gf = &files[nfiles++];
-        gfile_load(ctx, gf, f, &nbase_missing);
-    }
-    gcounts c = {0};
     for (size_t k = 0; k < nfiles; k++) {
         gfile *gf = &files[k];
         const change_file *f = gf->f;
@@ -315,16 +304,16 @@ static void guards_run(collector_ctx *ctx)
             }
             if (l->kind == '+' && gf->is_test) {
                 /* a guard moved into a test no longer guards the library */
-                *ARRAY_PUSH(test_adds.items, test_adds.n, test_adds.cap) = s;
+                *ARRAY_PUSH(test_adds->items, test_adds->n, test_adds->cap) = s;
             } else if (l->kind == '+') {
-                *ARRAY_PUSH(adds.items, adds.n, adds.cap) = s;
+                *ARRAY_PUSH(adds->items, adds->n, adds->cap) = s;
             } else if (s.kind != GK_NONE && gf->lang != SYN_NONE && !gf->is_test && !f->is_deleted) {
-                *ARRAY_PUSH(dels.items, dels.n, dels.cap) = s;
+                *ARRAY_PUSH(dels->items, dels->n, dels->cap) = s;
             } else {
                 if (s.kind != GK_NONE && gf->is_test)
-                    c.in_tests++;
+                    c->in_tests++;
                 else if (s.kind != GK_NONE && f->is_deleted)
-                    c.in_deleted++;
+                    c->in_deleted++;
                 gstmt_clear(&s);
             }
             /* an added statement is also worth matching line by line (a guard re-added inside
@@ -332,6 +321,77 @@ static void guards_run(collector_ctx *ctx)
             i += l->kind == '+' ? 1 : used;
         }
     }
+}
+
+/* Set the collector's status line from what the classification counted. */
+static void status_line(collector_ctx *ctx, const gfile *files, size_t nfiles, size_t ndels,
+                        const gcounts *c, int nbase_missing)
+{
+    int nfound = c->gone + c->changed + c->zero + c->conditional;
+    strbuf extra;
+    sb_init(&extra);
+    if (c->kept)
+        sb_addf(&extra, "; %d re-added in place with the same condition", c->kept);
+    if (c->dropped)
+        sb_addf(&extra, "; %d zero-init/contiguous calls went with their buffer", c->dropped);
+    if (c->conditional)
+        sb_addf(&extra, "; %d re-added under a condition", c->conditional);
+    if (c->path_gone)
+        sb_addf(&extra, "; %d guard%s went with their deleted code", c->path_gone,
+                c->path_gone == 1 ? "" : "s");
+    if (c->in_tests)
+        sb_addf(&extra, "; %d in test files ignored", c->in_tests);
+    if (c->in_deleted)
+        sb_addf(&extra, "; %d in deleted files ignored", c->in_deleted);
+    if (nbase_missing)
+        sb_addf(&extra, "; base text unavailable for %d file(s), comments judged line by line",
+                nbase_missing);
+    /* parse errors are for the log: say where the first one is, never make a finding of it */
+    int nerr = 0;
+    for (size_t k = 0; k < nfiles; k++) {
+        const syntax_doc *d = files[k].hdoc && files[k].hdoc->has_errors ? files[k].hdoc : NULL;
+        if (!d)
+            continue;
+        if (nerr++ == 0) {
+            int col;
+            int line = syntax_first_error(d, &col, NULL);
+            sb_addf(&extra, "; syntax errors in the head of %s (first at line %d)", files[k].f->path, line);
+        }
+    }
+    if (nerr > 1)
+        sb_addf(&extra, " and %d more file(s)", nerr - 1);
+    const char *x = extra.buf ? extra.buf : "";
+    if (ndels == 0)
+        collector_status(ctx, "nothing found: this change deletes no assert, check, zero-init or "
+                              "contiguous call%s", x);
+    else if (nfound == 0)
+        collector_status(ctx, "nothing found: %zu deleted guard(s), none lost (%d moved, "
+                              "hints say where; %d still enforced or gone with what they "
+                              "guarded, hints)%s", ndels, c->moved, c->hinted, x);
+    else
+        collector_status(ctx, "found %d: %d gone, %d changed, %d zero-init swapped for empty; %d "
+                              "moved (hints); %d lowered to hints (still checked elsewhere, or "
+                              "their subject is gone)%s",
+                         nfound, c->gone, c->changed, c->zero, c->moved, c->hinted, x);
+    sb_free(&extra);
+}
+
+/* Run the collector over the whole change. */
+static void guards_run(collector_ctx *ctx)
+{
+    const change *chg = ctx->chg;
+    gfile *files = xcalloc(chg->nfiles ? chg->nfiles : 1, sizeof *files);
+    size_t nfiles = 0;
+    int nbase_missing = 0;
+    for (size_t k = 0; k < chg->nfiles; k++) {
+        const change_file *f = &chg->files[k];
+        if (f->is_skipped || f->is_binary || (f->ndel == 0 && f->nadd == 0))
+            continue;
+        gfile_load(ctx, &files[nfiles++], f, &nbase_missing);
+    }
+    gcounts c = {0};
+    gstmt_list dels = {0}, adds = {0}, test_adds = {0};
+    collect_statements(files, nfiles, &dels, &adds, &test_adds, &c);
     for (size_t i = 0; i < dels.n; i++) {
         /* a function rewritten elsewhere in its file: its guards' findings go with it */
         const syn_func *to = guards_relocated(dels.items[i].gf, &dels.items[i]);
@@ -350,54 +410,7 @@ static void guards_run(collector_ctx *ctx)
         if (!dup)
             guards_report(ctx, files, nfiles, &dels.items[i], &adds, &test_adds, &c);
     }
-    int nfound = c.gone + c.changed + c.zero + c.conditional;
-    strbuf extra;
-    sb_init(&extra);
-    if (c.kept)
-        sb_addf(&extra, "; %d re-added in place with the same condition", c.kept);
-    if (c.dropped)
-        sb_addf(&extra, "; %d zero-init/contiguous calls went with their buffer", c.dropped);
-    if (c.conditional)
-        sb_addf(&extra, "; %d re-added under a condition", c.conditional);
-    if (c.path_gone)
-        sb_addf(&extra, "; %d guard%s went with their deleted code", c.path_gone,
-                c.path_gone == 1 ? "" : "s");
-    if (c.in_tests)
-        sb_addf(&extra, "; %d in test files ignored", c.in_tests);
-    if (c.in_deleted)
-        sb_addf(&extra, "; %d in deleted files ignored", c.in_deleted);
-    if (nbase_missing)
-        sb_addf(&extra, "; base text unavailable for %d file(s), comments judged line by line",
-                nbase_missing);
-    /* parse errors are for the log: say where the first one is, never make a finding of it */
-    int nerr = 0;
-    for (size_t k = 0; k < nfiles; k++) {
-        const syntax_doc *d = files[k].hdoc && files[k].hdoc->has_errors ? files[k].hdoc : NULL;
-        if (!d)
-            continue;
-        if (nerr++ == 0) {
-            int col;
-            int line = syntax_first_error(d, &col, NULL);
-            sb_addf(&extra, "; syntax errors in the head of %s (first at line %d)", files[k].f->path, line);
-        }
-    }
-    if (nerr > 1)
-        sb_addf(&extra, " and %d more file(s)", nerr - 1);
-    if (dels.n == 0)
-        collector_status(ctx, "nothing found: this change deletes no assert, check, zero-init or "
-                              "contiguous call%s", extra.buf ? extra.buf : "");
-    else if (nfound == 0)
-        collector_status(ctx, "nothing found: %zu deleted guard(s), none lost (%d moved, "
-                              "hints say where; %d still enforced or gone with what they "
-                              "guarded, hints)%s", dels.n, c.moved, c.hinted,
-                         extra.buf ? extra.buf : "");
-    else
-        collector_status(ctx, "found %d: %d gone, %d changed, %d zero-init swapped for empty; %d "
-                              "moved (hints); %d lowered to hints (still checked elsewhere, or "
-                              "their subject is gone)%s",
-                         nfound, c.gone, c.changed, c.zero, c.moved, c.hinted,
-                         extra.buf ? extra.buf : "");
-    sb_free(&extra);
+    status_line(ctx, files, nfiles, dels.n, &c, nbase_missing);
     gstmt_list_free(&dels);
     gstmt_list_free(&adds);
     gstmt_list_free(&test_adds);
