@@ -156,6 +156,10 @@ const syn_func *guards_function_at(const syn_func_list *l, int line);
  * in; a check in an if's condition covers the if's branches, and the code after it when the
  * branch ends by raising or returning. */
 bool guards_dominates(const syntax_doc *d, const syn_func_list *fl, int e, int g);
+/* True when line e of doc d can run before line g on the way there: same function, and every
+ * branch e sits in either holds g too or is over before g (a pad done only when needed,
+ * then used) — never a sibling branch of g's. */
+bool guards_reaches(const syntax_doc *d, const syn_func_list *fl, int e, int g);
 /* The head line standing for a deleted statement's place in the code: the deletion point,
  * moved back into the deleted statement's block when the next line is outside it. */
 int guards_anchor_line(const gfile *gf, const gstmt *del);

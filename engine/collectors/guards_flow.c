@@ -182,6 +182,25 @@ bool guards_dominates(const syntax_doc *d, const syn_func_list *fl, int e, int g
     return true;
 }
 
+bool guards_reaches(const syntax_doc *d, const syn_func_list *fl, int e, int g)
+{
+    if (!d || e < 1 || g < 1 || e > d->nlines || g > d->nlines)
+        return false;
+    if (guards_function_at(fl, e) != guards_function_at(fl, g))
+        return false;
+    TSNode en = node_on_line(d, e), gn = node_on_line(d, g);
+    if (ts_node_is_null(en) || ts_node_is_null(gn))
+        return false;
+    bpath ep, gp;
+    branch_path(en, &ep);
+    branch_path(gn, &gp);
+    /* a branch of e's that g is not in must be over before g starts */
+    for (size_t i = 0; i < ep.n; i++)
+        if (!path_has(&gp, ep.steps[i]) && ts_node_start_byte(gn) < ts_node_end_byte(ep.steps[i].at))
+            return false;
+    return true;
+}
+
 /* --- the deleted guard's place ------------------------------------------------------------ */
 
 static int indent_of(const char *t, size_t len)

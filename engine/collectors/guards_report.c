@@ -869,6 +869,19 @@ static int explaining_comment(const gstmt *del)
     return 0;
 }
 
+/* The `(` that the `)` at close (in s) closes, or s when unbalanced. */
+static const char *open_of(const char *s, const char *close)
+{
+    int depth = 0;
+    for (const char *p = close; p >= s; p--) {
+        if (*p == ')')
+            depth++;
+        else if (*p == '(' && --depth == 0)
+            return p + 1;
+    }
+    return s;
+}
+
 /* A line of the guard's head function that rounds its subject up (`(n + k - 1) // k`, cdiv,
  * ceil_div, round_up): a divisibility check the code pads for. Its line, or 0. */
 static int padding_line(const gstmt *del)
@@ -878,26 +891,38 @@ static int padding_line(const gstmt *del)
     const char *sym = strrchr(del->subject, ':') ? strrchr(del->subject, ':') + 1 : del->subject;
     static const char *const up[] = {"cdiv(", "ceil_div(", "div_up(", "round_up(", "align_up(",
                                      "-1)//", "-1)/", "divup(", "ceildiv("};
+    int g = guards_anchor_line(gf, del);
     for (int line = hf ? hf->body_line : 1; hf && line <= hf->end_line; line++) {
         char *c = syntax_line_code(gf->hdoc, line);
         char *n = c ? guards_no_space(c) : xstrdup("");
-        bool rounds = false;
-        for (size_t k = 0; k < sizeof up / sizeof up[0] && !rounds; k++)
-            rounds = strstr(n, up[k]) != NULL;
-        /* `(m + 63) // 64`: a literal k - 1 added before the division */
-        for (const char *q = strstr(n, ")/"); q && !rounds; q = strstr(q + 1, ")/")) {
+        /* where the rounding's argument starts: `cdiv(`, or the `(` of `(m + 63) // 64` */
+        const char *arg = NULL;
+        for (size_t k = 0; k < sizeof up / sizeof up[0] && !arg; k++) {
+            const char *q = strstr(n, up[k]);
+            if (q && up[k][0] != '-')
+                arg = q + strlen(up[k]);
+            else if (q)
+                arg = open_of(n, q + 2);
+        }
+        for (const char *q = strstr(n, ")/"); q && !arg; q = strstr(q + 1, ")/")) {
             const char *d = q;
             while (d > n && isdigit((unsigned char)d[-1]))
                 d--;
-            rounds = d < q && d > n && d[-1] == '+';
+            if (d < q && d > n && d[-1] == '+')
+                arg = open_of(n, q);
         }
-        /* the subject, or a name it is derived from (N_i from N_i_raw) */
+        /* the subject, or a name it is derived from (N_i from N_i_raw), rounded up itself, by
+         * code (not another check) that runs on the way to the guard's place */
         bool names = false;
-        for (const char *q = strstr(n, sym); q && rounds && !names; q = strstr(q + 1, sym))
-            names = q == n || !guards_ident_char(q[-1]);
+        const char *close = arg ? strchr(arg, ')') : NULL;
+        for (const char *q = arg ? strstr(arg, sym) : NULL; q && (!close || q < close) && !names;
+             q = strstr(q + 1, sym))
+            names = !guards_ident_char(q[-1]);
+        bool ok = names && guards_kind(c ? c : "") == GK_NONE &&
+                  guards_reaches(gf->hdoc, &gf->hfuncs, line, g);
         free(c);
         free(n);
-        if (rounds && names)
+        if (ok)
             return line;
     }
     return 0;
