@@ -3,8 +3,10 @@
  * and has evidence_calls.c find the call sites. */
 #include "engine/evidence.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/evidence_internal.h"
 #include "engine/regex.h"
@@ -18,10 +20,7 @@ typedef struct ev_file {
     syn_lang lang;
     char *head, *base;
     size_t hlen, blen;
-    syntax_doc *hdoc;    /* the head parsed, or NULL */
     ev_sig_list hs, bs;
-    syn_call_list calls; /* the head's calls, read on first need */
-    bool have_calls;
     bool is_test;
 } ev_file;
 
@@ -177,13 +176,11 @@ static void load_files(ev_state *st)
             continue;
         }
         st->out->nheads++;
-        ef->hdoc = syntax_parse(lang, ef->head, ef->hlen, NULL);
-        ev_signatures(ef->hdoc, &ef->hs);
+        ev_signatures(lang, ef->head, ef->hlen, &ef->hs);
         if (!f->is_new)
             ef->base = change_base_from_head(f, ef->head, ef->hlen, &ef->blen);
-        syntax_doc *bdoc = ef->base ? syntax_parse(lang, ef->base, ef->blen, NULL) : NULL;
-        ev_signatures(bdoc, &ef->bs);
-        syntax_free(bdoc);
+        if (ef->base)
+            ev_signatures(lang, ef->base, ef->blen, &ef->bs);
     }
 }
 
@@ -231,9 +228,8 @@ static int param_changes(evidence_item *it, const ev_sig *b, const ev_sig *h, ch
             continue;
         ev_add_what(it, w);
         n++;
-        if (*hp->name && !hp->splat) {
-            *ARRAY_PUSH(*names, *nn, *cap) = xstrdup(hp->name);
-        }
+        if (!hp->splat) /* an unnamed parameter is asked about by its position */
+            *ARRAY_PUSH(*names, *nn, *cap) = *hp->name ? xstrdup(hp->name) : xasprintf("#%zu", i);
     }
     for (size_t j = 0; j < b->np; j++) {
         size_t i;
@@ -419,44 +415,99 @@ static bool wrapper_call(const char *name)
     return str_ends(name, "_cast");
 }
 
-/* When the subject's line sits in an argument of a call (other than a cast or a check), which:
- * "argument 4 of rope_kernel (the call at line 32)". A new string, or NULL. */
-static char *call_context(ev_file *ef, int line, const char *sym)
+/* The name of the function called by the '(' at open: before it, perhaps a HIP launch
+ * configuration (<<<...>>>) and template arguments, then the (last component of the) name.
+ * Sets *len; NULL when the parenthesis follows no name (a grouping). */
+static const char *callee_before(const char *t, const char *open, size_t *len)
 {
-    if (!ef->hdoc)
-        return NULL;
-    if (!ef->have_calls) {
-        syntax_calls(ef->hdoc, 0, 0, &ef->calls);
-        ef->have_calls = true;
+    const char *e = open;
+    while (e > t && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+        e--;
+    if (e - t >= 3 && !strncmp(e - 3, ">>>", 3)) {
+        const char *s = e - 3;
+        while (s - t >= 3 && strncmp(s - 3, "<<<", 3))
+            s--;
+        e = s - t >= 3 ? s - 3 : t;
+        while (e > t && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
     }
-    const syn_call *best = NULL;
-    size_t best_arg = 0;
-    size_t sl = strlen(sym);
-    for (size_t i = 0; i < ef->calls.n; i++) {
-        const syn_call *c = &ef->calls.items[i];
-        if (c->line > line || c->end_line < line || wrapper_call(c->name))
-            continue;
-        for (size_t k = 0; k < c->nargs; k++) {
-            const syn_arg *a = &c->args[k];
-            if (a->line > line || a->end_line < line)
-                continue;
-            bool word = false;
-            for (const char *q = a->text; !word && (q = strstr(q, sym)); q += sl)
-                word = (q == a->text || !ev_ident_char(q[-1])) && !ev_ident_char(q[sl]);
-            if (word && (!best || c->line > best->line ||
-                         (c->line == best->line && c->col > best->col))) {
-                best = c;
-                best_arg = k;
+    if (e > t && e[-1] == '>') { /* template arguments */
+        int d = 0;
+        const char *s = e;
+        for (; s > t && e - s < 256; s--) {
+            if (s[-1] == '>')
+                d++;
+            else if (s[-1] == '<' && --d == 0) {
+                s--;
+                break;
             }
         }
+        e = s;
     }
-    if (!best)
+    const char *s = e;
+    while (s > t && ev_ident_char(s[-1]))
+        s--;
+    if (s == e || (*s >= '0' && *s <= '9'))
         return NULL;
-    if (best->args[best_arg].keyword)
-        return xasprintf("passed as %s= to %s (the call at line %d)", best->args[best_arg].keyword,
-                         best->callee, best->line);
-    return xasprintf("argument %zu of %s (the call at line %d)", best_arg + 1, best->callee,
-                     best->line);
+    *len = (size_t)(e - s);
+    return s;
+}
+
+/* When the subject at `at` (in the head text of ef) sits in an argument of a call other than a
+ * cast or a check, which: "argument 4 of rope_kernel (the call at line 32)". Read lexically,
+ * outward from the subject. A new string, or NULL. */
+static char *call_context(const ev_file *ef, const char *at, int line)
+{
+    const char *t = ef->head;
+    int depth = 0;
+    for (const char *p = at; p > t && at - p < 4096;) {
+        char c = *--p;
+        if (c == ')' || c == ']' || c == '}') {
+            depth++;
+        } else if ((c == '[' || c == '{') && depth-- == 0) {
+            return NULL;
+        } else if (c == ';' && depth == 0) {
+            return NULL;
+        } else if (c == '(' && depth > 0) {
+            depth--;
+        } else if (c == '(') {
+            size_t nl = 0;
+            const char *name = callee_before(t, p, &nl);
+            char *callee = name ? xstrndup(name, nl) : NULL;
+            if (!callee || wrapper_call(callee)) {
+                free(callee);
+                continue;
+            }
+            size_t arg = 0;
+            const char *arg_start = p + 1;
+            int d = 0;
+            for (const char *q = p + 1; q < at; q++) {
+                if (*q == '(' || *q == '[' || *q == '{')
+                    d++;
+                else if (*q == ')' || *q == ']' || *q == '}')
+                    d--;
+                else if (*q == ',' && d == 0) {
+                    arg++;
+                    arg_start = q + 1;
+                }
+            }
+            int cl = line;
+            for (const char *q = p; q < at; q++)
+                cl -= *q == '\n';
+            const char *a = str_lskip(arg_start);
+            size_t k = 0;
+            while (ev_ident_char(a[k]))
+                k++;
+            const char *eq = str_lskip(a + k);
+            char *r = ef->lang == SYN_PYTHON && k && *eq == '=' && eq[1] != '='
+                          ? xasprintf("passed as %.*s= to %s (the call at line %d)", (int)k, a,
+                                      callee, cl)
+                          : xasprintf("argument %zu of %s (the call at line %d)", arg + 1, callee, cl);
+            free(callee);
+            return r;
+        }
+    }
+    return NULL;
 }
 
 /* The head lines of the changed files that check, unwrap or declare optional the subject. */
@@ -480,7 +531,7 @@ static void subject_lines(ev_state *st, evidence_item *it, const char *sym)
     evidence_line uses[USES_MAX];
     size_t sl = strlen(sym);
     for (size_t i = 0; rc && ru && ro && i < st->nfiles; i++) {
-        ev_file *ef = &st->files[i];
+        const ev_file *ef = &st->files[i];
         if (!ef->head || ef->is_test)
             continue;
         const char *t = ef->head, *end = t + ef->hlen;
@@ -498,7 +549,7 @@ static void subject_lines(ev_state *st, evidence_item *it, const char *sym)
                 for (const char *q = code; !word && (q = strstr(q, sym)); q += sl)
                     word = (q == code || !ev_ident_char(q[-1])) && !ev_ident_char(q[sl]);
                 if (role) {
-                    ev_add_line(it, ef->f->path, line, role, ls, len, call_context(ef, line, sym));
+                    ev_add_line(it, ef->f->path, line, role, ls, len, call_context(ef, hit, line));
                     nroles++;
                 } else if (word && nuses < USES_MAX) {
                     uses[nuses++] = (evidence_line){(char *)ef->f->path, line, NULL,
@@ -650,16 +701,32 @@ static int line_cmp(const void *a, const void *b)
     return c ? c : x->line - y->line;
 }
 
+/* With REVIEW_LSP_TIMING set, the time a step took on stderr (as the engine's steps). */
+static void step_time(const char *step, struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (getenv("REVIEW_LSP_TIMING"))
+        fprintf(stderr, "review-lsp: evidence %s %.2f ms\n", step,
+                (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6);
+    *t0 = t1;
+}
+
 void evidence_collect(const change *c, const char *root, evidence_report *out)
 {
     memset(out, 0, sizeof *out);
     ev_state st = {.c = c, .out = out};
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     load_files(&st);
+    step_time("parse", &t0);
     trace_signatures(&st);
     trace_guards(&st);
+    step_time("signatures and guards", &t0);
     for (size_t i = 0; i < st.ntargets; i++)
         st.targets[i].item = &out->items[st.targets[i].item_index];
     out->nfiles = ev_find_calls(c, root, st.targets, st.ntargets);
+    step_time("call sites", &t0);
     strbuf lim;
     sb_init(&lim);
     if (out->nno_head)
@@ -679,8 +746,6 @@ void evidence_collect(const change *c, const char *root, evidence_report *out)
         free(st.files[i].base);
         ev_sig_list_free(&st.files[i].hs);
         ev_sig_list_free(&st.files[i].bs);
-        syn_call_list_free(&st.files[i].calls);
-        syntax_free(st.files[i].hdoc);
     }
     free(st.files);
     for (size_t i = 0; i < st.nsets; i++) {

@@ -16,10 +16,20 @@
 #define ARGS_MAX 8192
 #define LOOKBACK_LINES 6
 
-/* True for the file names the search reads. */
+/* True for the file names the search may read (of a parsed language). */
 static bool want_code(const char *name)
 {
     return syntax_lang_of_path(name) != SYN_NONE;
+}
+
+/* True when some target is of the language of path. */
+static bool wanted_lang(const ev_target *t, size_t nt, const char *path)
+{
+    syn_lang l = syntax_lang_of_path(path);
+    for (size_t i = 0; i < nt; i++)
+        if (t[i].lang == l)
+            return true;
+    return false;
 }
 
 typedef struct path_list {
@@ -317,8 +327,9 @@ static void describe_arg(const ev_target *tg, const call_args *a, bool receiver,
     }
     if (out->len)
         sb_adds(out, "; ");
+    char *label = *p->name ? xstrdup(p->name) : xasprintf("parameter %d", pi + 1);
     if (value) {
-        sb_addf(out, "%s ← %s", p->name, value);
+        sb_addf(out, "%s ← %s", label, value);
         const char *how = ev_value_handling(value);
         int at = 0;
         if (!how) {
@@ -333,12 +344,13 @@ static void describe_arg(const ev_target *tg, const call_args *a, bool receiver,
         else if (at)
             sb_addf(out, " (checked at line %d)", at);
     } else if (splat) {
-        sb_addf(out, "%s: passed through a *args/**kwargs splat", p->name);
+        sb_addf(out, "%s: passed through a *args/**kwargs splat", label);
     } else if (p->dflt) {
-        sb_addf(out, "%s not passed (default %s)", p->name, p->dflt);
+        sb_addf(out, "%s not passed (default %s)", label, p->dflt);
     } else {
-        sb_addf(out, "%s not passed, and it has no default", p->name);
+        sb_addf(out, "%s not passed, and it has no default", label);
     }
+    free(label);
 }
 
 /* Record the call of tg whose name starts at p. */
@@ -420,7 +432,8 @@ size_t ev_find_calls(const change *c, const char *root, ev_target *t, size_t nt)
     size_t nread = 0;
     for (size_t i = 0; i < paths.n; i++) {
         size_t len = 0;
-        char *text = head_of(c, root, paths.items[i], &len);
+        char *text = wanted_lang(t, nt, paths.items[i]) ? head_of(c, root, paths.items[i], &len)
+                                                        : NULL;
         if (text) {
             nread++;
             scan_file(paths.items[i], text, len, t, nt);

@@ -39,10 +39,11 @@ typedef struct ev_sig_list {
     size_t n, cap;
 } ev_sig_list;
 
-/* Every function definition and declaration of a parsed C++ or Python text (declarators
- * inside function bodies and ALL-CAPS names, which are macro uses, are left out). */
-void ev_signatures(const syntax_doc *d, ev_sig_list *out);
+/* Every function definition and declaration of a C++ or Python text (lists inside function
+ * bodies and ALL-CAPS names, which are macro uses, are left out). */
+void ev_signatures(syn_lang lang, const char *text, size_t len, ev_sig_list *out);
 void ev_sig_list_free(ev_sig_list *l);
+
 /* The index of the parameter named name in s, or -1. */
 int ev_param_index(const ev_sig *s, const char *name);
 
@@ -76,7 +77,7 @@ bool ev_ident_char(char c);
 const char *ev_value_handling(const char *value);
 
 /* The caps of the report. */
-#define EV_LINES_MAX 40    /* lines per item */
+#define EV_LINES_MAX 24    /* lines per item (the rest are counted) */
 #define EV_ITEMS_MAX 40    /* items per report */
 
 #endif

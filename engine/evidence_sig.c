@@ -1,17 +1,15 @@
-/* Function signatures for the evidence module (evidence_internal.h): tree-sitter finds each
- * C++ function declarator and Python def, and the parameter list is then read lexically
- * (comments dropped, split at top-level commas) into named parameters, so a base and a head
- * signature can be compared parameter by parameter. */
+/* Function signatures for the evidence module (evidence_internal.h), read lexically, so that
+ * the packet does not parse again what the review parsed: C++ parameter lists are the
+ * parenthesised groups outside every function body that follow a declared name (a type word,
+ * '*', '&' or '>' before it), Python's the "def name(...)" headers. Each list is split at its
+ * top-level commas into named parameters, so a base and a head signature can be compared
+ * parameter by parameter. Bodies are found by their braces (a '{' after the list, qualifiers
+ * or an initialiser list between) and by indentation (Python). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/evidence_internal.h"
 #include "engine/util.h"
-
-static const char CPP_SIG_QUERY[] =
-    "(function_declarator declarator: (_) @name parameters: (parameter_list) @params)";
-static const char PY_SIG_QUERY[] =
-    "(function_definition name: (identifier) @name parameters: (parameters) @params)";
 
 /* The text of a parameter list without comments (C++ // and block comments, Python #),
  * string contents kept. A new string. */
@@ -188,113 +186,338 @@ static void split_params(syn_lang lang, const char *list, ev_sig *s)
 
 int ev_param_index(const ev_sig *s, const char *name)
 {
+    if (name[0] == '#') {
+        long i = strtol(name + 1, NULL, 10);
+        return i >= 0 && (size_t)i < s->np ? (int)i : -1;
+    }
     for (size_t i = 0; i < s->np; i++)
         if (*s->p[i].name && !strcmp(s->p[i].name, name))
             return (int)i;
     return -1;
 }
 
-typedef struct sig_scan {
-    syn_lang lang;
-    ev_sig_list *out;
-} sig_scan;
-
-/* The node captured as name in a match. */
-static TSNode capture(const TSQuery *q, const TSQueryMatch *m, const char *name)
+/* Words before a '(' that never name a declared function. */
+static bool not_a_name(const char *s, size_t n)
 {
-    for (uint16_t i = 0; i < m->capture_count; i++)
-        if (!strcmp(syntax_capture_name(q, m->captures[i].index), name))
-            return m->captures[i].node;
-    TSNode none = {0};
-    return none;
-}
-
-/* The definition around a declarator (its function_definition ancestor), and whether it sits
- * inside a function body (then it is a local declaration or a misread call, not a signature). */
-static TSNode definition_of(TSNode n, bool *in_body)
-{
-    TSNode def = {0};
-    *in_body = false;
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        const char *t = ts_node_type(p);
-        if (!strcmp(t, "function_definition") && ts_node_is_null(def)) {
-            def = p;
-        } else if (!strcmp(t, "compound_statement") && ts_node_is_null(def)) {
-            *in_body = true; /* C++ only: Python bodies are "block", and nested defs count */
-            break;
-        }
-    }
-    return def;
-}
-
-/* The plain name of a declarator's name text ("ns::Foo::bar<T>" → "bar"), or NULL when it is
- * not a plain identifier (operators, destructors, parenthesised declarators) or is all
- * capitals (a macro use read as a declaration). */
-static char *plain_name(const char *t)
-{
-    const char *s = t, *c;
-    while ((c = strstr(s, "::")))
-        s = c + 2;
-    size_t k = 0;
-    while (ev_ident_char(s[k]))
-        k++;
-    if (!k || (s[k] && s[k] != '<') || (s[0] >= '0' && s[0] <= '9'))
-        return NULL;
-    bool caps = true;
-    for (size_t i = 0; i < k; i++)
+    static const char *const kw[] = {
+        "if", "for", "while", "switch", "return", "sizeof", "decltype", "alignas", "alignof",
+        "static_assert", "noexcept", "throw", "catch", "defined", "template", "operator",
+        "typeid", "new", "delete", "else", "do", "case", "using", "typedef", "asm", "volatile",
+        "void", "int", "float", "double", "char", "bool", "long", "short", "unsigned", "auto",
+        "signed", "const", "static", "inline", "extern", NULL};
+    for (size_t i = 0; kw[i]; i++)
+        if (strlen(kw[i]) == n && !strncmp(kw[i], s, n))
+            return true;
+    if (n >= 2 && s[0] == '_' && s[1] == '_') /* __attribute__, __launch_bounds__, ... */
+        return true;
+    bool caps = true; /* a macro use */
+    for (size_t i = 0; i < n; i++)
         if (s[i] >= 'a' && s[i] <= 'z')
             caps = false;
-    return caps ? NULL : xstrndup(s, k);
+    return caps;
 }
 
-static bool on_sig(const syntax_doc *d, const TSQuery *q, const TSQueryMatch *m, void *arg)
+static bool is_space(char c)
 {
-    sig_scan *sc = arg;
-    TSNode name = capture(q, m, "name"), params = capture(q, m, "params");
-    if (ts_node_is_null(name) || ts_node_is_null(params))
-        return true;
-    bool in_body = false;
-    TSNode def = definition_of(name, &in_body);
-    if (in_body)
-        return true;
-    char *nt = syntax_node_text(d, name);
-    char *plain = plain_name(nt);
-    free(nt);
-    if (!plain)
-        return true;
-    ev_sig *s = ARRAY_PUSH(sc->out->items, sc->out->n, sc->out->cap);
-    memset(s, 0, sizeof *s);
-    s->name = plain;
-    s->line = syntax_node_line(name);
-    s->first = syntax_node_line(params);
-    s->last = syntax_node_end_line(params);
-    if (!ts_node_is_null(def)) {
-        s->def_first = syntax_node_line(def);
-        s->def_last = syntax_node_end_line(def);
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The declared name before the '(' at open (C++), or NULL: an identifier (possibly qualified)
+ * preceded by a type word, '*', '&' or '>'. Sets *len. */
+static const char *cpp_declared_name(const char *t, const char *open, size_t *len)
+{
+    const char *e = open;
+    while (e > t && is_space(e[-1]))
+        e--;
+    const char *s = e;
+    while (s > t && ev_ident_char(s[-1]))
+        s--;
+    if (s == e || (*s >= '0' && *s <= '9') || not_a_name(s, (size_t)(e - s)))
+        return NULL;
+    const char *q = s;
+    while (q - t >= 2 && q[-1] == ':' && q[-2] == ':') { /* Cls::name: look before Cls:: */
+        q -= 2;
+        while (q > t && (ev_ident_char(q[-1]) || q[-1] == '>' || q[-1] == '<'))
+            q--;
     }
-    uint32_t a = ts_node_start_byte(params), b = ts_node_end_byte(params);
-    char *raw = strip_comments(sc->lang, d->text + a, b - a);
+    while (q > t && is_space(q[-1]))
+        q--;
+    if (q == t)
+        return NULL;
+    char c = q[-1];
+    if (ev_ident_char(c)) {
+        const char *w = q;
+        while (w > t && ev_ident_char(w[-1]))
+            w--;
+        static const char *const no[] = {"return", "else", "case", "new", "throw", "delete",
+                                          "co_return", "co_await", "goto", NULL};
+        for (size_t i = 0; no[i]; i++)
+            if (strlen(no[i]) == (size_t)(q - w) && !strncmp(no[i], w, (size_t)(q - w)))
+                return NULL;
+    } else if (c != '*' && c != '&' && !(c == '>' && !(q - t >= 2 && q[-2] == '-'))) {
+        return NULL;
+    }
+    *len = (size_t)(e - s);
+    return s;
+}
+
+/* Whether a body follows the ')' of a parameter list (p just after it): qualifiers, a
+ * trailing return type or a constructor's initialiser list, then '{'. */
+static bool body_follows(const char *p, const char *end)
+{
+    int paren = 0;
+    for (; p < end; p++) {
+        char c = *p;
+        if (c == '(')
+            paren++;
+        else if (c == ')')
+            paren--;
+        else if (paren <= 0 && (c == ';' || c == '=' || c == '}' || c == ','))
+            return false;
+        else if (paren <= 0 && c == '{')
+            return true;
+    }
+    return false;
+}
+
+/* Add the signature whose list is open..close (inclusive) named name, at its lines. */
+static ev_sig *add_sig(syn_lang lang, ev_sig_list *out, const char *name, size_t nlen,
+                       const char *open, const char *close, int name_line, int first, int last)
+{
+    ev_sig *s = ARRAY_PUSH(out->items, out->n, out->cap);
+    memset(s, 0, sizeof *s);
+    s->name = xstrndup(name, nlen);
+    s->line = name_line;
+    s->first = first;
+    s->last = last;
+    char *raw = strip_comments(lang, open, (size_t)(close - open + 1));
     s->params = ev_collapse(raw, strlen(raw));
     free(raw);
     s->key = no_space(s->params);
     size_t kl = strlen(s->key); /* a trailing comma is formatting, not a change */
-    if (kl >= 2 && s->key[kl - 2] == ',') {
+    if (kl >= 3 && s->key[kl - 2] == ',') {
         s->key[kl - 2] = ')';
         s->key[kl - 1] = '\0';
     }
-    split_params(sc->lang, s->params, s);
-    s->is_method = sc->lang == SYN_PYTHON && s->np &&
+    split_params(lang, s->params, s);
+    s->is_method = lang == SYN_PYTHON && s->np &&
                    (!strcmp(s->p[0].name, "self") || !strcmp(s->p[0].name, "cls"));
-    return true;
+    return s;
 }
 
-void ev_signatures(const syntax_doc *d, ev_sig_list *out)
+/* The 1-based line of p, counting on from a known (line, position) pair. */
+static int line_of(const char *t, const char *p, int *line, const char **at)
 {
-    if (!d || (d->lang != SYN_CPP && d->lang != SYN_PYTHON))
-        return;
-    sig_scan sc = {d->lang, out};
-    (void)syntax_query(d, d->lang == SYN_CPP ? CPP_SIG_QUERY : PY_SIG_QUERY, 0, 0, on_sig, &sc,
-                       NULL);
+    if (p < *at) {
+        *line = 1;
+        *at = t;
+    }
+    for (const char *q = *at; q < p; q++)
+        *line += *q == '\n';
+    *at = p;
+    return *line;
+}
+
+/* Skip a comment, string, character literal or preprocessor line starting at p; returns the
+ * last byte skipped, or NULL when there is none at p. */
+static const char *cpp_skip(const char *t, const char *p, const char *end)
+{
+    if (p[0] == '/' && p + 1 < end && p[1] == '/') {
+        while (p + 1 < end && p[1] != '\n')
+            p++;
+        return p;
+    }
+    if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+        const char *e = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
+        return e ? e + 1 : end - 1;
+    }
+    if (*p == '"' || *p == '\'') {
+        char q = *p;
+        for (p++; p < end && *p != q && *p != '\n'; p++)
+            if (*p == '\\' && p + 1 < end)
+                p++;
+        return p < end ? p : end - 1;
+    }
+    if (*p == '#') {
+        const char *ls = p;
+        while (ls > t && (ls[-1] == ' ' || ls[-1] == '\t'))
+            ls--;
+        if (ls != t && ls[-1] != '\n')
+            return NULL;
+        while (p + 1 < end && p[1] != '\n')
+            p += (*p == '\\' && p[1] == '\n') ? 2 : 1;
+        return p;
+    }
+    return NULL;
+}
+
+/* The ')' closing the '(' at open, or NULL. */
+static const char *cpp_close(const char *t, const char *open, const char *end)
+{
+    int d = 0;
+    for (const char *q = open; q < end; q++) {
+        const char *s = cpp_skip(t, q, end);
+        if (s) {
+            q = s;
+            continue;
+        }
+        if (*q == '(')
+            d++;
+        else if (*q == ')' && --d == 0)
+            return q;
+    }
+    return NULL;
+}
+
+typedef struct cpp_brace {
+    bool body;         /* a function body */
+    long sig;          /* the signature whose body it is */
+} cpp_brace;
+
+#define BRACES_MAX 512
+
+static void cpp_signatures(const char *t, size_t len, ev_sig_list *out)
+{
+    const char *end = t + len, *cat = t;
+    cpp_brace stack[BRACES_MAX];
+    int depth = 0, bodies = 0, cline = 1;
+    long pending = -1; /* a signature whose body's '{' is still ahead */
+    for (const char *p = t; p < end; p++) {
+        const char *s = cpp_skip(t, p, end);
+        if (s) {
+            p = s;
+            continue;
+        }
+        if (*p == '{') {
+            if (depth < BRACES_MAX) {
+                stack[depth] = (cpp_brace){pending >= 0 && !bodies, pending};
+                if (stack[depth].body) {
+                    out->items[pending].def_first = out->items[pending].line;
+                    bodies++;
+                }
+            }
+            pending = -1;
+            depth++;
+        } else if (*p == '}' && depth > 0) {
+            depth--;
+            if (depth < BRACES_MAX && stack[depth].body) {
+                bodies--;
+                out->items[stack[depth].sig].def_last = line_of(t, p, &cline, &cat);
+            }
+        } else if (*p == ';') {
+            pending = -1;
+        } else if (*p == '(' && !bodies) {
+            const char *q = cpp_close(t, p, end);
+            if (!q)
+                break;
+            size_t nlen = 0;
+            const char *name = pending < 0 ? cpp_declared_name(t, p, &nlen) : NULL;
+            if (name) {
+                int nl = line_of(t, name, &cline, &cat);
+                int first = line_of(t, p, &cline, &cat), last = line_of(t, q, &cline, &cat);
+                add_sig(SYN_CPP, out, name, nlen, p, q, nl, first, last);
+                if (body_follows(q + 1, end))
+                    pending = (long)(out->n - 1);
+            }
+            p = q;
+        }
+    }
+}
+
+/* Indentation of a line (a tab counts as one). */
+static int indent_of(const char *ls, const char *le)
+{
+    int n = 0;
+    while (ls + n < le && (ls[n] == ' ' || ls[n] == '\t'))
+        n++;
+    return n;
+}
+
+/* The ')' closing a Python '(' at open (strings and comments skipped); *lines counts the
+ * newlines passed. NULL when it does not close. */
+static const char *py_close(const char *open, const char *end, int *lines)
+{
+    int d = 0;
+    char quote = 0;
+    for (const char *q = open; q < end; q++) {
+        if (*q == '\n')
+            (*lines)++;
+        if (quote) {
+            if (*q == '\\' && q + 1 < end)
+                q++;
+            else if (*q == quote)
+                quote = 0;
+        } else if (*q == '"' || *q == '\'') {
+            quote = *q;
+        } else if (*q == '#') {
+            while (q + 1 < end && q[1] != '\n')
+                q++;
+        } else if (*q == '(') {
+            d++;
+        } else if (*q == ')' && --d == 0) {
+            return q;
+        }
+    }
+    return NULL;
+}
+
+/* The last line of the body of a def at indentation ind whose header ends on line last and
+ * in text at q: every following line deeper than ind, blank and comment lines aside. */
+static int py_body_end(const char *q, const char *end, int last, int ind)
+{
+    int body_end = last, bl = last + 1;
+    const char *b = memchr(q, '\n', (size_t)(end - q));
+    for (b = b ? b + 1 : end; b < end; bl++) {
+        const char *be = memchr(b, '\n', (size_t)(end - b));
+        if (!be)
+            be = end;
+        const char *c = b + indent_of(b, be);
+        if (c < be && *c != '#' && *c != '\r') {
+            if (indent_of(b, be) <= ind)
+                break;
+            body_end = bl;
+        }
+        b = be < end ? be + 1 : end;
+    }
+    return body_end;
+}
+
+static void py_signatures(const char *t, size_t len, ev_sig_list *out)
+{
+    const char *end = t + len;
+    int line = 1;
+    for (const char *ls = t; ls < end; line++) {
+        const char *le = memchr(ls, '\n', (size_t)(end - ls));
+        if (!le)
+            le = end;
+        int ind = indent_of(ls, le);
+        const char *s = ls + ind;
+        if (le - s > 10 && !strncmp(s, "async def ", 10))
+            s += 6;
+        size_t k = 0;
+        const char *n = le - s > 4 && !strncmp(s, "def ", 4) ? str_lskip(s + 4) : NULL;
+        while (n && ev_ident_char(n[k]))
+            k++;
+        const char *open = n ? n + k : NULL;
+        while (open && open < le && (*open == ' ' || *open == '\t'))
+            open++;
+        int last = line;
+        const char *q = k && open < le && *open == '(' ? py_close(open, end, &last) : NULL;
+        if (q) {
+            ev_sig *sg = add_sig(SYN_PYTHON, out, n, k, open, q, line, line, last);
+            sg->def_first = line;
+            sg->def_last = py_body_end(q, end, last, ind);
+        }
+        ls = le < end ? le + 1 : end;
+    }
+}
+
+void ev_signatures(syn_lang lang, const char *text, size_t len, ev_sig_list *out)
+{
+    if (lang == SYN_CPP)
+        cpp_signatures(text, len, out);
+    else if (lang == SYN_PYTHON)
+        py_signatures(text, len, out);
 }
 
 void ev_sig_list_free(ev_sig_list *l)
