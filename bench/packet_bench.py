@@ -2,10 +2,11 @@
 
 Each PR is reviewed as bench/precision/ledger.py reviews it: the diff from the merge base of
 the PR head with the clone's main to the PR head, the PR head checked out as the head tree, the
-head commit's subject as the title. Two runs per PR, each timed as a whole process:
+head commit's subject as the title. Three runs per PR, each timed as a whole process:
 
   diff mode:  packet WT --diff PR.diff --root WT --base main --title T --out DIR
   repo mode:  (in WT) packet --base main --title T --out DIR
+  check:      check --diff PR.diff --root WT --title T   (the review alone, for comparison)
 
 WT is a worktree of the clone, made once by you (never committed, never inside this repo):
   git -C AITER_GIT worktree add --detach WT main
@@ -81,6 +82,8 @@ def one_pr(a, n, wt):
     git(wt, "checkout", "-q", "--detach", "-f", head)
     git(wt, "clean", "-qfdx")
     res = {"pr": n, "lines": diff.count(b"\n")}
+    dt, r = timed([a.bin, "check", "--diff", dpath, "--root", wt, "--title", title])
+    res["check"] = dt
     for mode in ("diff", "repo"):
         pdir = os.path.join(a.out, "%d-%s" % (n, mode))
         if mode == "diff":
@@ -123,6 +126,7 @@ def main():
     a.out = os.path.abspath(a.out)
     wt = os.path.abspath(a.worktree)
     os.makedirs(a.out, exist_ok=True)
+    a.load0 = " ".join(open("/proc/loadavg").read().split()[:3])
     prs = read_prs(a.prs)
     random.Random(a.seed).shuffle(prs)
     rows = []
@@ -131,19 +135,24 @@ def main():
         if not r:
             continue
         rows.append(r)
-        print("PR %5d  %6d diff lines  diff mode %.3f s  repo mode %.3f s  files %d/%d  rc %d/%d"
-              "  applies %s%s" % (n, r["lines"], r["diff"], r["repo"], r["diff_files"],
+        print("PR %5d  %6d diff lines  check %.3f s  diff mode %.3f s  repo mode %.3f s  files %d/%d"
+              "  rc %d/%d  applies %s%s" % (n, r["lines"], r["check"], r["diff"], r["repo"],
+                                            r["diff_files"],
                                   r["repo_files"], r["diff_rc"], r["repo_rc"], r["applies"],
                                   "" if "expand_same" not in r else
                                   "  expand %s" % ("same" if r["expand_same"] else "DIFFERS")),
               flush=True)
-    for mode in ("diff", "repo"):
+    print("load average before: %s; after: %s" % (a.load0, " ".join(open("/proc/loadavg").read().split()[:3])))
+    for mode in ("check", "diff", "repo"):
         v = [r[mode] for r in rows]
         print("%s mode over %d PRs: median %.3f s, p90 %.3f s, max %.3f s (PR %d); %d over 1 s; "
               "%d non-zero exits" % (mode, len(v), statistics.median(v), pct(v, 90), max(v),
                                      max(rows, key=lambda r: r[mode])["pr"],
                                      sum(1 for x in v if x > 1.0),
-                                     sum(1 for r in rows if r[mode + "_rc"] != 0)))
+                                     sum(1 for r in rows if r.get(mode + "_rc", 0) != 0)))
+    extra = [r["diff"] - r["check"] for r in rows]
+    print("packet (diff mode) minus check, per PR: median %+.3f s, max %+.3f s"
+          % (statistics.median(extra), max(extra)))
     if a.triage:
         same = sum(1 for r in rows if r.get("expand_same"))
         print("rules_expanded.txt equal to the original triage's expand: %d of %d" % (same, len(rows)))

@@ -1,6 +1,7 @@
 /* applies.txt and merge_target.txt of the review packet (packet.h): where the merge target is
  * (its commit, and the merge base the change is reviewed from) and whether the change still
- * applies to the target's tip, checked in memory with libgit2 (engine/repo.h), never by
+ * applies to the target's tip, checked in memory as `git apply --check` would
+ * (engine/apply_check.h) on the target's files read with libgit2 (engine/repo.h), never by
  * running git. In repository mode the target is the one the review resolved (--base, else the
  * upstream, origin/main, ...); with --diff it is --base REF in the repository at PATH, and
  * without --base there is no target to check, which both files say. */
@@ -8,9 +9,28 @@
 #include <string.h>
 
 #include "cli/packet.h"
+#include "engine/apply_check.h"
 #include "engine/repo.h"
 
 #define SHORT 10
+
+typedef struct target_reader {
+    repo *r;
+    const char *hex;
+} target_reader;
+
+static char *read_target(void *arg, const char *path, size_t *len, bool *exists)
+{
+    target_reader *tr = arg;
+    return repo_commit_text(tr->r, tr->hex, path, len, exists);
+}
+
+/* Whether the review's change applies to the commit hex of r (see write_applies). */
+static int change_applies(repo *r, const char *hex, const cli_review *cr, char **detail)
+{
+    target_reader tr = {r, hex};
+    return apply_check(cr->rev->chg, read_target, &tr, detail);
+}
 
 /* Both files when there is no target: the same reason, SKIPPED. */
 static void skip_both(const char *why, strbuf *applies, strbuf *target, packet_summary *sum)
@@ -22,23 +42,22 @@ static void skip_both(const char *why, strbuf *applies, strbuf *target, packet_s
     packet_summary_add(sum, "merge_target.txt", "SKIPPED: %s", why);
 }
 
-/* applies.txt from an apply check's result. */
+/* applies.txt from an apply check's result (apply_check.h). */
 static void write_applies(int ok, const char *detail, const char *name, const char *hex,
                           strbuf *out, packet_summary *sum)
 {
     if (ok > 0) {
         sb_addf(out, "APPLIES: the change still applies to the merge target %s at %s\n"
-                     "  (checked in memory against the target's tree, as `git apply --check` "
-                     "would)\n", name, hex);
+                     "  (checked against the target's files as `git apply --check` would: each "
+                     "hunk in place or moved by an offset)\n", name, hex);
+        if (detail)
+            sb_addf(out, "  note: %s\n", detail);
         packet_summary_add(sum, "applies.txt", "APPLIES to %s at %.*s", name, SHORT, hex);
-    } else if (ok == 0) {
+    } else {
         sb_addf(out, "STALE: the change no longer applies to the merge target %s at %s --\n"
                      "  it needs a rebase, and a CI result on it describes a tree that has moved\n"
                      "  first failure: %s\n", name, hex, detail ? detail : "unknown");
         packet_summary_add(sum, "applies.txt", "STALE against %s at %.*s", name, SHORT, hex);
-    } else {
-        sb_addf(out, "SKIPPED: the apply check could not run: %s\n", detail ? detail : "unknown");
-        packet_summary_add(sum, "applies.txt", "SKIPPED: the apply check could not run");
     }
 }
 
@@ -81,7 +100,7 @@ static void repo_mode(const cli_options *o, const cli_review *cr, strbuf *applie
         packet_summary_add(sum, "applies.txt", "APPLIES (the merge base is %s's tip)", name);
     } else {
         char *detail = NULL;
-        int ok = repo_change_applies(r, &detail);
+        int ok = change_applies(r, hex, cr, &detail);
         write_applies(ok, detail, name, hex, applies, sum);
         free(detail);
     }
@@ -115,11 +134,8 @@ static void diff_mode(const cli_options *o, const cli_review *cr, strbuf *applie
     sb_addf(target, "  read the target's version of a file with: git -C %s show %s:PATH\n",
             repo_workdir(r), hex);
     packet_summary_add(sum, "merge_target.txt", "%s at %.*s", o->base, SHORT, hex);
-    const change *c = cr->rev->chg;
     char *detail = NULL;
-    int ok = c->raw_diff ? repo_diff_applies(r, hex, c->raw_diff, c->raw_len, &detail) : -1;
-    if (!c->raw_diff)
-        detail = xstrdup("the diff text was not kept");
+    int ok = change_applies(r, hex, cr, &detail);
     write_applies(ok, detail, o->base, hex, applies, sum);
     free(detail);
     repo_free(r);

@@ -5,7 +5,6 @@
 #include <git2.h>
 #include <git2/sys/repository.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -609,97 +608,27 @@ int repo_commit_id(repo *r, const char *spec, char hex[41])
     return 0;
 }
 
-/* The file being applied, kept by the delta callback to name a failure, and the target tree
- * (libgit2 lets an added file overwrite one the target already has; git apply does not). */
-typedef struct apply_probe {
-    char path[1024];
-    git_tree *tree;
-    bool exists;
-} apply_probe;
-
-static int probe_delta(const git_diff_delta *d, void *payload)
-{
-    apply_probe *p = payload;
-    const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
-    snprintf(p->path, sizeof p->path, "%s", path ? path : "");
-    git_tree_entry *e = NULL;
-    if ((d->status == GIT_DELTA_ADDED || d->status == GIT_DELTA_UNTRACKED) && path &&
-        git_tree_entry_bypath(&e, p->tree, path) == 0) {
-        git_tree_entry_free(e);
-        p->exists = true;
-        return GIT_EAPPLYFAIL;
-    }
-    return 0;
-}
-
-/* Apply diff, in memory, to the tree of the commit target_hex: 1 when it applies, 0 when it
- * does not (*detail names the file and libgit2's reason), -1 when it could not be tried. */
-static int apply_to_commit(repo *r, const char *target_hex, git_diff *diff, char **detail)
+char *repo_commit_text(repo *r, const char *hex, const char *path, size_t *len, bool *exists)
 {
     git_oid id;
     git_commit *c = NULL;
     git_tree *t = NULL;
-    if (git_oid_fromstr(&id, target_hex) < 0 || git_commit_lookup(&c, r->git, &id) < 0 ||
-        git_commit_tree(&t, c) < 0) {
-        git_commit_free(c);
-        *detail = git_cause("cannot read the target commit");
-        return -1;
+    git_tree_entry *e = NULL;
+    git_blob *b = NULL;
+    char *text = NULL;
+    *exists = false;
+    if (git_oid_fromstr(&id, hex) == 0 && git_commit_lookup(&c, r->git, &id) == 0 &&
+        git_commit_tree(&t, c) == 0 && git_tree_entry_bypath(&e, t, path) == 0) {
+        *exists = true;
+        if (git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+            git_blob_lookup(&b, r->git, git_tree_entry_id(e)) == 0 && !git_blob_is_binary(b)) {
+            *len = (size_t)git_blob_rawsize(b);
+            text = xstrndup(git_blob_rawcontent(b), *len);
+        }
     }
-    apply_probe probe = {{0}, t, false};
-    git_apply_options o;
-    git_apply_options_init(&o, GIT_APPLY_OPTIONS_VERSION);
-    o.delta_cb = probe_delta;
-    o.payload = &probe;
-    git_index *idx = NULL;
-    int rc = git_apply_to_tree(&idx, r->git, t, diff, &o);
-    int result = 1;
-    if (rc < 0) {
-        const git_error *e = git_error_last();
-        const char *why = probe.exists ? "the change adds it, and the target already has it"
-                          : e && e->message ? e->message : "the patch does not apply";
-        result = rc == GIT_EAPPLYFAIL || rc == GIT_ECONFLICT || rc == GIT_ENOTFOUND ? 0 : -1;
-        *detail = probe.path[0] ? xasprintf("%s: %s", probe.path, why) : xstrdup(why);
-    }
-    git_index_free(idx);
+    git_blob_free(b);
+    git_tree_entry_free(e);
     git_tree_free(t);
     git_commit_free(c);
-    return result;
-}
-
-int repo_change_applies(repo *r, char **detail)
-{
-    *detail = NULL;
-    if (!r->have_base) {
-        *detail = xstrdup("no commit yet, so there is no target to apply to");
-        return -1;
-    }
-    git_diff_options o;
-    git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-    o.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
-              GIT_DIFF_SHOW_UNTRACKED_CONTENT | GIT_DIFF_SHOW_BINARY | GIT_DIFF_IGNORE_SUBMODULES;
-    git_tree *tree = base_tree(r);
-    git_diff *diff = NULL;
-    int result;
-    if (git_diff_tree_to_workdir_with_index(&diff, r->git, tree, &o) < 0) {
-        *detail = git_cause("cannot diff the work tree against the base");
-        result = -1;
-    } else {
-        result = apply_to_commit(r, r->target_hex, diff, detail);
-    }
-    git_diff_free(diff);
-    git_tree_free(tree);
-    return result;
-}
-
-int repo_diff_applies(repo *r, const char *target_hex, const char *text, size_t len, char **detail)
-{
-    *detail = NULL;
-    git_diff *diff = NULL;
-    if (git_diff_from_buffer(&diff, text, len) < 0) {
-        *detail = git_cause("libgit2 cannot read the diff as a patch");
-        return -1;
-    }
-    int result = apply_to_commit(r, target_hex, diff, detail);
-    git_diff_free(diff);
-    return result;
+    return text;
 }

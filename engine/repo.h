@@ -8,6 +8,7 @@
 #ifndef RL_REPO_H
 #define RL_REPO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "engine/change.h"
@@ -59,12 +60,8 @@ const char *repo_target_id(const repo *r);
 const char *repo_target_name(const repo *r);
 /* The commit a revision names, as hex into hex (41 bytes); 0, or -1 when it names none. */
 int repo_commit_id(repo *r, const char *spec, char hex[41]);
-/* Whether the change from the base to the work tree (untracked files included, as in
- * repo_build_change) applies to the target commit's tree, checked in memory like
- * `git apply --check`. 1: it applies; 0: it does not, and *detail names the first file that
- * fails and why; -1: it could not be tried, *detail says why. *detail is the caller's. */
-int repo_change_applies(repo *r, char **detail);
-/* The same for a unified diff text and the commit target_hex. */
-int repo_diff_applies(repo *r, const char *target_hex, const char *text, size_t len, char **detail);
+/* The text of path in the commit hex (a new string, *len set), or NULL: with *exists false
+ * when the commit has no such path, true when it has one that is not a text blob. */
+char *repo_commit_text(repo *r, const char *hex, const char *path, size_t *len, bool *exists);
 
 #endif

@@ -275,6 +275,28 @@ expect_contains git.diff-base-applies "$(cat g.pk6/applies.txt)" "APPLIES: the c
 expect_contains git.diff-base-unknown "$(cat g.pk7/applies.txt)" "SKIPPED: --base nosuchref names no commit in"
 "$BIN" packet notrepo --diff g.diff --base main --out g.pk8 >/dev/null 2>&1
 expect_contains git.diff-base-no-repo "$(cat g.pk8/merge_target.txt)" "SKIPPED: --base main was given, but notrepo is not inside a git repository"
+# Hunks moved by lines the target added above them apply at an offset; a hunk appending at the
+# end of a file must meet the end there; a hunk starting at line 1 must meet the top. Each case
+# agrees with git apply --check run on the same diff in a checkout of the target.
+# apply_case NAME BASE FEATURE MAIN WANT: files of one line per word, a.txt
+apply_case() {
+  new_repo "ap-$1"; printf '%s\n' $2 > "ap-$1/a.txt"; commit_all "ap-$1" base
+  git -C "ap-$1" checkout -q -b feature; printf '%s\n' $3 > "ap-$1/a.txt"; commit_all "ap-$1" feature
+  git -C "ap-$1" diff main feature > "ap-$1.diff"
+  git -C "ap-$1" checkout -q main; printf '%s\n' $4 > "ap-$1/a.txt"; commit_all "ap-$1" main
+  if git -C "ap-$1" apply --check "../ap-$1.diff" 2>/dev/null; then g=APPLIES; else g=STALE; fi
+  git -C "ap-$1" checkout -q feature
+  (cd "ap-$1" && "$BIN" packet --base main --out "../ap-$1.pk" >/dev/null 2>&1)
+  got=$(head -n 1 "ap-$1.pk/applies.txt" | cut -d: -f1)
+  expect_eq "git.apply-$1" "$got" "$5"
+  expect_eq "git.apply-$1-as-git" "$got" "$g"
+}
+apply_case offset "1 2 3 4 5 6 7 8 9 10" "1 2 3 4 5 6 7 eight 9 10" "0 1 2 3 4 5 6 7 8 9 10" APPLIES
+apply_case far-offset "1 2 3 4 5 6 7 8 9 10 11 12" "1 2 3 4 5 6 7 8 9 ten 11 12" "1 2 x y z 3 4 5 6 7 8 9 10 11 12" APPLIES
+apply_case end-anchored "1 2 3 4" "1 2 3 4 5" "1 2 3 4 x" STALE
+apply_case top-anchored "1 2 3 4 5 6 7 8" "one 2 3 4 5 6 7 8" "0 1 2 3 4 5 6 7 8" STALE
+apply_case context-changed "1 2 3 4 5 6 7 8 9 10" "1 2 3 4 5 six 7 8 9 10" "1 2 3 4 five 6 7 8 9 10" STALE
+expect_contains git.stale-names-hunk "$(cat ap-end-anchored.pk/applies.txt)" "first failure: a.txt: the hunk at line 2 (@@ -2,3 +2,4 @@) finds no place"
 # an unborn branch has no target
 new_repo ub; printf 'x = 1\n' > ub/a.py
 (cd ub && "$BIN" packet --out ../ub.pk >/dev/null 2>&1)
