@@ -105,6 +105,28 @@ static bool call_keyword_before(const char *t, const char *e)
     return false;
 }
 
+/* Back from s over white space and, on earlier lines, over trailing comments (// or #). */
+static const char *skip_back(syn_lang lang, const char *t, const char *s)
+{
+    for (;;) {
+        bool crossed = false;
+        while (s > t && (s[-1] == ' ' || s[-1] == '\t' || s[-1] == '\n' || s[-1] == '\r'))
+            crossed |= *--s == '\n';
+        if (!crossed || s == t)
+            return s;
+        const char *ls = s;
+        while (ls > t && ls[-1] != '\n')
+            ls--;
+        const char *m = NULL;
+        for (const char *q = ls; q < s && !m; q++)
+            if ((lang == SYN_PYTHON && *q == '#') || (lang == SYN_CPP && q[0] == '/' && q[1] == '/'))
+                m = q;
+        if (!m)
+            return s;
+        s = m;
+    }
+}
+
 /* True when the name at p is declared or defined there rather than called: Python "def",
  * "class"; C++ a type word (or a '*', '&', '>' after one) before the possibly qualified name.
  * *receiver is set when the name is reached through '.' or '->'. */
@@ -118,8 +140,7 @@ static bool is_declaration(syn_lang lang, const char *t, const char *p, bool *re
             while (s > t && (ev_ident_char(s[-1]) || s[-1] == '>' || s[-1] == '<'))
                 s--;
         }
-    while (s > t && (s[-1] == ' ' || s[-1] == '\t' || s[-1] == '\n' || s[-1] == '\r'))
-        s--;
+    s = skip_back(lang, t, s);
     if (s == t)
         return false;
     char c = s[-1];
@@ -312,7 +333,7 @@ static void describe_arg(const ev_target *tg, const call_args *a, bool receiver,
         if (kw && kl == strlen(p->name) && !strncmp(kw, p->name, kl))
             value = str_lskip(strchr(a->v[i], '=') + 1);
     }
-    int pos = pi - (tg->sig->is_method && receiver ? 1 : 0);
+    int pos = p->kw_only ? -1 : pi - (tg->sig->is_method && receiver ? 1 : 0);
     bool splat = false;
     for (size_t i = 0; !value && pos >= 0 && i < a->n; i++) {
         size_t kl;

@@ -18,7 +18,8 @@ typedef struct ev_param {
     char *text;        /* as written, white space collapsed, comments removed */
     char *key;         /* text without any white space, for comparison */
     char *dflt;        /* the default value's text, or NULL */
-    bool splat;        /* Python *args / **kwargs (and the bare * marker) */
+    bool splat;        /* Python *args / **kwargs; C++ ... */
+    bool kw_only;      /* Python: after * or *args, so passed by keyword only */
 } ev_param;
 
 /* A function definition or declaration: its name and parameter list. */

@@ -157,6 +157,7 @@ static void split_params(syn_lang lang, const char *list, ev_sig *s)
     int depth = 0;
     char quote = 0;
     size_t cap = 0;
+    bool kw_only = false;
     const char *start = b;
     for (const char *q = b; q <= end; q++) {
         bool at_end = q == end;
@@ -176,8 +177,14 @@ static void split_params(syn_lang lang, const char *list, ev_sig *s)
             depth--;
         else if (c == ',' && (depth == 0 || at_end)) {
             char *t = ev_collapse(start, (size_t)(q - start));
-            if (*t && strcmp(t, "void") != 0)
-                parse_param(lang, t, ARRAY_PUSH(s->p, s->np, cap));
+            if (lang == SYN_PYTHON && (!strcmp(t, "*") || !strcmp(t, "/"))) {
+                kw_only |= t[0] == '*'; /* markers, not parameters */
+            } else if (*t && strcmp(t, "void") != 0) {
+                ev_param *p = ARRAY_PUSH(s->p, s->np, cap);
+                parse_param(lang, t, p);
+                p->kw_only = kw_only;
+                kw_only |= lang == SYN_PYTHON && t[0] == '*' && t[1] != '*';
+            }
             free(t);
             start = q + 1;
         }

@@ -143,6 +143,27 @@ ln -s "$TMPD/outside" "$OP/aiter/linkdir"
 expect_not_contains optional.evidence-no-symlink-reads "$(cat "$OP.pk-links/evidence.txt")" "rope_cache(1, 2, 3, 4)"
 rm "$OP/aiter/ops/linked.py" "$OP/aiter/linkdir"
 
+# Signature shapes: a method declared in its struct and defined out of line, a kernel whose
+# parameter list carries comments, a Python method whose keyword-only parameter is new, a
+# macro at namespace scope (not a function), calls after a comment line and in a comment.
+SS=$(packet_of packet/signature_shapes)
+ev=$(cat "$SS.pk/evidence.txt")
+expect_contains shapes.kernel-width "$ev" "cols: \`int cols\` → \`int64_t cols\`"
+expect_contains shapes.kernel-launch "$ev" "csrc/kernels/norm.cu:30  call  rms_norm_kernel<float><<<rows, 64>>>(x, y, cols, eps);
+        passes: cols ← cols"
+expect_not_contains shapes.no-call-in-comment "$ev" "norm.cu:29"
+expect_contains shapes.method-decl-and-def "$ev" "  csrc/kernels/norm.cu:11: declaration"
+expect_contains shapes.method-def "$ev" "  csrc/kernels/norm.cu:27: definition"
+expect_contains shapes.method-param-moved "$ev" "eps moved from parameter 4 to 5"
+expect_contains shapes.member-call-multiline "$ev" "csrc/kernels/norm_api.cu:7  call  l.launch(x, y, rows,
+        passes: cols ← 128; eps ← 1e-6f"
+expect_contains shapes.python-self-shift "$ev" "aiter/ops/norm.py:18  call  return norm.forward(x, out=out)
+        passes: out ← out; residual not passed (default None)"
+expect_contains shapes.python-keyword-only "$ev" "passes: out not passed (default None); residual ← r"
+expect_not_contains shapes.python-marker-not-a-parameter "$ev" "added \`*\`"
+expect_not_contains shapes.macro-not-a-function "$ev" "REGISTER_NORM"
+expect_contains shapes.end-count "$ev" "END evidence.txt: 3 items (0 removed guard lines on 0 subjects, 4 changed signatures of 3 functions)"
+
 # The same change as a diff file with the head tree: the same packet but for the git files.
 diff_of "$OP"
 "$BIN" packet --diff "$OP.diff" --root "$OP" --out "$OP.pkd" >/dev/null 2>&1
