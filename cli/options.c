@@ -1,11 +1,11 @@
-/* Option parsing for the batch commands, and opening the review they share (cli.h). */
+/* Option parsing for the batch commands (cli.h): every option of every command, checked
+ * here so the commands see only valid values. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "engine/diff_parse.h"
 #include "engine/util.h"
 
 /* Match "--name VALUE" or "--name=VALUE" at argv[*i]; advances *i over a separate value. */
@@ -29,11 +29,30 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
     return 1;
 }
 
+/* Append v to the NULL-terminated array *arr of *n strings (capacity *cap). */
+static void push(const char ***arr, size_t *n, size_t *cap, const char *v)
+{
+    grow_array((void **)arr, cap, *n + 2, sizeof **arr);
+    (*arr)[(*n)++] = v;
+    (*arr)[*n] = NULL;
+}
+
+static const char *const FORMATS[] = {"text", "json", "sarif", NULL};
+
+static bool known_format(const char *f)
+{
+    for (size_t i = 0; FORMATS[i]; i++)
+        if (strcmp(f, FORMATS[i]) == 0)
+            return true;
+    return false;
+}
+
 int cli_parse(int argc, char **argv, const char *command, cli_options *o)
 {
     memset(o, 0, sizeof *o);
     o->path = ".";
     o->format = "text";
+    size_t disabled_cap = 0, only_cap = 0;
     /* Another precision policy file (README "Precision"); the test suites pin one. */
     o->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
     bool have_path = false;
@@ -65,8 +84,23 @@ int cli_parse(int argc, char **argv, const char *command, cli_options *o)
         if ((r = opt_value(argc, argv, &i, "--disable", &v)) != 0) {
             if (r < 0)
                 return EXIT_USAGE;
-            if (o->ndisabled < 63)
-                o->disabled[o->ndisabled++] = v;
+            push(&o->disabled, &o->ndisabled, &disabled_cap, v);
+            continue;
+        }
+        if (strncmp(argv[i], "--only=", 7) == 0) {
+            push(&o->only, &o->nonly, &only_cap, argv[i] + 7);
+            continue;
+        }
+        if (strcmp(argv[i], "--only") == 0) {
+            /* --only PATH...: every argument up to the next option (pre-commit appends the
+               file names after the hook's own arguments) */
+            size_t before = o->nonly;
+            while (i + 1 < argc && !(argv[i + 1][0] == '-' && argv[i + 1][1] != '\0'))
+                push(&o->only, &o->nonly, &only_cap, argv[++i]);
+            if (o->nonly == before) {
+                fprintf(stderr, "review-lsp: --only needs at least one PATH\n");
+                return EXIT_USAGE;
+            }
             continue;
         }
         if ((r = opt_value(argc, argv, &i, "--max-file-bytes", &v)) != 0) {
@@ -97,8 +131,12 @@ int cli_parse(int argc, char **argv, const char *command, cli_options *o)
         o->path = argv[i];
         have_path = true;
     }
-    if (strcmp(o->format, "text") && strcmp(o->format, "json") && strcmp(o->format, "sarif")) {
+    if (!known_format(o->format)) {
         fprintf(stderr, "review-lsp: --format must be text, json or sarif, not '%s'\n", o->format);
+        return EXIT_USAGE;
+    }
+    if (o->only && strcmp(command, "check") != 0) {
+        fprintf(stderr, "review-lsp %s: --only goes with check\n", command);
         return EXIT_USAGE;
     }
     if (o->fail_on && strcmp(o->fail_on, "warning") && strcmp(o->fail_on, "information")) {
@@ -119,77 +157,10 @@ int cli_parse(int argc, char **argv, const char *command, cli_options *o)
     return 0;
 }
 
-int cli_review_open(const cli_options *o, cli_review *cr)
+void cli_options_free(cli_options *o)
 {
-    memset(cr, 0, sizeof *cr);
-    const char *disabled[65];
-    for (int i = 0; i < o->ndisabled; i++)
-        disabled[i] = o->disabled[i];
-    disabled[o->ndisabled] = NULL;
-    if (o->diff) {
-        size_t len;
-        char *why = NULL;
-        char *text = strcmp(o->diff, "-") == 0 ? NULL : read_file(o->diff, 0, &len, &why);
-        if (strcmp(o->diff, "-") == 0) {
-            strbuf sb;
-            sb_init(&sb);
-            char buf[65536];
-            size_t n;
-            while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-                sb_add(&sb, buf, n);
-            len = sb.len;
-            text = sb_detach(&sb);
-        }
-        if (!text) {
-            fprintf(stderr, "review-lsp: cannot read diff %s\n", why);
-            free(why);
-            return EXIT_USAGE;
-        }
-        change *c = diff_parse(text, len, &cr->diff_problem);
-        free(text);
-        free(c->title);
-        c->title = xstrdup(o->title ? o->title : "");
-        if (o->rules_path) {
-            char *cause = NULL;
-            cr->own_cat = catalog_load(o->rules_path, &cause);
-            if (cause) {
-                fprintf(stderr, "review-lsp: %s\n", cause);
-                free(cause);
-            }
-        } else {
-            cr->own_cat = catalog_bundled();
-        }
-        cr->cat = cr->own_cat;
-        cr->rev = engine_review_change(c, o->root, cr->cat, disabled, o->precision_policy);
-        return 0;
-    }
-    engine_settings s = {o->base, o->title_given ? o->title : NULL, o->rules_path,
-                         o->max_file_bytes, disabled, o->precision_policy};
-    char *cause = NULL;
-    cr->eng = engine_open(o->path, &s, &cause);
-    if (!cr->eng) {
-        fprintf(stderr, "review-lsp: %s\n", cause);
-        free(cause);
-        return EXIT_NOT_A_REPO;
-    }
-    if (engine_catalog_problem(cr->eng))
-        fprintf(stderr, "review-lsp: %s\n", engine_catalog_problem(cr->eng));
-    cr->cat = engine_catalog(cr->eng);
-    if (engine_review(cr->eng, &cr->rev, &cause) < 0) {
-        fprintf(stderr, "review-lsp: %s\n", cause);
-        free(cause);
-        engine_free(cr->eng);
-        cr->eng = NULL;
-        return EXIT_NOT_A_REPO;
-    }
-    return 0;
-}
-
-void cli_review_close(cli_review *cr)
-{
-    review_free(cr->rev);
-    engine_free(cr->eng);
-    catalog_free(cr->own_cat);
-    free(cr->diff_problem);
-    memset(cr, 0, sizeof *cr);
+    free(o->disabled);
+    free(o->only);
+    o->disabled = o->only = NULL;
+    o->ndisabled = o->nonly = 0;
 }

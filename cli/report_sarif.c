@@ -46,7 +46,7 @@ static json_t *location(const change *chg, const char *path, const text_range *r
 void report_sarif(FILE *out, const cli_review *cr)
 {
     const review *r = cr->rev;
-    const rule_catalog *cat = cr->cat;
+    const rule_catalog *cat = engine_catalog(cr->eng);
     json_t *rules = json_array();
     /* Every rule that has a finding, in first-seen order, so ruleIndex is stable. */
     const char *ids[256];
