@@ -1,5 +1,6 @@
 /* The batch face of review-lsp: option parsing shared by the commands, the commands
- * themselves (check, rules, explain) and the report formats (text, JSON, SARIF). Every command reaches the engine through its
+ * themselves (check, rules, explain) and the report formats (text, JSON, SARIF, GitHub
+ * workflow annotations, reviewdog's rdjson). Every command reaches the engine through its
  * front door (engine_open_repo / engine_open_diff): the CLI reads files and arguments, the
  * engine parses diffs, chooses the rules file and runs the collectors.
  *
@@ -22,7 +23,7 @@ typedef struct cli_options {
     bool title_given;
     const char *diff;        /* --diff FILE */
     const char *root;        /* --root DIR */
-    const char *format;      /* text | json | sarif */
+    const char *format;      /* text | json | sarif | github | rdjson */
     const char *fail_on;     /* warning | information | NULL */
     const char *rules_path;  /* --rules FILE */
     const char **disabled;   /* --disable IDs, NULL-terminated (or NULL) */
@@ -69,5 +70,7 @@ int cmd_syntax_coverage(int argc, char **argv);
 void report_text(FILE *out, const cli_review *cr);
 void report_json(FILE *out, const cli_review *cr);
 void report_sarif(FILE *out, const cli_review *cr);
+void report_github(FILE *out, const cli_review *cr);
+void report_rdjson(FILE *out, const cli_review *cr);
 
 #endif

@@ -1,5 +1,5 @@
-/* `review-lsp check`: review the change and print the findings as text, JSON or SARIF; exit 1
- * only when --fail-on asks for it. */
+/* `review-lsp check`: review the change and print the findings as text, JSON, SARIF, GitHub
+ * workflow annotations or reviewdog's rdjson; exit 1 only when --fail-on asks for it. */
 #include <string.h>
 
 #include "cli/cli.h"
@@ -13,7 +13,9 @@ static report_fn reporter(const char *format)
         const char *name;
         report_fn fn;
     } table[] = {{"json", report_json},
-                 {"sarif", report_sarif}};
+                 {"sarif", report_sarif},
+                 {"github", report_github},
+                 {"rdjson", report_rdjson}};
     for (size_t i = 0; i < sizeof table / sizeof *table; i++)
         if (strcmp(format, table[i].name) == 0)
             return table[i].fn;

@@ -1,6 +1,7 @@
 /* Option parsing for the batch commands (cli.h): every option of every command, checked
  * here so the commands see only valid values. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -37,7 +38,7 @@ static void push(const char ***arr, size_t *n, size_t *cap, const char *v)
     (*arr)[*n] = NULL;
 }
 
-static const char *const FORMATS[] = {"text", "json", "sarif", NULL};
+static const char *const FORMATS[] = {"text", "json", "sarif", "github", "rdjson", NULL};
 
 static bool known_format(const char *f)
 {
@@ -47,114 +48,133 @@ static bool known_format(const char *f)
     return false;
 }
 
+/* What parsing keeps between arguments. */
+typedef struct parse_state {
+    const char *command;
+    size_t disabled_cap, only_cap;
+    bool only_mode;          /* after --only: bare arguments are files to report on */
+    bool have_path;
+} parse_state;
+
+/* Read --max-file-bytes' value. Returns 0, or EXIT_USAGE after printing why. */
+static int take_size(const char *v, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (errno || *end || n == 0 || v[0] == '-') {
+        fprintf(stderr, "review-lsp: --max-file-bytes wants a positive number, not '%s'\n", v);
+        return EXIT_USAGE;
+    }
+    *out = (size_t)n;
+    return 0;
+}
+
+/* Take the option that starts at argv[*i] (advancing *i over its value). Returns 0, 1 when
+ * argv[*i] is not an option, or EXIT_USAGE after printing why. */
+static int take_option(int argc, char **argv, int *i, cli_options *o, parse_state *ps)
+{
+    static const struct {
+        const char *name;
+        size_t field;
+    } plain[] = {{"--base", offsetof(cli_options, base)},       {"--diff", offsetof(cli_options, diff)},
+                 {"--root", offsetof(cli_options, root)},       {"--format", offsetof(cli_options, format)},
+                 {"--fail-on", offsetof(cli_options, fail_on)}, {"--rules", offsetof(cli_options, rules_path)},
+                 {"--pr-body", offsetof(cli_options, pr_body)}, {"--title", offsetof(cli_options, title)}};
+    const char *v = NULL;
+    int r;
+    for (size_t k = 0; k < sizeof plain / sizeof *plain; k++)
+        if ((r = opt_value(argc, argv, i, plain[k].name, &v)) != 0) {
+            if (r < 0)
+                return EXIT_USAGE;
+            *(const char **)((char *)o + plain[k].field) = v;
+            o->title_given |= plain[k].field == offsetof(cli_options, title);
+            return 0;
+        }
+    if ((r = opt_value(argc, argv, i, "--disable", &v)) != 0) {
+        if (r > 0)
+            push(&o->disabled, &o->ndisabled, &ps->disabled_cap, v);
+        return r < 0 ? EXIT_USAGE : 0;
+    }
+    if ((r = opt_value(argc, argv, i, "--max-file-bytes", &v)) != 0)
+        return r < 0 ? EXIT_USAGE : take_size(v, &o->max_file_bytes);
+    if (strncmp(argv[*i], "--only=", 7) == 0) {
+        push(&o->only, &o->nonly, &ps->only_cap, argv[*i] + 7);
+        return 0;
+    }
+    /* --only PATH...: every bare argument after it is a file to report on (pre-commit
+       appends the file names after the hook's own arguments, which may add options) */
+    if (strcmp(argv[*i], "--only") == 0) {
+        ps->only_mode = true;
+        return 0;
+    }
+    if (argv[*i][0] == '-' && argv[*i][1] != '\0') {
+        fprintf(stderr, "review-lsp %s: unknown option '%s' (try --help)\n", ps->command, argv[*i]);
+        return EXIT_USAGE;
+    }
+    return 1;
+}
+
+/* Take a bare argument: a file of --only, explain's rule id, or PATH. */
+static int take_argument(const char *a, cli_options *o, parse_state *ps)
+{
+    if (ps->only_mode) {
+        push(&o->only, &o->nonly, &ps->only_cap, a);
+        return 0;
+    }
+    if (strcmp(ps->command, "explain") == 0 && !o->explain_id) {
+        o->explain_id = a;
+        return 0;
+    }
+    if (ps->have_path) {
+        fprintf(stderr, "review-lsp %s: unexpected argument '%s'\n", ps->command, a);
+        return EXIT_USAGE;
+    }
+    o->path = a;
+    ps->have_path = true;
+    return 0;
+}
+
+/* Check the values taken together. Returns 0, or EXIT_USAGE after printing why. */
+static int check_values(const cli_options *o, const parse_state *ps)
+{
+    struct stat st;
+    char *why = NULL;
+    if (!known_format(o->format))
+        why = xasprintf("--format must be text, json, sarif, github or rdjson, not '%s'", o->format);
+    else if (ps->only_mode && !o->only)
+        why = xstrdup("--only needs at least one PATH");
+    else if (o->only && strcmp(ps->command, "check") != 0)
+        why = xstrdup("--only goes with check");
+    else if (o->fail_on && strcmp(o->fail_on, "warning") && strcmp(o->fail_on, "information"))
+        why = xasprintf("--fail-on must be warning or information, not '%s'", o->fail_on);
+    else if (o->root && !o->diff)
+        why = xstrdup("--root goes with --diff FILE");
+    else if (o->root && (stat(o->root, &st) != 0 || !S_ISDIR(st.st_mode)))
+        why = xasprintf("--root %s is not a directory", o->root);
+    if (!why)
+        return 0;
+    fprintf(stderr, "review-lsp: %s\n", why);
+    free(why);
+    return EXIT_USAGE;
+}
+
 int cli_parse(int argc, char **argv, const char *command, cli_options *o)
 {
     memset(o, 0, sizeof *o);
     o->path = ".";
     o->format = "text";
-    size_t disabled_cap = 0, only_cap = 0;
     /* Another precision policy file (README "Precision"); the test suites pin one. */
     o->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
-    bool have_path = false;
+    parse_state ps = {.command = command};
     for (int i = 0; i < argc; i++) {
-        const char *v = NULL;
-        int r;
-#define OPT(name, field)                                   \
-    if ((r = opt_value(argc, argv, &i, name, &v)) != 0) {  \
-        if (r < 0)                                         \
-            return EXIT_USAGE;                             \
-        o->field = v;                                      \
-        continue;                                          \
+        int r = take_option(argc, argv, &i, o, &ps);
+        if (r == 1)
+            r = take_argument(argv[i], o, &ps);
+        if (r)
+            return r;
     }
-        OPT("--base", base)
-        OPT("--diff", diff)
-        OPT("--root", root)
-        OPT("--format", format)
-        OPT("--fail-on", fail_on)
-        OPT("--rules", rules_path)
-        OPT("--pr-body", pr_body)
-#undef OPT
-        if ((r = opt_value(argc, argv, &i, "--title", &v)) != 0) {
-            if (r < 0)
-                return EXIT_USAGE;
-            o->title = v;
-            o->title_given = true;
-            continue;
-        }
-        if ((r = opt_value(argc, argv, &i, "--disable", &v)) != 0) {
-            if (r < 0)
-                return EXIT_USAGE;
-            push(&o->disabled, &o->ndisabled, &disabled_cap, v);
-            continue;
-        }
-        if (strncmp(argv[i], "--only=", 7) == 0) {
-            push(&o->only, &o->nonly, &only_cap, argv[i] + 7);
-            continue;
-        }
-        if (strcmp(argv[i], "--only") == 0) {
-            /* --only PATH...: every argument up to the next option (pre-commit appends the
-               file names after the hook's own arguments) */
-            size_t before = o->nonly;
-            while (i + 1 < argc && !(argv[i + 1][0] == '-' && argv[i + 1][1] != '\0'))
-                push(&o->only, &o->nonly, &only_cap, argv[++i]);
-            if (o->nonly == before) {
-                fprintf(stderr, "review-lsp: --only needs at least one PATH\n");
-                return EXIT_USAGE;
-            }
-            continue;
-        }
-        if ((r = opt_value(argc, argv, &i, "--max-file-bytes", &v)) != 0) {
-            if (r < 0)
-                return EXIT_USAGE;
-            char *end;
-            errno = 0;
-            unsigned long long n = strtoull(v, &end, 10);
-            if (errno || *end || n == 0) {
-                fprintf(stderr, "review-lsp: --max-file-bytes wants a positive number, not '%s'\n", v);
-                return EXIT_USAGE;
-            }
-            o->max_file_bytes = (size_t)n;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "review-lsp %s: unknown option '%s' (try --help)\n", command, argv[i]);
-            return EXIT_USAGE;
-        }
-        if (strcmp(command, "explain") == 0 && !o->explain_id) {
-            o->explain_id = argv[i];
-            continue;
-        }
-        if (have_path) {
-            fprintf(stderr, "review-lsp %s: unexpected argument '%s'\n", command, argv[i]);
-            return EXIT_USAGE;
-        }
-        o->path = argv[i];
-        have_path = true;
-    }
-    if (!known_format(o->format)) {
-        fprintf(stderr, "review-lsp: --format must be text, json or sarif, not '%s'\n", o->format);
-        return EXIT_USAGE;
-    }
-    if (o->only && strcmp(command, "check") != 0) {
-        fprintf(stderr, "review-lsp %s: --only goes with check\n", command);
-        return EXIT_USAGE;
-    }
-    if (o->fail_on && strcmp(o->fail_on, "warning") && strcmp(o->fail_on, "information")) {
-        fprintf(stderr, "review-lsp: --fail-on must be warning or information, not '%s'\n", o->fail_on);
-        return EXIT_USAGE;
-    }
-    if (o->root && !o->diff) {
-        fprintf(stderr, "review-lsp: --root goes with --diff FILE\n");
-        return EXIT_USAGE;
-    }
-    if (o->root) {
-        struct stat st;
-        if (stat(o->root, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "review-lsp: --root %s is not a directory\n", o->root);
-            return EXIT_USAGE;
-        }
-    }
-    return 0;
+    return check_values(o, &ps);
 }
 
 void cli_options_free(cli_options *o)

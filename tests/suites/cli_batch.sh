@@ -12,7 +12,7 @@ out=$("$BIN" --help); expect_contains help-lists-check "$out" "review-lsp check"
 expect_contains unknown-command-message "$(cat err.txt)" "unknown command 'frobnicate'"
 "$BIN" check --bogus 2>err.txt; expect_rc unknown-option-exit-2 $? 2
 "$BIN" check --format xml 2>err.txt; expect_rc bad-format-exit-2 $? 2
-expect_contains bad-format-message "$(cat err.txt)" "--format must be text, json or sarif"
+expect_contains bad-format-message "$(cat err.txt)" "--format must be text, json, sarif, github or rdjson"
 "$BIN" check --base 2>err.txt; expect_rc missing-value-exit-2 $? 2
 "$BIN" check --root . 2>err.txt; expect_rc root-without-diff-exit-2 $? 2
 mkdir -p notrepo
