@@ -56,7 +56,7 @@ out=$("$BIN" check "$TMPD/ci" --only "$TMPD/ci/aiter/ops/flydsl")
 expect_contains only-directory "$out" "[B8]"
 expect_not_contains only-directory-drops-others "$out" "[D4]"
 out=$(cd ci && "$BIN" check --only aiter/ops/norm.py aiter/ops/flydsl/kernels/copy.py)
-expect_contains only-two-files "$out" "# 3 findings"
+expect_contains only-two-files "$out" "# 2 findings"
 out=$(cd ci && "$BIN" check --only README.md)
 expect_contains only-file-outside-change-noted "$out" "# note: --only README.md: not part of the change; nothing to report there"
 expect_contains only-file-outside-change-no-findings "$out" "# 0 findings"
@@ -69,16 +69,18 @@ expect_contains only-outside-tree-message "$(cat err.txt)" "--only /etc/passwd i
 "$BIN" rules --only x.py 2>/dev/null; expect_rc only-is-for-check $? 2
 
 # --- --format github -----------------------------------------------------------------------------
-(cd ci && "$BIN" check --format github > ../github.txt) 2>/dev/null
-(cd ci && "$BIN" check --format sarif > ../ci.sarif) 2>/dev/null
-commands=$(grep '^::' github.txt | sed 's/ .*//; s/::[^:]*$//' | sort | uniq -c | tr -s ' ')
+# a pull-request description with a claim nobody could rerun: a hint, so a notice
+printf 'Decode is 35%% faster.\n' > body.md
+(cd ci && "$BIN" check --format github --pr-body ../body.md > ../github.txt) 2>/dev/null
+(cd ci && "$BIN" check --format sarif --pr-body ../body.md > ../ci.sarif) 2>/dev/null
+commands=$(grep '^::' github.txt | sed -E 's/^(::[a-z]+).*/\1/' | sort | uniq -c | tr -s ' ')
 expect_eq github-commands "$commands" " 1 ::endgroup
  1 ::group
  1 ::notice
- 2 ::warning"
+ 3 ::warning"
 expect_not_contains github-no-injected-command "$(grep '^::' github.txt)" "::error"
 expect_contains github-injected-name-is-plain "$(cat github.txt)" "# ::error::injected.bin: binary file, not reviewed"
-expect_contains github-summary-after-group "$(tail -n 1 github.txt)" "# 3 findings (2 warning, 1 information, 0 hint) in 4 changed files"
+expect_contains github-summary-after-group "$(tail -n 1 github.txt)" "# 4 findings (3 warning, 0 information, 1 hint) in 4 changed files"
 TOOLS="$ROOT/tests/tools/ci-formats"
 if npm_tool "$TOOLS"; then
   want=$(node "$TOOLS/github-expected.js" ci.sarif)
