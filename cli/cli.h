@@ -40,6 +40,8 @@ typedef struct cli_options {
  * with cli_options_free either way. */
 int cli_parse(int argc, char **argv, const char *command, cli_options *o);
 void cli_options_free(cli_options *o);
+/* Parse argv for command and run it with the options; returns its exit code. */
+int cli_command(int argc, char **argv, const char *command, int (*run)(const cli_options *o));
 
 /* Open the engine the options name: the diff of --diff (a file, or "-" for standard input),
  * else the repository holding o->path. Returns 0 and sets *out, or prints a one-line error

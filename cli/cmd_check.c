@@ -59,10 +59,5 @@ static int run_check(const cli_options *o)
 
 int cmd_check(int argc, char **argv)
 {
-    cli_options o;
-    int rc = cli_parse(argc, argv, "check", &o);
-    if (!rc)
-        rc = run_check(&o);
-    cli_options_free(&o);
-    return rc;
+    return cli_command(argc, argv, "check", run_check);
 }

@@ -56,10 +56,5 @@ static int run_explain(const cli_options *o)
 
 int cmd_explain(int argc, char **argv)
 {
-    cli_options o;
-    int rc = cli_parse(argc, argv, "explain", &o);
-    if (!rc)
-        rc = run_explain(&o);
-    cli_options_free(&o);
-    return rc;
+    return cli_command(argc, argv, "explain", run_explain);
 }

@@ -33,10 +33,5 @@ static int run_rules(const cli_options *o)
 
 int cmd_rules(int argc, char **argv)
 {
-    cli_options o;
-    int rc = cli_parse(argc, argv, "rules", &o);
-    if (!rc)
-        rc = run_rules(&o);
-    cli_options_free(&o);
-    return rc;
+    return cli_command(argc, argv, "rules", run_rules);
 }

@@ -184,3 +184,13 @@ void cli_options_free(cli_options *o)
     o->disabled = o->only = NULL;
     o->ndisabled = o->nonly = 0;
 }
+
+int cli_command(int argc, char **argv, const char *command, int (*run)(const cli_options *o))
+{
+    cli_options o;
+    int rc = cli_parse(argc, argv, command, &o);
+    if (!rc)
+        rc = run(&o);
+    cli_options_free(&o);
+    return rc;
+}
