@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "cli/packet.h"
-#include "engine/collectors/perf_claims.h"
 
 void packet_summary_add(packet_summary *s, const char *file, const char *fmt, ...)
 {
@@ -84,23 +83,6 @@ static int take_out(int argc, char **argv, char **rest, int *nrest, const char *
     return 0;
 }
 
-/* Read the --pr-body file into the review's perf_claims findings. */
-static int read_pr_body(const char *path, cli_review *cr)
-{
-    size_t len;
-    char *why = NULL;
-    char *text = read_file(path, 4u << 20, &len, &why);
-    if (!text) {
-        fprintf(stderr, "review-lsp: cannot read --pr-body %s\n", why);
-        free(why);
-        return EXIT_USAGE;
-    }
-    perf_claims_scan_text(path, text, len, &cr->rev->findings);
-    findings_sort(&cr->rev->findings);
-    free(text);
-    return 0;
-}
-
 /* rules.txt and rules_expanded.txt. */
 static int write_rules(const char *dir, const cli_review *cr, packet_summary *sum, char **cause)
 {
@@ -109,19 +91,19 @@ static int write_rules(const char *dir, const cli_review *cr, packet_summary *su
     sb_init(&exp);
     packet_rules_txt(cr, &rules);
     char *missing = NULL;
-    size_t nbodies = packet_rules_expanded(rules.buf ? rules.buf : "", rules.len, cr->cat->source,
-                                           cr->cat->source_len, &exp, &missing);
+    const rule_catalog *cat = engine_catalog(cr->eng);
+    size_t nbodies = packet_rules_expanded(rules.buf ? rules.buf : "", rules.len, cat->source,
+                                           cat->source_len, &exp, &missing);
     const derive_result *d = &cr->rev->derived;
     packet_summary_add(sum, "rules.txt", "%zu famil%s derived%s", d->n, d->n == 1 ? "y" : "ies",
                        d->status == DERIVE_OK ? "" : " (fail-open: every rule)");
     if (missing) {
         fprintf(stderr, "MISSING-RULE-TEXT: %s derived but not found in %s\n", missing,
-                cr->cat->path);
+                cat->path);
         packet_summary_add(sum, "rules_expanded.txt", "%zu rule bodies from %s; MISSING-RULE-TEXT: %s",
-                           nbodies, cr->cat->path, missing);
+                           nbodies, cat->path, missing);
     } else {
-        packet_summary_add(sum, "rules_expanded.txt", "%zu rule bodies from %s", nbodies,
-                           cr->cat->path);
+        packet_summary_add(sum, "rules_expanded.txt", "%zu rule bodies from %s", nbodies, cat->path);
     }
     free(missing);
     int rc = packet_write(dir, "rules.txt", &rules, cause);
@@ -162,7 +144,7 @@ static int write_packet(const char *dir, const cli_options *o, const cli_review 
     if (rc == 0)
         rc = packet_write(dir, "merge_target.txt", &target, cause);
     if (rc == 0)
-        rc = packet_axes(dir, cr, o->pr_body, sum, cause);
+        rc = packet_axes(dir, cr, sum, cause);
     step_time("axes", &t0);
     if (rc == 0) {
         packet_evidence(cr, cr->rev->chg->head_root, &ev, sum);
@@ -175,19 +157,10 @@ static int write_packet(const char *dir, const cli_options *o, const cli_review 
     return rc;
 }
 
-int cmd_packet(int argc, char **argv)
+/* packet with parsed options, into dir. */
+static int run_packet(const cli_options *o, const char *dir)
 {
-    char **rest = xcalloc((size_t)argc + 1, sizeof *rest);
-    int nrest = 0;
-    const char *dir = NULL;
-    cli_options o;
-    int rc = take_out(argc, argv, rest, &nrest, &dir);
-    if (!rc)
-        rc = cli_parse(nrest, rest, "packet", &o);
-    free(rest);
-    if (rc)
-        return rc;
-    if (strcmp(o.format, "text") || o.fail_on) {
+    if (strcmp(o->format, "text") || o->fail_on) {
         fprintf(stderr, "review-lsp packet: --format and --fail-on belong to check; the packet "
                         "is a directory of text files\n");
         return EXIT_USAGE;
@@ -199,20 +172,17 @@ int cmd_packet(int argc, char **argv)
         return EXIT_USAGE;
     }
     cli_review cr;
-    rc = cli_review_open(&o, &cr);
+    int rc = cli_review_open(o, &cr);
     if (rc)
         return rc;
-    if (cr.diff_problem) {
-        fprintf(stderr, "review-lsp: %s: %s\n", o.diff, cr.diff_problem);
+    const char *problem = engine_diff_problem(cr.eng);
+    if (problem) {
+        fprintf(stderr, "review-lsp: %s: %s\n", o->diff, problem);
         cli_review_close(&cr);
         return EXIT_USAGE;
     }
-    if (o.pr_body && (rc = read_pr_body(o.pr_body, &cr)) != 0) {
-        cli_review_close(&cr);
-        return rc;
-    }
     packet_summary sum = {0};
-    rc = write_packet(dir, &o, &cr, &sum, &cause) < 0 ? EXIT_USAGE : EXIT_OK;
+    rc = write_packet(dir, o, &cr, &sum, &cause) < 0 ? EXIT_USAGE : EXIT_OK;
     if (rc) {
         fprintf(stderr, "review-lsp: %s\n", cause);
         free(cause);
@@ -225,5 +195,22 @@ int cmd_packet(int argc, char **argv)
         free(sum.lines[i]);
     free(sum.lines);
     cli_review_close(&cr);
+    return rc;
+}
+
+int cmd_packet(int argc, char **argv)
+{
+    char **rest = xcalloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    const char *dir = NULL;
+    cli_options o;
+    int rc = take_out(argc, argv, rest, &nrest, &dir);
+    if (!rc) {
+        rc = cli_parse(nrest, rest, "packet", &o);
+        if (!rc)
+            rc = run_packet(&o, dir);
+        cli_options_free(&o);
+    }
+    free(rest);
     return rc;
 }

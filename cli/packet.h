@@ -44,10 +44,8 @@ void packet_git(const cli_options *o, const cli_review *cr, strbuf *applies, str
                 packet_summary *sum);
 
 /* Every collector's file (guards.txt, symbols.txt, ...): written into dir, summarised in sum.
- * pr_body names the --pr-body file perf_claims.txt was also fed (NULL: none). Returns 0, or
- * -1 with *cause when a file cannot be written. */
-int packet_axes(const char *dir, const cli_review *cr, const char *pr_body, packet_summary *sum,
-                char **cause);
+ * Returns 0, or -1 with *cause when a file cannot be written. */
+int packet_axes(const char *dir, const cli_review *cr, packet_summary *sum, char **cause);
 
 /* evidence.txt. */
 void packet_evidence(const cli_review *cr, const char *root, strbuf *out, packet_summary *sum);

@@ -182,26 +182,7 @@ static void axis_file(const cli_review *cr, const char *name, const char *status
     sb_free(&blocks);
 }
 
-/* The perf_claims status once the --pr-body file was read too (the collector itself saw only
- * the change). A new string. */
-static char *perf_status(const cli_review *cr, const char *pr_body)
-{
-    size_t p1 = 0, p3 = 0;
-    for (size_t i = 0; i < cr->rev->findings.n; i++) {
-        const finding *f = &cr->rev->findings.items[i];
-        if (f->collector && !strcmp(f->collector, "perf_claims") && !strcmp(f->path, pr_body))
-            p1 += !strcmp(f->rule_id, "P1"), p3 += !strcmp(f->rule_id, "P3");
-    }
-    if (p1 || p3)
-        return xasprintf("found %zu claim line%s naming no baseline%s in the pull-request "
-                         "description %s", p1, p1 == 1 ? "" : "s",
-                         p3 ? ", and claims nobody could rerun" : "", pr_body);
-    return xasprintf("nothing found: no claim without a baseline in the pull-request "
-                     "description %s", pr_body);
-}
-
-int packet_axes(const char *dir, const cli_review *cr, const char *pr_body, packet_summary *sum,
-                char **cause)
+int packet_axes(const char *dir, const cli_review *cr, packet_summary *sum, char **cause)
 {
     const review *r = cr->rev;
     for (size_t i = 0; i < r->ncollectors; i++) {
@@ -210,8 +191,7 @@ int packet_axes(const char *dir, const cli_review *cr, const char *pr_body, pack
         char *name = xstrndup(line, nl);
         const axis_info *ax = axis_of(name);
         char *file = ax ? xstrdup(ax->file) : xasprintf("%s.txt", name);
-        char *status = pr_body && !strcmp(name, "perf_claims") ? perf_status(cr, pr_body)
-                                                               : xstrdup(status_text(line, nl));
+        char *status = xstrdup(status_text(line, nl));
         strbuf out;
         sb_init(&out);
         axis_file(cr, name, status, ax ? ax->answers : name, &out, sum, file);

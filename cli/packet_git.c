@@ -144,7 +144,7 @@ static void diff_mode(const cli_options *o, const cli_review *cr, strbuf *applie
 void packet_git(const cli_options *o, const cli_review *cr, strbuf *applies, strbuf *target,
                 packet_summary *sum)
 {
-    if (cr->eng)
+    if (!o->diff)
         repo_mode(o, cr, applies, target, sum);
     else if (o->base)
         diff_mode(o, cr, applies, target, sum);

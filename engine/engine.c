@@ -1,5 +1,6 @@
-/* The engine facade (engine.h): settings, rules-file choice, overlays, and the review itself —
- * build the change, derive the families, run every collector, drop suppressed findings. */
+/* The engine's front door (engine.h): opening a repository or a diff, settings, the rules-file
+ * choice, overlays and side buffers, and the review itself — build the change, derive the
+ * families, run every collector, drop suppressed findings. */
 #include "engine/engine.h"
 
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <time.h>
 
 #include "engine/collector.h"
+#include "engine/diff_parse.h"
 #include "engine/repo.h"
 #include "engine/precision_policy.h"
 #include "engine/suppress.h"
@@ -22,7 +24,14 @@ typedef struct overlay_entry {
 } overlay_entry;
 
 struct engine {
-    repo *rp;
+    repo *rp;              /* the repository; NULL for a diff */
+    char *diff_text;       /* the diff under review (engine_open_diff), or NULL */
+    size_t diff_len;
+    char *diff_problem;    /* why the diff is not usable, or NULL */
+    char *tree;            /* where the head files are, with a trailing '/', or NULL */
+    char *desc_name;       /* a pull-request description (engine_set_description), or NULL */
+    char *desc_text;
+    size_t desc_len;
     char *base;
     char *title;
     char *rules_path;
@@ -51,23 +60,26 @@ static char *dup_or_null(const char *s)
     return s && *s ? xstrdup(s) : NULL;
 }
 
-/* Choose and load the rules file: the setting, else the workspace's own, else bundled. */
+/* Choose and load the rules file, the one place it is chosen: the tree's own, else the
+ * setting, else the bundled one. */
 static void load_catalog(engine *e)
 {
     catalog_free(e->cat);
     free(e->cat_problem);
     e->cat = NULL;
     e->cat_problem = NULL;
-    if (e->rules_path) {
-        e->cat = catalog_load(e->rules_path, &e->cat_problem);
-        return;
-    }
-    char *own = xasprintf("%s.claude/skills/review-pr/rules.md", repo_workdir(e->rp));
+    char *own = e->tree ? xasprintf("%s.claude/skills/review-pr/rules.md", e->tree) : NULL;
     struct stat st;
-    if (stat(own, &st) == 0)
+    if (own && stat(own, &st) == 0) {
         e->cat = catalog_load(own, &e->cat_problem);
-    else
+        if (!e->cat_problem && e->rules_path)
+            e->cat_problem = xasprintf("rules file %s is not used: the repository has its own, %s",
+                                       e->rules_path, own);
+    } else if (e->rules_path) {
+        e->cat = catalog_load(e->rules_path, &e->cat_problem);
+    } else {
         e->cat = catalog_bundled();
+    }
     free(own);
 }
 
@@ -122,17 +134,46 @@ void engine_configure(engine *e, const engine_settings *s)
     load_policy(&e->policy, s->precision_policy);
 }
 
-engine *engine_open(const char *path, const engine_settings *s, char **cause)
+engine *engine_open_repo(const char *path, const engine_settings *s, char **cause)
 {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        *cause = xasprintf("%s does not exist", path);
+        return NULL;
+    }
     repo *rp = repo_open(path, cause);
     if (!rp)
         return NULL;
     engine *e = xcalloc(1, sizeof *e);
     e->rp = rp;
+    e->tree = xstrdup(repo_workdir(rp));
     e->all_dirty = true;
     e->syn = syntax_cache_new();
     engine_configure(e, s);
     return e;
+}
+
+engine *engine_open_diff(const char *text, size_t len, const char *root, const engine_settings *s)
+{
+    engine *e = xcalloc(1, sizeof *e);
+    if (text) {
+        e->diff_text = xstrndup(text, len);
+        e->diff_len = len;
+        /* parsed here once for its problem; each review parses its own copy of the change */
+        change_free(diff_parse(text, len, &e->diff_problem));
+    }
+    if (root && *root) {
+        size_t n = strlen(root);
+        e->tree = root[n - 1] == '/' ? xstrdup(root) : xasprintf("%s/", root);
+    }
+    e->syn = syntax_cache_new();
+    engine_configure(e, s);
+    return e;
+}
+
+const char *engine_diff_problem(const engine *e)
+{
+    return e->diff_problem;
 }
 
 /* Forget the list of paths touched since the previous review. */
@@ -168,6 +209,11 @@ void engine_free(engine *e)
             collectors_all[i]->free_state(e->states[i]);
     free_touched(e);
     repo_free(e->rp);
+    free(e->diff_text);
+    free(e->diff_problem);
+    free(e->tree);
+    free(e->desc_name);
+    free(e->desc_text);
     free(e);
 }
 
@@ -197,12 +243,12 @@ void engine_mark_all_dirty(engine *e)
 
 bool engine_path_ignored(engine *e, const char *relpath)
 {
-    return repo_path_ignored(e->rp, relpath);
+    return e->rp && repo_path_ignored(e->rp, relpath);
 }
 
 const char *engine_workdir(const engine *e)
 {
-    return repo_workdir(e->rp);
+    return e->tree;
 }
 
 const rule_catalog *engine_catalog(const engine *e)
@@ -213,6 +259,27 @@ const rule_catalog *engine_catalog(const engine *e)
 const char *engine_catalog_problem(const engine *e)
 {
     return e->cat_problem;
+}
+
+bool engine_knows_rule(const engine *e, const char *id)
+{
+    if (catalog_find(e->cat, id))
+        return true;
+    size_t n = strlen(id);
+    for (size_t i = 0; collectors_all[i]; i++)
+        for (const char *r = collectors_all[i]->rules; (r = strstr(r, id)) != NULL; r += n)
+            if ((r == collectors_all[i]->rules || r[-1] == ' ') && (r[n] == ' ' || r[n] == '\0'))
+                return true;
+    return false;
+}
+
+void engine_set_description(engine *e, const char *name, const char *text, size_t len)
+{
+    free(e->desc_name);
+    free(e->desc_text);
+    e->desc_name = text ? xstrdup(name) : NULL;
+    e->desc_text = text ? xstrndup(text, len) : NULL;
+    e->desc_len = text ? len : 0;
 }
 
 void engine_set_overlay(engine *e, const char *relpath, const char *text, size_t len)
@@ -336,7 +403,21 @@ static const overlay_entry *overlay_of(const engine *e, const char *path)
  * among them) and files git ignores, which an editor may well have open. */
 static bool outside_change(engine *e, const char *path)
 {
-    return str_starts(path, ".git/") || repo_path_ignored(e->rp, path);
+    return str_starts(path, ".git/") || engine_path_ignored(e, path);
+}
+
+/* The texts beside the change (a new array of *n, the caller frees it; the texts are
+ * borrowed): unsaved buffers outside the change, and the pull-request description. */
+static collector_buffer *side_buffers(engine *e, size_t *n)
+{
+    collector_buffer *side = xcalloc(e->novl + 2, sizeof *side);
+    *n = 0;
+    for (size_t i = 0; i < e->novl; i++)
+        if (outside_change(e, e->ovl[i].path))
+            side[(*n)++] = (collector_buffer){e->ovl[i].path, e->ovl[i].text, e->ovl[i].len, false};
+    if (e->desc_text)
+        side[(*n)++] = (collector_buffer){e->desc_name, e->desc_text, e->desc_len, true};
+    return side;
 }
 
 /* The change for this review: rebuilt from the whole work tree, or (incremental mode, same
@@ -409,14 +490,59 @@ static change *build_change(engine *e, char **cause)
     return c;
 }
 
+/* Review the diff of engine_open_diff: its change parsed afresh (a review owns its change). */
+static review *review_diff(engine *e)
+{
+    char *problem = NULL;
+    change *c = e->diff_text ? diff_parse(e->diff_text, e->diff_len, &problem) : change_new();
+    free(problem);
+    free(c->title);
+    c->title = xstrdup(e->title ? e->title : "");
+    if (e->tree && !c->head_root)
+        c->head_root = xstrdup(e->tree);
+    review *r = xcalloc(1, sizeof *r);
+    r->chg = c;
+    r->base_desc = xstrdup("(diff file)");
+    size_t nside;
+    collector_buffer *side = side_buffers(e, &nside);
+    /* no state kept between reviews of a diff: there is no tree to watch */
+    run_all(r, NULL, e->syn, NULL, NULL, side, nside, e->tree, c->title,
+            (const char *const *)e->disabled, e->ndisabled, &e->policy);
+    free(side);
+    return r;
+}
+
+/* The title of a repository's change: the setting, else the default (noting when that is
+ * empty, which only a detached HEAD with no commit since the base gives). */
+static char *repo_title(engine *e, change *c)
+{
+    if (e->title)
+        return xstrdup(e->title);
+    char *t = repo_default_title(e->rp);
+    if (!*t)
+        change_note(c, "the title is empty: HEAD is detached and has no commit since the base, so "
+                       "title-driven families (perf, ...) cannot apply; give one with --title or "
+                       "the title setting");
+    return t;
+}
+
 int engine_review(engine *e, review **out, char **cause)
 {
+    if (!e->rp) {
+        *out = review_diff(e);
+        return 0;
+    }
     char *desc = NULL, *notes = NULL;
     repo_resolve_base(e->rp, e->base, &desc, &notes);
+    char *base_error = NULL;
+    if (e->base && *repo_base_id(e->rp) && !repo_names_commit(e->rp, e->base))
+        base_error = xasprintf("base '%s' does not name a commit in %s", e->base,
+                               repo_workdir(e->rp));
     change *c = build_change(e, cause);
     if (!c) {
         free(desc);
         free(notes);
+        free(base_error);
         return -1;
     }
     if (notes && *notes) {
@@ -426,43 +552,19 @@ int engine_review(engine *e, review **out, char **cause)
     }
     free(notes);
     free(c->title);
-    c->title = e->title ? xstrdup(e->title) : repo_default_title(e->rp);
+    c->title = repo_title(e, c);
     review *r = xcalloc(1, sizeof *r);
     r->chg = c;
     r->base_desc = desc;
-    /* buffers the editor has open that are not part of the change (e.g. git's commit message) */
-    collector_buffer *side = xcalloc(e->novl + 1, sizeof *side);
-    size_t nside = 0;
-    for (size_t i = 0; i < e->novl; i++)
-        if (outside_change(e, e->ovl[i].path))
-            side[nside++] = (collector_buffer){e->ovl[i].path, e->ovl[i].text, e->ovl[i].len};
+    r->base_error = base_error;
+    size_t nside;
+    collector_buffer *side = side_buffers(e, &nside);
     run_all(r, e->rp, e->syn, e->states, (const char *const *)e->touched, side, nside,
             repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled,
             &e->policy);
     free(side);
     *out = r;
     return 0;
-}
-
-review *engine_review_change(change *chg, const char *root, const rule_catalog *cat,
-                             const char *const *disabled_rules, const char *policy_path)
-{
-    (void)cat;
-    review *r = xcalloc(1, sizeof *r);
-    r->chg = chg;
-    if (root && !chg->head_root)
-        chg->head_root = xstrdup(root);
-    r->base_desc = xstrdup("(diff file)");
-    size_t nd = 0;
-    while (disabled_rules && disabled_rules[nd])
-        nd++;
-    syntax_cache *syn = syntax_cache_new();
-    precision_policy policy;
-    load_policy(&policy, policy_path);
-    run_all(r, NULL, syn, NULL, NULL, NULL, 0, root, chg->title, disabled_rules, nd, &policy);
-    precision_policy_free(&policy);
-    syntax_cache_free(syn);
-    return r;
 }
 
 void review_free(review *r)
@@ -476,5 +578,6 @@ void review_free(review *r)
         free(r->collector_status[i]);
     free(r->collector_status);
     free(r->base_desc);
+    free(r->base_error);
     free(r);
 }

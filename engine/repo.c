@@ -632,3 +632,9 @@ char *repo_commit_text(repo *r, const char *hex, const char *path, size_t *len, 
     git_commit_free(c);
     return text;
 }
+
+bool repo_names_commit(repo *r, const char *spec)
+{
+    git_oid id;
+    return commit_of(r->git, spec, &id) == 0;
+}

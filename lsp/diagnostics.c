@@ -588,6 +588,12 @@ static void review_workspace(server *s, workspace *ws)
         free(cause);
         return;
     }
+    /* a base setting that names no commit: an error shown once (until it changes); the
+       review above used the default meanwhile */
+    if (out->base_error && (!ws->last || !ws->last->base_error ||
+                            strcmp(ws->last->base_error, out->base_error) != 0))
+        show_message(s, LOG_ERROR, "review.base: %s; reviewing against %s meanwhile",
+                     out->base_error, out->base_desc);
     if (ws->last)
         review_free(ws->last);
     ws->last = out;
