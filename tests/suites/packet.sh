@@ -323,3 +323,13 @@ new_repo ub; printf 'x = 1\n' > ub/a.py
 (cd ub && "$BIN" packet --out ../ub.pk >/dev/null 2>&1)
 expect_contains git.unborn-skipped "$(cat ub.pk/applies.txt)" "SKIPPED: the branch has no commit yet"
 all_files git.unborn "ub.pk"
+
+# --- valgrind: no invalid access and no leak the program owns, in both modes --------------------
+if command -v valgrind >/dev/null 2>&1; then
+  VG="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite"
+  (cd "$OP" && REVIEW_LSP_NO_JIT=1 $VG "$BIN_OPT" packet --base main --out "$OP.pk-vg" >/dev/null 2>"$OP.vg")
+  rc=$?; expect_rc valgrind.repo-mode $rc 0; [ $rc -eq 0 ] || cat "$OP.vg" >&2
+  (cd "$OP" && REVIEW_LSP_NO_JIT=1 $VG "$BIN_OPT" packet . --diff "$OP.diff" --root . --base main \
+     --out "$OP.pkd-vg" >/dev/null 2>"$OP.vgd")
+  rc=$?; expect_rc valgrind.diff-mode $rc 0; [ $rc -eq 0 ] || cat "$OP.vgd" >&2
+fi
