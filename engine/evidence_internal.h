@@ -1,6 +1,6 @@
 /* Private to the evidence module (evidence.h): function signatures read from a text
- * (evidence_sig.c), the lexical call-site search over the head tree (evidence_calls.c), and
- * the small helpers they share with evidence.c.
+ * (evidence_sig.c), the lexical call-site search over the head tree (evidence_calls.c), the
+ * removed guards (evidence_guards.c), and the state and helpers they share with evidence.c.
  *
  * Ownership: lists own their items and every string in them. */
 #ifndef RL_EVIDENCE_INTERNAL_H
@@ -76,6 +76,45 @@ bool ev_ident_char(char c);
 /* How a value passed for an optional-looking parameter is handled: "checked", "nothing",
  * "unwrapped unchecked", or NULL. */
 const char *ev_value_handling(const char *value);
+
+/* --- the report's state, shared by evidence.c and evidence_guards.c --------------------------- */
+
+/* A changed file with its two texts and their signatures. */
+typedef struct ev_file {
+    const change_file *f;
+    syn_lang lang;
+    char *head, *base;
+    size_t hlen, blen;
+    ev_sig_list hs, bs;
+    bool is_test;
+} ev_file;
+
+typedef struct ev_state {
+    const change *c;
+    ev_file *files;
+    size_t nfiles;
+    evidence_report *out;
+    ev_target *targets;
+    size_t ntargets, targets_cap;
+    char ***param_sets;  /* the NULL-terminated name arrays the targets point at */
+    size_t nsets, sets_cap;
+    char **added;        /* every added line of the change, collapsed, sorted (built lazily) */
+    size_t nadded;
+    bool have_added;
+} ev_state;
+
+/* A new item in the report, or NULL past the cap (counted in nleft). */
+evidence_item *ev_new_item(evidence_report *r, bool sig, const char *subject, syn_lang lang);
+/* The item of a subject: a signature's by name and language; a guard's by subject alone. */
+evidence_item *ev_find_item(evidence_report *r, bool sig, const char *subject, syn_lang lang);
+/* Keep a NULL-terminated array of the n parameter names (taken over) for a target. */
+const char *const *ev_keep_names(ev_state *st, char **names, size_t n);
+/* Ask for the call sites of name (its head signature sig) with the given parameters, the
+ * lines going to item it. */
+void ev_add_target(ev_state *st, const char *name, syn_lang lang, const ev_sig *sig,
+                   const char *const *params, const evidence_item *it);
+/* One item per subject of the guards the change deletes (evidence_guards.c). */
+void ev_trace_guards(ev_state *st);
 
 /* The caps of the report. */
 #define EV_LINES_MAX 24    /* lines per item (the rest are counted) */
