@@ -56,7 +56,26 @@ static const eff_rule *find_rule(const eff_rule *arr, size_t n, const char *id)
     return NULL;
 }
 
-/* base, rules, max-file-bytes and derived-hints: the face, else the file, else the default. */
+/* The rules file: the repository's own (named by the file, else .claude/...), else the face's,
+ * else the bundled one. */
+static void build_rules_file(effective_config *c, const config_layer *l, const repo_config *f,
+                             const char *own_rules)
+{
+    if (f->rules.value) {
+        c->rules = xstrdup(f->rules.value);
+        c->rules_source = file_source(f, f->rules.line);
+    } else if (own_rules) {
+        c->rules = xstrdup(own_rules);
+        c->rules_source = xstrdup("default (the repository's own)");
+    } else if (l->rules_path && *l->rules_path) {
+        c->rules = xstrdup(l->rules_path);
+        c->rules_source = face_source(l->face, "rules");
+    } else {
+        c->rules_source = xstrdup("default (bundled)");
+    }
+}
+
+/* base, max-file-bytes and derived-hints: the face, else the file, else the default. */
 static void build_scalars(effective_config *c, const config_layer *l, const repo_config *f)
 {
     if (l->base && *l->base) {
@@ -67,15 +86,6 @@ static void build_scalars(effective_config *c, const config_layer *l, const repo
         c->base_source = file_source(f, f->base.line);
     } else {
         c->base_source = xstrdup("default");
-    }
-    if (l->rules_path && *l->rules_path) {
-        c->rules = xstrdup(l->rules_path);
-        c->rules_source = face_source(l->face, "rules");
-    } else if (f->rules.value) {
-        c->rules = xstrdup(f->rules.value);
-        c->rules_source = file_source(f, f->rules.line);
-    } else {
-        c->rules_source = xstrdup("default");
     }
     if (l->max_file_bytes) {
         c->max_file_bytes = l->max_file_bytes;
@@ -126,7 +136,8 @@ static void build_rules(effective_config *c, const config_layer *l, const repo_c
                      f->severity.items[i].sev, file_source(f, f->severity.items[i].line), false);
 }
 
-void effective_build(effective_config *out, const config_layer *face, const repo_config *file)
+void effective_build(effective_config *out, const config_layer *face, const repo_config *file,
+                     const char *own_rules)
 {
     static const repo_config none = {.derived_hints = HINTS_UNSET};
     static const config_layer nothing = {.derived_hints = HINTS_UNSET};
@@ -136,6 +147,7 @@ void effective_build(effective_config *out, const config_layer *face, const repo
     if (!face)
         face = &nothing;
     out->file = file;
+    build_rules_file(out, face, file, own_rules);
     build_scalars(out, face, file);
     build_rules(out, face, file);
 }
@@ -273,12 +285,12 @@ static void format_override(strbuf *sb, const repo_config *f, size_t idx)
     sb_free(&v);
 }
 
-char *effective_format(const effective_config *c, const char *workdir, const char *rules_in_use)
+char *effective_format(const effective_config *c, const char *workdir)
 {
     strbuf sb;
     sb_init(&sb);
     const repo_config *f = c->file;
-    sb_addf(&sb, "# review-lsp configuration for %s\n", workdir);
+    sb_addf(&sb, "# review-lsp configuration for %s\n", workdir ? workdir : "(a diff without --root)");
     if (f && f->name)
         sb_addf(&sb, "# repository file: %s%s\n", f->name,
                 str_ends(f->name, "pyproject.toml") ? " [tool.review-lsp]" : "");
@@ -287,8 +299,7 @@ char *effective_format(const effective_config *c, const char *workdir, const cha
     sb_adds(&sb, "# precedence: command line / editor setting > repository file > default\n");
     line_out(&sb, "base", c->base ? c->base : "(upstream, origin/main, origin/master, main, master, HEAD)",
              c->base_source);
-    line_out(&sb, "rules", c->rules ? c->rules : rules_in_use ? rules_in_use : "(bundled)",
-             c->rules_source);
+    line_out(&sb, "rules", c->rules ? c->rules : "(bundled rules/rules.md)", c->rules_source);
     char *bytes = xasprintf("%zu", c->max_file_bytes);
     line_out(&sb, "max-file-bytes", bytes, c->max_file_bytes_source);
     free(bytes);

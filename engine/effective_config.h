@@ -3,6 +3,10 @@
  * defaults. Each value keeps where it came from ("default", "pyproject.toml:12", "--base",
  * "editor setting review.base"), for `review-lsp config` and the server's review.showConfig.
  *
+ * One key is the other way round: `rules` in the file names the repository's own rules file
+ * and, like .claude/skills/review-pr/rules.md, is used before --rules / rulesPath (a
+ * repository's own rule text beats a reader's generic choice; see README "Rules").
+ *
  * Lists add up rather than replace: a rule disabled anywhere is disabled, so a --disable on the
  * command line does not re-enable what the repository switched off. Severity is per rule id
  * (or family): the face's level for an id, else the last [[overrides]] entry matching the file
@@ -43,7 +47,7 @@ typedef struct eff_rule {
 typedef struct effective_config {
     const repo_config *file;  /* borrowed; exclude, include and overrides are read from it */
     char *base, *base_source;                 /* base NULL: upstream, origin/main, ... */
-    char *rules, *rules_source;               /* rules NULL: the repository's own, else bundled */
+    char *rules, *rules_source;               /* the rules file (absolute); NULL: bundled */
     size_t max_file_bytes;
     char *max_file_bytes_source;
     int derived_hints;
@@ -54,8 +58,10 @@ typedef struct effective_config {
     size_t nseverity;
 } effective_config;
 
-/* Combine a face's layer (rules_path as given: the face resolves it first) with the file. */
-void effective_build(effective_config *out, const config_layer *face, const repo_config *file);
+/* Combine a face's layer (rules_path as given: the face resolves it first) with the file (NULL:
+ * none). own_rules is the tree's .claude/skills/review-pr/rules.md when it exists, else NULL. */
+void effective_build(effective_config *out, const config_layer *face, const repo_config *file,
+                     const char *own_rules);
 void effective_clear(effective_config *c);
 
 /* True when a rule is switched off for a path (NULL: switched off everywhere). */
@@ -68,7 +74,7 @@ bool effective_severity(const effective_config *c, const char *id, const char *p
 void effective_apply(const effective_config *c, finding_list *l);
 
 /* The configuration as text, one value per line with its source (caller frees). workdir names
- * the repository; rules_in_use says which rules file a default means. */
-char *effective_format(const effective_config *c, const char *workdir, const char *rules_in_use);
+ * the repository (or the tree of a diff; NULL: none). */
+char *effective_format(const effective_config *c, const char *workdir);
 
 #endif

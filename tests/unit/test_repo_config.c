@@ -343,7 +343,7 @@ TEST(face_beats_file_beats_default_with_sources)
     const char *sev[] = {"A1=warning", NULL};
     config_layer cli = {FACE_COMMAND_LINE, NULL, NULL, 5000, HINTS_UNSET, dis, sev};
     effective_config e;
-    effective_build(&e, &cli, &f);
+    effective_build(&e, &cli, &f, NULL);
     CHECK_STR(e.base, "origin/main");
     CHECK_STR(e.base_source, "pyproject.toml:9");
     CHECK_INT(e.max_file_bytes, 5000);
@@ -351,7 +351,7 @@ TEST(face_beats_file_beats_default_with_sources)
     CHECK_INT(e.derived_hints, HINTS_LINE);
     CHECK_STR(e.derived_hints_source, "pyproject.toml:17");
     CHECK(e.rules == NULL);
-    CHECK_STR(e.rules_source, "default");
+    CHECK_STR(e.rules_source, "default (bundled)");
     CHECK_INT(e.ndisable, 2); /* a union: D4 and HK13, once */
     CHECK_STR(source_of(e.disable, e.ndisable, "D4"), "--disable");
     CHECK_STR(source_of(e.disable, e.ndisable, "HK13"), "--disable");
@@ -360,7 +360,7 @@ TEST(face_beats_file_beats_default_with_sources)
     effective_clear(&e);
 
     config_layer editor = {FACE_EDITOR, "origin/dev", NULL, 0, HINTS_OFF, NULL, NULL};
-    effective_build(&e, &editor, &f);
+    effective_build(&e, &editor, &f, NULL);
     CHECK_STR(e.base, "origin/dev");
     CHECK_STR(e.base_source, "editor setting review.base");
     CHECK_INT(e.max_file_bytes, 100000);
@@ -369,11 +369,36 @@ TEST(face_beats_file_beats_default_with_sources)
     CHECK_STR(source_of(e.disable, e.ndisable, "HK13"), "pyproject.toml:10");
     effective_clear(&e);
 
-    effective_build(&e, NULL, NULL);
+    effective_build(&e, NULL, NULL, NULL);
     CHECK(e.base == NULL);
     CHECK_STR(e.base_source, "default");
     CHECK_INT(e.max_file_bytes, 2 << 20);
     CHECK_INT(e.derived_hints, HINTS_FILE);
+    effective_clear(&e);
+    repo_config_clear(&f);
+    remove_tree(root);
+}
+
+TEST(rules_named_by_the_file_is_the_repositorys_own)
+{
+    char *root = scratch_tree();
+    put(root, "pyproject.toml", "[tool.review-lsp]\nrules = \"docs/review-rules.md\"\n");
+    repo_config f, none = {.derived_hints = HINTS_UNSET};
+    char *cause = NULL;
+    CHECK_INT(repo_config_load(root, "", &f, &cause), 0);
+    config_layer editor = {FACE_EDITOR, NULL, "/home/me/rules.md", 0, HINTS_UNSET, NULL, NULL};
+    effective_config e;
+    effective_build(&e, &editor, &f, "/r/.claude/skills/review-pr/rules.md");
+    CHECK(e.rules && str_ends(e.rules, "/docs/review-rules.md") && e.rules[0] == '/');
+    CHECK_STR(e.rules_source, "pyproject.toml:2");
+    effective_clear(&e);
+    effective_build(&e, &editor, &none, "/r/.claude/skills/review-pr/rules.md");
+    CHECK_STR(e.rules, "/r/.claude/skills/review-pr/rules.md");
+    CHECK_STR(e.rules_source, "default (the repository's own)");
+    effective_clear(&e);
+    effective_build(&e, &editor, &none, NULL);
+    CHECK_STR(e.rules, "/home/me/rules.md");
+    CHECK_STR(e.rules_source, "editor setting review.rulesPath");
     effective_clear(&e);
     repo_config_clear(&f);
     remove_tree(root);
@@ -384,7 +409,7 @@ TEST(per_path_overrides_and_what_beats_them)
     repo_config f;
     char *root = load_pyproject(&f);
     effective_config e;
-    effective_build(&e, NULL, &f);
+    effective_build(&e, NULL, &f, NULL);
     severity s;
     CHECK(effective_disabled(&e, "P2", "op_tests/test_gemm.py"));
     CHECK(!effective_disabled(&e, "P2", "csrc/a.cu"));
@@ -397,7 +422,7 @@ TEST(per_path_overrides_and_what_beats_them)
     /* the editor's own level for D11 wins over the file's override for csrc/legacy/ */
     const char *sev[] = {"D11=warning", NULL};
     config_layer editor = {FACE_EDITOR, NULL, NULL, 0, HINTS_UNSET, NULL, sev};
-    effective_build(&e, &editor, &f);
+    effective_build(&e, &editor, &f, NULL);
     CHECK(effective_severity(&e, "D11", "csrc/legacy/old.cu", &s) && s == SEV_WARNING);
     effective_clear(&e);
     repo_config_clear(&f);
@@ -409,7 +434,7 @@ TEST(apply_drops_disabled_and_sets_levels)
     repo_config f;
     char *root = load_pyproject(&f);
     effective_config e;
-    effective_build(&e, NULL, &f);
+    effective_build(&e, NULL, &f, NULL);
     finding_list l = {0};
     findings_add(&l, "P2", SEV_HINT, "op_tests/test_a.py", 3, "test_quality", "few asserts");
     findings_add(&l, "P2", SEV_HINT, "aiter/test_b.py", 3, "test_quality", "few asserts");
@@ -436,12 +461,12 @@ TEST(format_names_every_source)
     const char *dis[] = {"D4", NULL};
     config_layer cli = {FACE_COMMAND_LINE, NULL, NULL, 0, HINTS_UNSET, dis, NULL};
     effective_config e;
-    effective_build(&e, &cli, &f);
-    char *text = effective_format(&e, "/repo/", "/repo/.claude/skills/review-pr/rules.md");
+    effective_build(&e, &cli, &f, NULL);
+    char *text = effective_format(&e, "/repo/");
     CHECK(strstr(text, "# repository file: pyproject.toml [tool.review-lsp]\n"));
     CHECK(strstr(text, "\nbase            origin/main"));
     CHECK(strstr(text, "pyproject.toml:9\n"));
-    CHECK(strstr(text, "/repo/.claude/skills/review-pr/rules.md"));
+    CHECK(strstr(text, "(bundled rules/rules.md)") && strstr(text, "default (bundled)\n"));
     CHECK(strstr(text, "D4") && strstr(text, "--disable\n"));
     CHECK(strstr(text, "3rdparty/") && strstr(text, "pyproject.toml:11\n"));
     CHECK(strstr(text, "overrides[0]") && strstr(text, "paths op_tests/** ; disable P2") == NULL);
@@ -464,5 +489,6 @@ UNIT_MAIN("repo_config", UNIT_CASE(toml_values_and_the_line_each_key_starts_on),
           UNIT_CASE(a_link_leaving_the_tree_is_not_read),
           UNIT_CASE(stamp_changes_when_a_candidate_appears_or_changes),
           UNIT_CASE(face_beats_file_beats_default_with_sources),
+          UNIT_CASE(rules_named_by_the_file_is_the_repositorys_own),
           UNIT_CASE(per_path_overrides_and_what_beats_them),
           UNIT_CASE(apply_drops_disabled_and_sets_levels), UNIT_CASE(format_names_every_source))
