@@ -481,13 +481,19 @@ char *repo_config_stamp(const char *workdir, const char *start)
     do {
         for (int i = 0; i < 2; i++) {
             char *full = xasprintf("%s%s%s", workdir, dir, CANDIDATES[i]);
+            /* The content's hash too: file times move in clock ticks, and two saves of the
+               same size within one tick would otherwise look alike. */
+            size_t len = 0;
             struct stat st;
-            if (stat(full, &st) == 0)
-                sb_addf(&sb, "%s:%lu:%lld:%lld.%ld:%lld.%ld;", full, (unsigned long)st.st_ino,
-                        (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-                        (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+            char *text = stat(full, &st) == 0 && S_ISREG(st.st_mode)
+                             ? read_file(full, CONFIG_MAX_BYTES, &len, NULL)
+                             : NULL;
+            if (text)
+                sb_addf(&sb, "%s:%lu:%016llx;", full, (unsigned long)st.st_ino,
+                        (unsigned long long)hash_bytes(text, len));
             else
                 sb_addf(&sb, "%s:-;", full);
+            free(text);
             free(full);
         }
     } while (dir_up(dir));

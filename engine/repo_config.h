@@ -98,8 +98,8 @@ int repo_config_load(const char *workdir, const char *start, repo_config *out, c
 int repo_config_parse(const char *text, size_t len, bool pyproject, const char *name,
                       const char *dir, const char *realdir, repo_config *out, char **cause);
 
-/* What a load from start would look at, as one string (inode, size and times of each candidate
- * file, or its absence), so that a caller can tell cheaply whether a reload is due. */
+/* What a load from start would look at, as one string (inode and content hash of each
+ * candidate file, or its absence), so that a caller can tell cheaply whether a reload is due. */
 char *repo_config_stamp(const char *workdir, const char *start);
 
 void repo_config_clear(repo_config *c);

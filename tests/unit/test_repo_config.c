@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/config_state.h"
 #include "engine/effective_config.h"
 #include "engine/repo_config.h"
 #include "engine/toml_read.h"
@@ -316,6 +317,47 @@ TEST(stamp_changes_when_a_candidate_appears_or_changes)
     remove_tree(root);
 }
 
+TEST(state_reloads_on_change_and_keeps_the_last_good_file)
+{
+    char *root = scratch_tree();
+    put(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/main\"\n");
+    config_state *cs = config_state_new(root, "");
+    CHECK(config_state_refresh(cs));
+    CHECK_STR(config_state_effective(cs)->base, "origin/main");
+    CHECK(!config_state_refresh(cs)); /* nothing moved */
+    /* broken: reported with its line, the last good file stays in force */
+    put(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/dev\"\ndisable = [\n");
+    CHECK(!config_state_refresh(cs));
+    CHECK_STR(config_state_effective(cs)->base, "origin/main");
+    CHECK(config_state_problem(cs) && str_starts(config_state_problem(cs), "pyproject.toml:"));
+    /* mended, same size as before the break: read again */
+    put(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/dev\"\n");
+    CHECK(config_state_refresh(cs));
+    CHECK_STR(config_state_effective(cs)->base, "origin/dev");
+    CHECK(config_state_problem(cs) == NULL);
+    put(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/rel\"\n");
+    CHECK(config_state_refresh(cs));
+    CHECK_STR(config_state_effective(cs)->base, "origin/rel");
+    /* the face's layer wins, and changing it rebuilds */
+    config_layer cli = {FACE_COMMAND_LINE, "main", NULL, 0, HINTS_UNSET, NULL, NULL};
+    config_state_set_layer(cs, &cli);
+    CHECK(config_state_refresh(cs));
+    CHECK_STR(config_state_effective(cs)->base_source, "--base");
+    /* a repository's own rules file appearing is noticed */
+    put(root, ".claude/skills/review-pr/rules.md", "### A\n");
+    CHECK(config_state_refresh(cs));
+    CHECK_STR(config_state_effective(cs)->rules_source, "default (the repository's own)");
+    config_state_free(cs);
+    /* never a good file: the defaults, and the problem */
+    put(root, "pyproject.toml", "[tool.review-lsp]\nbase = = 1\n");
+    cs = config_state_new(root, "");
+    CHECK(config_state_refresh(cs));
+    CHECK(config_state_effective(cs)->base == NULL);
+    CHECK(config_state_problem(cs) && str_starts(config_state_problem(cs), "pyproject.toml:2: "));
+    config_state_free(cs);
+    remove_tree(root);
+}
+
 /* The repository file of PYPROJECT, loaded from a scratch tree (kept for the caller). */
 static char *load_pyproject(repo_config *c)
 {
@@ -488,6 +530,7 @@ UNIT_MAIN("repo_config", UNIT_CASE(toml_values_and_the_line_each_key_starts_on),
           UNIT_CASE(unknown_keys_are_reported_and_skipped),
           UNIT_CASE(a_link_leaving_the_tree_is_not_read),
           UNIT_CASE(stamp_changes_when_a_candidate_appears_or_changes),
+          UNIT_CASE(state_reloads_on_change_and_keeps_the_last_good_file),
           UNIT_CASE(face_beats_file_beats_default_with_sources),
           UNIT_CASE(rules_named_by_the_file_is_the_repositorys_own),
           UNIT_CASE(per_path_overrides_and_what_beats_them),
