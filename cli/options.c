@@ -163,8 +163,9 @@ int cli_review_open(const cli_options *o, cli_review *cr)
         cr->rev = engine_review_change(c, o->root, cr->cat, disabled, o->precision_policy);
         return 0;
     }
-    engine_settings s = {o->base, o->title_given ? o->title : NULL, o->rules_path,
-                         o->max_file_bytes, disabled, o->precision_policy};
+    engine_settings s = {.base = o->base, .title = o->title_given ? o->title : NULL,
+                         .rules_path = o->rules_path, .max_file_bytes = o->max_file_bytes,
+                         .disabled_rules = disabled, .precision_policy = o->precision_policy};
     char *cause = NULL;
     cr->eng = engine_open(o->path, &s, &cause);
     if (!cr->eng) {

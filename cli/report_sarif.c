@@ -24,7 +24,7 @@ static int code_point_col(const change *chg, const char *path, int line, int col
 
 static const char *sarif_level(severity s)
 {
-    return s == SEV_WARNING ? "warning" : "note";
+    return s == SEV_ERROR ? "error" : s == SEV_WARNING ? "warning" : "note";
 }
 
 /* A SARIF physicalLocation for a path and range. */

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "engine/collector.h"
+#include "engine/config_state.h"
 #include "engine/repo.h"
 #include "engine/precision_policy.h"
 #include "engine/suppress.h"
@@ -23,12 +24,12 @@ typedef struct overlay_entry {
 
 struct engine {
     repo *rp;
+    config_state *cfgs;    /* the repository configuration and the face's layer over it */
+    char *face_rules;      /* the face's rules_path, to say when the repository's own wins */
     char *base;
     char *title;
     char *rules_path;
     size_t max_file_bytes;
-    char **disabled;
-    size_t ndisabled;
     rule_catalog *cat;
     char *cat_problem;
     overlay_entry *ovl;
@@ -51,24 +52,22 @@ static char *dup_or_null(const char *s)
     return s && *s ? xstrdup(s) : NULL;
 }
 
-/* Choose and load the rules file: the setting, else the workspace's own, else bundled. */
+/* Load the rules file the configuration chose (effective_config.h: the repository's own, else
+ * the setting, else the bundled one). */
 static void load_catalog(engine *e)
 {
     catalog_free(e->cat);
     free(e->cat_problem);
     e->cat = NULL;
     e->cat_problem = NULL;
-    if (e->rules_path) {
-        e->cat = catalog_load(e->rules_path, &e->cat_problem);
+    if (!e->rules_path) {
+        e->cat = catalog_bundled();
         return;
     }
-    char *own = xasprintf("%s.claude/skills/review-pr/rules.md", repo_workdir(e->rp));
-    struct stat st;
-    if (stat(own, &st) == 0)
-        e->cat = catalog_load(own, &e->cat_problem);
-    else
-        e->cat = catalog_bundled();
-    free(own);
+    e->cat = catalog_load(e->rules_path, &e->cat_problem);
+    if (!e->cat_problem && e->face_rules && strcmp(e->face_rules, e->rules_path) != 0)
+        e->cat_problem = xasprintf("rules file %s is not used: the repository has its own, %s",
+                                   e->face_rules, e->rules_path);
 }
 
 /* Load the precision policy from path (NULL or unreadable: the bundled one). */
@@ -88,38 +87,71 @@ static void free_settings(engine *e)
     free(e->base);
     free(e->title);
     free(e->rules_path);
-    for (size_t i = 0; i < e->ndisabled; i++)
-        free(e->disabled[i]);
-    free(e->disabled);
-    e->disabled = NULL;
-    e->ndisabled = 0;
+    free(e->face_rules);
+    e->base = e->title = e->rules_path = e->face_rules = NULL;
+}
+
+static int hints_from_name(const char *name)
+{
+    static const char *const names[] = {"off", "file", "line"};
+    for (int i = 0; name && i < 3; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return HINTS_UNSET;
+}
+
+/* Bring the configuration up to date (the file may have changed on disk) and take what the
+ * engine itself uses from it: base, rules file, size cap. Returns true when it changed. */
+static bool refresh_config(engine *e)
+{
+    if (!config_state_refresh(e->cfgs) && e->cat)
+        return false;
+    const effective_config *c = config_state_effective(e->cfgs);
+    bool rules_changed = !e->cat || (e->rules_path == NULL) != (c->rules == NULL) ||
+                         (c->rules && strcmp(c->rules, e->rules_path) != 0);
+    free(e->base);
+    e->base = dup_or_null(c->base);
+    free(e->rules_path);
+    e->rules_path = dup_or_null(c->rules);
+    e->max_file_bytes = c->max_file_bytes;
+    if (rules_changed)
+        load_catalog(e);
+    e->all_dirty = true; /* the base, the size cap, exclusions or the rules may differ now */
+    return true;
 }
 
 void engine_configure(engine *e, const engine_settings *s)
 {
-    char *old_rules = e->rules_path ? xstrdup(e->rules_path) : NULL;
-    bool first = e->cat == NULL;
-    e->all_dirty = true; /* the base, the size cap or the rules may differ now */
-    free_settings(e);
     engine_settings none = {0};
     if (!s)
         s = &none;
-    e->base = dup_or_null(s->base);
+    free(e->title);
     e->title = dup_or_null(s->title);
-    e->rules_path = dup_or_null(s->rules_path);
-    e->max_file_bytes = s->max_file_bytes ? s->max_file_bytes : 2u << 20;
-    if (s->disabled_rules)
-        for (size_t i = 0; s->disabled_rules[i]; i++) {
-            e->disabled = xrealloc(e->disabled, (e->ndisabled + 1) * sizeof *e->disabled);
-            e->disabled[e->ndisabled++] = xstrdup(s->disabled_rules[i]);
-        }
-    bool rules_changed = (old_rules == NULL) != (e->rules_path == NULL) ||
-                         (old_rules && strcmp(old_rules, e->rules_path) != 0);
-    if (first || rules_changed)
-        load_catalog(e);
-    free(old_rules);
+    free(e->face_rules);
+    e->face_rules = dup_or_null(s->rules_path);
+    config_layer l = {s->face,          s->base,
+                      s->rules_path,    s->max_file_bytes,
+                      hints_from_name(s->derived_hints), s->disabled_rules,
+                      s->severity};
+    config_state_set_layer(e->cfgs, &l);
+    refresh_config(e);
     precision_policy_free(&e->policy);
     load_policy(&e->policy, s->precision_policy);
+}
+
+/* The reviewed path relative to the work tree, where the configuration walk starts (new
+ * string; "" for the root or anything outside it). */
+static char *start_in_tree(const char *path, const char *workdir)
+{
+    char *real = realpath(path, NULL);
+    char *realdir = realpath(workdir, NULL);
+    char *out = NULL;
+    size_t n = realdir ? strlen(realdir) : 0;
+    if (real && realdir && strncmp(real, realdir, n) == 0 && real[n] == '/')
+        out = xstrdup(real + n + 1);
+    free(real);
+    free(realdir);
+    return out ? out : xstrdup("");
 }
 
 engine *engine_open(const char *path, const engine_settings *s, char **cause)
@@ -131,8 +163,16 @@ engine *engine_open(const char *path, const engine_settings *s, char **cause)
     e->rp = rp;
     e->all_dirty = true;
     e->syn = syntax_cache_new();
+    char *start = start_in_tree(path, repo_workdir(rp));
+    e->cfgs = config_state_new(repo_workdir(rp), start);
+    free(start);
     engine_configure(e, s);
     return e;
+}
+
+const effective_config *engine_config(const engine *e)
+{
+    return config_state_effective(e->cfgs);
 }
 
 /* Forget the list of paths touched since the previous review. */
@@ -162,6 +202,7 @@ void engine_free(engine *e)
         free(e->dirty[i]);
     free(e->dirty);
     syntax_cache_free(e->syn);
+    config_state_free(e->cfgs);
     precision_policy_free(&e->policy);
     for (size_t i = 0; i < 64 && collectors_all[i]; i++)
         if (e->states[i] && collectors_all[i]->free_state)
@@ -243,36 +284,42 @@ void engine_drop_overlay(engine *e, const char *relpath)
         }
 }
 
-static bool rule_disabled(const char *const *disabled, size_t n, const char *id)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(disabled[i], id) == 0)
-            return true;
-    return false;
-}
-
-/* Drop findings whose rule is disabled or whose head line carries a suppression for it. */
-static void filter_findings(review *r, const char *const *disabled, size_t ndisabled)
+/* Drop findings whose head line carries a suppression for their rule. */
+static void filter_suppressed(review *r)
 {
     size_t keep = 0;
     for (size_t i = 0; i < r->findings.n; i++) {
         finding *f = &r->findings.items[i];
-        bool drop = rule_disabled(disabled, ndisabled, f->rule_id);
-        if (!drop) {
-            const change_file *cf = change_find(r->chg, f->path);
-            const char *line;
-            size_t len;
-            if (cf && cf->head_text &&
-                text_line_at(cf->head_text, cf->head_len, f->range.line, &line, &len))
-                drop = suppress_line_ignores(line, len, f->rule_id);
-        }
-        if (drop) {
+        const change_file *cf = change_find(r->chg, f->path);
+        const char *line;
+        size_t len;
+        if (cf && cf->head_text && text_line_at(cf->head_text, cf->head_len, f->range.line, &line, &len) &&
+            suppress_line_ignores(line, len, f->rule_id)) {
             finding_clear(f);
             continue;
         }
         r->findings.items[keep++] = *f;
     }
     r->findings.n = keep;
+}
+
+/* Leave out of the change the files the repository configuration excludes (or does not
+ * include), saying how many. */
+static void drop_excluded(change *c, const effective_config *cfg)
+{
+    size_t keep = 0, dropped = 0;
+    for (size_t i = 0; i < c->nfiles; i++) {
+        if (repo_config_path_excluded(cfg->file, c->files[i].path)) {
+            change_file_clear(&c->files[i]);
+            dropped++;
+            continue;
+        }
+        c->files[keep++] = c->files[i];
+    }
+    c->nfiles = keep;
+    if (dropped)
+        change_note(c, "%zu changed file%s left out by exclude/include in %s", dropped,
+                    dropped == 1 ? "" : "s", cfg->file->name);
 }
 
 /* Monotonic milliseconds, for REVIEW_LSP_TIMING=1 (per-step costs on stderr). */
@@ -286,8 +333,8 @@ static double now_ms(void)
 /* Run derivation and every collector over r->chg. */
 static void run_all(review *r, repo *rp, syntax_cache *syn, void **states,
                     const char *const *touched, const collector_buffer *side, size_t nside,
-                    const char *root, const char *title, const char *const *disabled,
-                    size_t ndisabled, const precision_policy *policy)
+                    const char *root, const char *title, const effective_config *cfg,
+                    const precision_policy *policy)
 {
     bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
     double t0 = now_ms();
@@ -311,8 +358,9 @@ static void run_all(review *r, repo *rp, syntax_cache *syn, void **states,
         sb_free(&ctx.status);
     }
     syntax_cache_trim(syn);
-    filter_findings(r, disabled, ndisabled);
+    filter_suppressed(r);
     precision_policy_apply(policy, &r->findings);
+    effective_apply(cfg, &r->findings); /* after the policy: a team's own level wins */
     findings_sort(&r->findings);
 }
 
@@ -409,8 +457,29 @@ static change *build_change(engine *e, char **cause)
     return c;
 }
 
+/* Hand the configuration's problems to a review, and note them in its change. */
+static void note_config(engine *e, review *r)
+{
+    const char *problem = config_state_problem(e->cfgs);
+    if (problem) {
+        r->config_problem = xasprintf("%s; the previous configuration stays in force", problem);
+        change_note(r->chg, "%s", r->config_problem);
+    }
+    size_t n = 0;
+    const char *const *warn = config_state_warnings(e->cfgs, &n);
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < n; i++) {
+        sb_addf(&sb, "%s%s", i ? "\n" : "", warn[i]);
+        change_note(r->chg, "%s", warn[i]);
+    }
+    r->config_warnings = n ? sb_detach(&sb) : NULL;
+    sb_free(&sb);
+}
+
 int engine_review(engine *e, review **out, char **cause)
 {
+    refresh_config(e);
     char *desc = NULL, *notes = NULL;
     repo_resolve_base(e->rp, e->base, &desc, &notes);
     change *c = build_change(e, cause);
@@ -427,9 +496,11 @@ int engine_review(engine *e, review **out, char **cause)
     free(notes);
     free(c->title);
     c->title = e->title ? xstrdup(e->title) : repo_default_title(e->rp);
+    drop_excluded(c, config_state_effective(e->cfgs));
     review *r = xcalloc(1, sizeof *r);
     r->chg = c;
     r->base_desc = desc;
+    note_config(e, r);
     /* buffers the editor has open that are not part of the change (e.g. git's commit message) */
     collector_buffer *side = xcalloc(e->novl + 1, sizeof *side);
     size_t nside = 0;
@@ -437,8 +508,7 @@ int engine_review(engine *e, review **out, char **cause)
         if (outside_change(e, e->ovl[i].path))
             side[nside++] = (collector_buffer){e->ovl[i].path, e->ovl[i].text, e->ovl[i].len};
     run_all(r, e->rp, e->syn, e->states, (const char *const *)e->touched, side, nside,
-            repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled,
-            &e->policy);
+            repo_workdir(e->rp), c->title, config_state_effective(e->cfgs), &e->policy);
     free(side);
     *out = r;
     return 0;
@@ -453,13 +523,14 @@ review *engine_review_change(change *chg, const char *root, const rule_catalog *
     if (root && !chg->head_root)
         chg->head_root = xstrdup(root);
     r->base_desc = xstrdup("(diff file)");
-    size_t nd = 0;
-    while (disabled_rules && disabled_rules[nd])
-        nd++;
     syntax_cache *syn = syntax_cache_new();
     precision_policy policy;
     load_policy(&policy, policy_path);
-    run_all(r, NULL, syn, NULL, NULL, NULL, 0, root, chg->title, disabled_rules, nd, &policy);
+    config_layer l = {.derived_hints = HINTS_UNSET, .disabled_rules = disabled_rules};
+    effective_config cfg;
+    effective_build(&cfg, &l, NULL, NULL);
+    run_all(r, NULL, syn, NULL, NULL, NULL, 0, root, chg->title, &cfg, &policy);
+    effective_clear(&cfg);
     precision_policy_free(&policy);
     syntax_cache_free(syn);
     return r;
@@ -476,5 +547,7 @@ void review_free(review *r)
         free(r->collector_status[i]);
     free(r->collector_status);
     free(r->base_desc);
+    free(r->config_problem);
+    free(r->config_warnings);
     free(r);
 }

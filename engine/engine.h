@@ -13,6 +13,7 @@
 
 #include "engine/change.h"
 #include "engine/derive.h"
+#include "engine/effective_config.h"
 #include "engine/finding.h"
 #include "engine/rules_catalog.h"
 
@@ -23,6 +24,11 @@ typedef struct engine_settings {
     size_t max_file_bytes;   /* 0: default 2 MiB */
     const char *const *disabled_rules; /* NULL-terminated, or NULL */
     const char *precision_policy; /* policy file (precision_policy.h); NULL: the bundled one */
+    /* The face's side of the repository configuration (effective_config.h): base, rules_path,
+       max_file_bytes and disabled_rules above, and these. */
+    int face;                      /* FACE_COMMAND_LINE (0) or FACE_EDITOR: names the sources */
+    const char *const *severity;   /* "ID=level" (error, warning, information, hint), or NULL */
+    const char *derived_hints;     /* "file", "line", "off", or NULL */
 } engine_settings;
 
 typedef struct review {
@@ -32,6 +38,9 @@ typedef struct review {
     char **collector_status; /* one line per collector, "name: status" */
     size_t ncollectors;
     char *base_desc;         /* e.g. "origin/main (merge base 1a2b3c4)" */
+    char *config_problem;    /* the repository configuration file is malformed ("name:line:
+                                ..."; the last good one was used), or NULL */
+    char *config_warnings;   /* keys of that file that were skipped, one per line, or NULL */
 } review;
 
 typedef struct engine engine;
@@ -46,6 +55,11 @@ const char *engine_workdir(const engine *e);   /* absolute, with a trailing '/' 
 const rule_catalog *engine_catalog(const engine *e);
 /* A message explaining a rules-file fallback, or NULL (borrowed). */
 const char *engine_catalog_problem(const engine *e);
+
+/* The configuration in force: the face's settings over the repository file (pyproject.toml
+ * [tool.review-lsp] or .review-lsp.toml, re-read when it changes) over the defaults, with the
+ * source of each value (borrowed, valid until the next engine_configure or review). */
+const effective_config *engine_config(const engine *e);
 
 /* Unsaved editor text for a path relative to the work tree; it replaces the disk content. */
 void engine_set_overlay(engine *e, const char *relpath, const char *text, size_t len);
