@@ -2,7 +2,7 @@
  * findings with related locations, collector states and notes, as one object. */
 #include <jansson.h>
 
-#include "cli/cli.h"
+#include "cli/report.h"
 
 /* A text_range as a JSON object with 1-based lines and columns. */
 static json_t *range_json(const text_range *r)
@@ -34,8 +34,7 @@ void report_json(FILE *out, const cli_review *cr)
     json_object_set_new(root, "files", files);
     json_t *derived = json_array();
     const derive_result *d = &r->derived;
-    static const char *const status[] = {"ok", "underivable", "diff-too-large", "derivation-failed"};
-    json_object_set_new(root, "derivation", json_string(status[d->status]));
+    json_object_set_new(root, "derivation", json_string(report_derivation_name(d->status)));
     for (size_t i = 0; i < d->n; i++) {
         json_t *sites = json_array();
         for (size_t k = 0; k < d->fams[i].nsites; k++)

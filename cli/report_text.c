@@ -1,21 +1,27 @@
 /* The text report of `check`: one `file:line:col: severity [ID] message` line per finding
- * (related evidence indented under it), then `# ` lines for the derived families, each
- * collector's status and any notes, and a closing summary. */
-#include "cli/cli.h"
+ * (related evidence indented under it), then the trailer: `# ` lines for the derived families,
+ * each collector's status and any notes, and a closing summary. */
+#include "cli/report.h"
 
 void report_text(FILE *out, const cli_review *cr)
 {
     const review *r = cr->rev;
-    size_t counts[4] = {0};
     for (size_t i = 0; i < r->findings.n; i++) {
         const finding *f = &r->findings.items[i];
-        counts[f->sev]++;
         fprintf(out, "%s:%d:%d: %s [%s] %s\n", f->path, f->range.line, f->range.col + 1,
                 severity_name(f->sev), f->rule_id, f->message);
         for (size_t k = 0; k < f->nrelated; k++)
             fprintf(out, "    %s:%d: %s\n", f->related[k].path, f->related[k].range.line,
                     f->related[k].message);
     }
+    report_text_trailer(out, r);
+}
+
+void report_text_trailer(FILE *out, const review *r)
+{
+    size_t counts[4] = {0};
+    for (size_t i = 0; i < r->findings.n; i++)
+        counts[r->findings.items[i].sev]++;
     const derive_result *d = &r->derived;
     for (size_t i = 0; i < d->n; i++) {
         fprintf(out, "# derived [%s] %s", d->fams[i].name, d->fams[i].rules);
@@ -27,10 +33,7 @@ void report_text(FILE *out, const cli_review *cr)
         fputc('\n', out);
     }
     if (d->status != DERIVE_OK)
-        fprintf(out, "# derived [%s] every rule (%s)\n",
-                d->status == DERIVE_TOO_LARGE ? "diff-too-large"
-                : d->status == DERIVE_FAILED  ? "derivation-failed"
-                                              : "underivable",
+        fprintf(out, "# derived [%s] every rule (%s)\n", report_derivation_name(d->status),
                 d->failure ? d->failure : "nothing could be derived");
     for (size_t i = 0; i < r->ncollectors; i++)
         fprintf(out, "# collector %s\n", r->collector_status[i]);

@@ -14,11 +14,14 @@
 typedef struct repo repo;
 typedef struct syntax_cache syntax_cache;
 
-/* An open editor buffer (path relative to the work tree, its unsaved text). */
+/* A text beside the change: an open editor buffer that is not part of it (path relative to the
+ * work tree, its unsaved text), or a pull-request description (description set; path names
+ * it as the user gave it). */
 typedef struct collector_buffer {
     const char *path;
     const char *text;
     size_t len;
+    bool description;
 } collector_buffer;
 
 typedef struct collector_ctx {
@@ -32,8 +35,9 @@ typedef struct collector_ctx {
                               index, say), freed by its free_state; NULL: nothing is kept */
     const char *const *touched; /* work-tree paths changed on disk since the previous review,
                               NULL-terminated; NULL when unknown (assume anything changed) */
-    const struct collector_buffer *side_buffers; /* editor buffers that are not part of the
-                              change (git's commit message, ignored files); may be NULL */
+    const struct collector_buffer *side_buffers; /* texts beside the change: editor buffers
+                              that are not part of it (git's commit message, ignored files) and
+                              a pull-request description; may be NULL */
     size_t nside_buffers;
     strbuf status;         /* the collector's one-line status; set with collector_status */
 } collector_ctx;

@@ -110,7 +110,11 @@ static bool reread(config_state *cs)
     free(cs->problem);
     cs->problem = NULL;
     if (repo_config_load(cs->tree, cs->start, &fresh, &cause) < 0) {
-        cs->problem = cause; /* the last good file stays */
+        /* the last good file stays in force */
+        cs->problem = xasprintf("%s; %s", cause,
+                                cs->file.name ? "the previous configuration stays in force"
+                                              : "the defaults stand in");
+        free(cause);
         return false;
     }
     /* the effective configuration borrows the file: clear it before the file goes */

@@ -28,7 +28,8 @@ void config_state_set_layer(config_state *cs, const config_layer *l);
 bool config_state_refresh(config_state *cs);
 
 const effective_config *config_state_effective(const config_state *cs);
-/* Why the file on disk is not the one in force ("pyproject.toml:12: ..."), or NULL. */
+/* Why the file on disk is not the one in force ("pyproject.toml:12: ...; the previous
+ * configuration stays in force" or "...; the defaults stand in"), or NULL. */
 const char *config_state_problem(const config_state *cs);
 /* Keys of the file in force that were skipped ("name:line: key: unknown key ..."). */
 const char *const *config_state_warnings(const config_state *cs, size_t *n);

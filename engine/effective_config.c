@@ -84,6 +84,7 @@ static void build_scalars(effective_config *c, const config_layer *l, const repo
     } else if (f->base.value) {
         c->base = xstrdup(f->base.value);
         c->base_source = file_source(f, f->base.line);
+        c->base_from_file = true;
     } else {
         c->base_source = xstrdup("default");
     }

@@ -47,6 +47,7 @@ typedef struct eff_rule {
 typedef struct effective_config {
     const repo_config *file;  /* borrowed; exclude, include and overrides are read from it */
     char *base, *base_source;                 /* base NULL: upstream, origin/main, ... */
+    bool base_from_file;                      /* the repository file set the base */
     char *rules, *rules_source;               /* the rules file (absolute); NULL: bundled */
     size_t max_file_bytes;
     char *max_file_bytes_source;

@@ -1,5 +1,6 @@
-/* The engine facade (engine.h): settings, rules-file choice, overlays, and the review itself —
- * build the change, derive the families, run every collector, drop suppressed findings. */
+/* The engine's front door (engine.h): opening a repository or a diff, settings, the rules-file
+ * choice, overlays and side buffers, and the review itself — build the change, derive the
+ * families, run every collector, drop suppressed findings. */
 #include "engine/engine.h"
 
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "engine/collector.h"
 #include "engine/config_state.h"
+#include "engine/diff_parse.h"
 #include "engine/repo.h"
 #include "engine/precision_policy.h"
 #include "engine/suppress.h"
@@ -23,10 +25,17 @@ typedef struct overlay_entry {
 } overlay_entry;
 
 struct engine {
-    repo *rp;
+    repo *rp;              /* the repository; NULL for a diff */
+    char *diff_text;       /* the diff under review (engine_open_diff), or NULL */
+    size_t diff_len;
+    char *diff_problem;    /* why the diff is not usable, or NULL */
+    char *tree;            /* where the head files are, with a trailing '/', or NULL */
+    char *desc_name;       /* a pull-request description (engine_set_description), or NULL */
+    char *desc_text;
+    size_t desc_len;
     config_state *cfgs;    /* the repository configuration and the face's layer over it */
     char *face_rules;      /* the face's rules_path, to say when the repository's own wins */
-    char *base;
+    char *base;            /* base, rules_path and max_file_bytes: from the configuration */
     char *title;
     char *rules_path;
     size_t max_file_bytes;
@@ -52,8 +61,9 @@ static char *dup_or_null(const char *s)
     return s && *s ? xstrdup(s) : NULL;
 }
 
-/* Load the rules file the configuration chose (effective_config.h: the repository's own, else
- * the setting, else the bundled one). */
+/* Load the rules file, chosen in one place (effective_config.h): the repository's own (named
+ * by its configuration file, else .claude/skills/review-pr/rules.md), else the setting, else
+ * the bundled one. */
 static void load_catalog(engine *e)
 {
     catalog_free(e->cat);
@@ -154,25 +164,60 @@ static char *start_in_tree(const char *path, const char *workdir)
     return out ? out : xstrdup("");
 }
 
-engine *engine_open(const char *path, const engine_settings *s, char **cause)
+const effective_config *engine_config(const engine *e)
 {
+    return config_state_effective(e->cfgs);
+}
+
+const char *engine_config_problem(const engine *e)
+{
+    return config_state_problem(e->cfgs);
+}
+
+engine *engine_open_repo(const char *path, const engine_settings *s, char **cause)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        *cause = xasprintf("%s does not exist", path);
+        return NULL;
+    }
     repo *rp = repo_open(path, cause);
     if (!rp)
         return NULL;
     engine *e = xcalloc(1, sizeof *e);
     e->rp = rp;
+    e->tree = xstrdup(repo_workdir(rp));
     e->all_dirty = true;
     e->syn = syntax_cache_new();
-    char *start = start_in_tree(path, repo_workdir(rp));
-    e->cfgs = config_state_new(repo_workdir(rp), start);
+    char *start = start_in_tree(path, e->tree);
+    e->cfgs = config_state_new(e->tree, start);
     free(start);
     engine_configure(e, s);
     return e;
 }
 
-const effective_config *engine_config(const engine *e)
+engine *engine_open_diff(const char *text, size_t len, const char *root, const engine_settings *s)
 {
-    return config_state_effective(e->cfgs);
+    engine *e = xcalloc(1, sizeof *e);
+    if (text) {
+        e->diff_text = xstrndup(text, len);
+        e->diff_len = len;
+        /* parsed here once for its problem; each review parses its own copy of the change */
+        change_free(diff_parse(text, len, &e->diff_problem));
+    }
+    if (root && *root) {
+        size_t n = strlen(root);
+        e->tree = root[n - 1] == '/' ? xstrdup(root) : xasprintf("%s/", root);
+    }
+    e->syn = syntax_cache_new();
+    e->cfgs = config_state_new(e->tree, ""); /* a diff's tree is read from its top */
+    engine_configure(e, s);
+    return e;
+}
+
+const char *engine_diff_problem(const engine *e)
+{
+    return e->diff_problem;
 }
 
 /* Forget the list of paths touched since the previous review. */
@@ -209,6 +254,11 @@ void engine_free(engine *e)
             collectors_all[i]->free_state(e->states[i]);
     free_touched(e);
     repo_free(e->rp);
+    free(e->diff_text);
+    free(e->diff_problem);
+    free(e->tree);
+    free(e->desc_name);
+    free(e->desc_text);
     free(e);
 }
 
@@ -238,12 +288,12 @@ void engine_mark_all_dirty(engine *e)
 
 bool engine_path_ignored(engine *e, const char *relpath)
 {
-    return repo_path_ignored(e->rp, relpath);
+    return e->rp && repo_path_ignored(e->rp, relpath);
 }
 
 const char *engine_workdir(const engine *e)
 {
-    return repo_workdir(e->rp);
+    return e->tree;
 }
 
 const rule_catalog *engine_catalog(const engine *e)
@@ -254,6 +304,27 @@ const rule_catalog *engine_catalog(const engine *e)
 const char *engine_catalog_problem(const engine *e)
 {
     return e->cat_problem;
+}
+
+bool engine_knows_rule(const engine *e, const char *id)
+{
+    if (catalog_find(e->cat, id))
+        return true;
+    size_t n = strlen(id);
+    for (size_t i = 0; collectors_all[i]; i++)
+        for (const char *r = collectors_all[i]->rules; (r = strstr(r, id)) != NULL; r += n)
+            if ((r == collectors_all[i]->rules || r[-1] == ' ') && (r[n] == ' ' || r[n] == '\0'))
+                return true;
+    return false;
+}
+
+void engine_set_description(engine *e, const char *name, const char *text, size_t len)
+{
+    free(e->desc_name);
+    free(e->desc_text);
+    e->desc_name = text ? xstrdup(name) : NULL;
+    e->desc_text = text ? xstrndup(text, len) : NULL;
+    e->desc_len = text ? len : 0;
 }
 
 void engine_set_overlay(engine *e, const char *relpath, const char *text, size_t len)
@@ -322,6 +393,26 @@ static void drop_excluded(change *c, const effective_config *cfg)
                     dropped == 1 ? "" : "s", cfg->file->name);
 }
 
+/* Hand the configuration's problems to a review, and note them in its change. */
+static void note_config(engine *e, review *r)
+{
+    const char *problem = config_state_problem(e->cfgs);
+    if (problem) {
+        r->config_problem = xstrdup(problem);
+        change_note(r->chg, "%s", r->config_problem);
+    }
+    size_t n = 0;
+    const char *const *warn = config_state_warnings(e->cfgs, &n);
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < n; i++) {
+        sb_addf(&sb, "%s%s", i ? "\n" : "", warn[i]);
+        change_note(r->chg, "%s", warn[i]);
+    }
+    r->config_warnings = n ? sb_detach(&sb) : NULL;
+    sb_free(&sb);
+}
+
 /* Monotonic milliseconds, for REVIEW_LSP_TIMING=1 (per-step costs on stderr). */
 static double now_ms(void)
 {
@@ -384,7 +475,21 @@ static const overlay_entry *overlay_of(const engine *e, const char *path)
  * among them) and files git ignores, which an editor may well have open. */
 static bool outside_change(engine *e, const char *path)
 {
-    return str_starts(path, ".git/") || repo_path_ignored(e->rp, path);
+    return str_starts(path, ".git/") || engine_path_ignored(e, path);
+}
+
+/* The texts beside the change (a new array of *n, the caller frees it; the texts are
+ * borrowed): unsaved buffers outside the change, and the pull-request description. */
+static collector_buffer *side_buffers(engine *e, size_t *n)
+{
+    collector_buffer *side = xcalloc(e->novl + 2, sizeof *side);
+    *n = 0;
+    for (size_t i = 0; i < e->novl; i++)
+        if (outside_change(e, e->ovl[i].path))
+            side[(*n)++] = (collector_buffer){e->ovl[i].path, e->ovl[i].text, e->ovl[i].len, false};
+    if (e->desc_text)
+        side[(*n)++] = (collector_buffer){e->desc_name, e->desc_text, e->desc_len, true};
+    return side;
 }
 
 /* The change for this review: rebuilt from the whole work tree, or (incremental mode, same
@@ -457,35 +562,66 @@ static change *build_change(engine *e, char **cause)
     return c;
 }
 
-/* Hand the configuration's problems to a review, and note them in its change. */
-static void note_config(engine *e, review *r)
+/* Review the diff of engine_open_diff: its change parsed afresh (a review owns its change). */
+static review *review_diff(engine *e)
 {
-    const char *problem = config_state_problem(e->cfgs);
-    if (problem) {
-        r->config_problem = xasprintf("%s; the previous configuration stays in force", problem);
-        change_note(r->chg, "%s", r->config_problem);
-    }
-    size_t n = 0;
-    const char *const *warn = config_state_warnings(e->cfgs, &n);
-    strbuf sb;
-    sb_init(&sb);
-    for (size_t i = 0; i < n; i++) {
-        sb_addf(&sb, "%s%s", i ? "\n" : "", warn[i]);
-        change_note(r->chg, "%s", warn[i]);
-    }
-    r->config_warnings = n ? sb_detach(&sb) : NULL;
-    sb_free(&sb);
+    char *problem = NULL;
+    change *c = e->diff_text ? diff_parse(e->diff_text, e->diff_len, &problem) : change_new();
+    free(problem);
+    free(c->title);
+    c->title = xstrdup(e->title ? e->title : "");
+    if (e->tree && !c->head_root)
+        c->head_root = xstrdup(e->tree);
+    drop_excluded(c, config_state_effective(e->cfgs));
+    review *r = xcalloc(1, sizeof *r);
+    r->chg = c;
+    r->base_desc = xstrdup("(diff file)");
+    note_config(e, r);
+    size_t nside;
+    collector_buffer *side = side_buffers(e, &nside);
+    /* no state kept between reviews of a diff: there is no tree to watch */
+    run_all(r, NULL, e->syn, NULL, NULL, side, nside, e->tree, c->title,
+            config_state_effective(e->cfgs), &e->policy);
+    free(side);
+    return r;
+}
+
+/* The title of a repository's change: the setting, else the default (noting when that is
+ * empty, which only a detached HEAD with no commit since the base gives). */
+static char *repo_title(engine *e, change *c)
+{
+    if (e->title)
+        return xstrdup(e->title);
+    char *t = repo_default_title(e->rp);
+    if (!*t)
+        change_note(c, "the title is empty: HEAD is detached and has no commit since the base, so "
+                       "title-driven families (perf, ...) cannot apply; give one with --title or "
+                       "the title setting");
+    return t;
 }
 
 int engine_review(engine *e, review **out, char **cause)
 {
     refresh_config(e);
+    if (!e->rp) {
+        *out = review_diff(e);
+        return 0;
+    }
     char *desc = NULL, *notes = NULL;
     repo_resolve_base(e->rp, e->base, &desc, &notes);
+    char *base_error = NULL;
+    if (e->base && *repo_base_id(e->rp) && !repo_names_commit(e->rp, e->base)) {
+        const effective_config *cfg = engine_config(e);
+        char *where = cfg->base_from_file ? xasprintf(" (set in %s)", cfg->base_source) : xstrdup("");
+        base_error = xasprintf("base '%s' does not name a commit in %s%s", e->base,
+                               repo_workdir(e->rp), where);
+        free(where);
+    }
     change *c = build_change(e, cause);
     if (!c) {
         free(desc);
         free(notes);
+        free(base_error);
         return -1;
     }
     if (notes && *notes) {
@@ -495,45 +631,20 @@ int engine_review(engine *e, review **out, char **cause)
     }
     free(notes);
     free(c->title);
-    c->title = e->title ? xstrdup(e->title) : repo_default_title(e->rp);
+    c->title = repo_title(e, c);
     drop_excluded(c, config_state_effective(e->cfgs));
     review *r = xcalloc(1, sizeof *r);
     r->chg = c;
     r->base_desc = desc;
+    r->base_error = base_error;
     note_config(e, r);
-    /* buffers the editor has open that are not part of the change (e.g. git's commit message) */
-    collector_buffer *side = xcalloc(e->novl + 1, sizeof *side);
-    size_t nside = 0;
-    for (size_t i = 0; i < e->novl; i++)
-        if (outside_change(e, e->ovl[i].path))
-            side[nside++] = (collector_buffer){e->ovl[i].path, e->ovl[i].text, e->ovl[i].len};
+    size_t nside;
+    collector_buffer *side = side_buffers(e, &nside);
     run_all(r, e->rp, e->syn, e->states, (const char *const *)e->touched, side, nside,
             repo_workdir(e->rp), c->title, config_state_effective(e->cfgs), &e->policy);
     free(side);
     *out = r;
     return 0;
-}
-
-review *engine_review_change(change *chg, const char *root, const rule_catalog *cat,
-                             const char *const *disabled_rules, const char *policy_path)
-{
-    (void)cat;
-    review *r = xcalloc(1, sizeof *r);
-    r->chg = chg;
-    if (root && !chg->head_root)
-        chg->head_root = xstrdup(root);
-    r->base_desc = xstrdup("(diff file)");
-    syntax_cache *syn = syntax_cache_new();
-    precision_policy policy;
-    load_policy(&policy, policy_path);
-    config_layer l = {.derived_hints = HINTS_UNSET, .disabled_rules = disabled_rules};
-    effective_config cfg;
-    effective_build(&cfg, &l, NULL, NULL);
-    run_all(r, NULL, syn, NULL, NULL, NULL, 0, root, chg->title, &cfg, &policy);
-    effective_clear(&cfg);
-    precision_policy_free(&policy);
-    syntax_cache_free(syn);
-    return r;
 }
 
 void review_free(review *r)
@@ -547,6 +658,7 @@ void review_free(review *r)
         free(r->collector_status[i]);
     free(r->collector_status);
     free(r->base_desc);
+    free(r->base_error);
     free(r->config_problem);
     free(r->config_warnings);
     free(r);

@@ -576,3 +576,9 @@ char *repo_default_title(repo *r)
     git_reference_free(hr);
     return title ? title : xstrdup("");
 }
+
+bool repo_names_commit(repo *r, const char *spec)
+{
+    git_oid id;
+    return commit_of(r->git, spec, &id) == 0;
+}

@@ -28,6 +28,8 @@ const char *repo_workdir(const repo *r);   /* absolute, ends with '/' */
 /* Resolve the base for the target setting (NULL: the default chain). Returns 0; notes about
  * fallbacks go to *notes (caller frees, may be NULL). *desc describes the choice. */
 int repo_resolve_base(repo *r, const char *target, char **desc, char **notes);
+/* True when spec (a ref, a revision expression) names a commit here. */
+bool repo_names_commit(repo *r, const char *spec);
 /* The resolved base commit id as hex ("" for an unborn branch: everything is new). */
 const char *repo_base_id(const repo *r);
 

@@ -611,6 +611,14 @@ static void review_workspace(server *s, workspace *ws)
         return;
     }
     config_messages(s, ws, out);
+    /* a base setting that names no commit: an error shown once (until it changes); the
+       review above used the default meanwhile */
+    if (out->base_error && (!ws->last || !ws->last->base_error ||
+                            strcmp(ws->last->base_error, out->base_error) != 0))
+        show_message(s, LOG_ERROR, "%s: %s; reviewing against %s meanwhile",
+                     engine_config(ws->eng)->base_from_file ? engine_config(ws->eng)->base_source
+                                                            : "review.base",
+                     out->base_error, out->base_desc);
     if (ws->last)
         review_free(ws->last);
     ws->last = out;

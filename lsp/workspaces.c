@@ -53,7 +53,7 @@ workspace *workspaces_add(server *s, const char *root)
     char *tmp = NULL;
     settings_to_engine(&s->cfg, root, &es, &tmp);
     char *cause = NULL;
-    engine *eng = engine_open(root, &es, &cause);
+    engine *eng = engine_open_repo(root, &es, &cause);
     free(tmp);
     if (!eng) {
         show_message(s, LOG_WARNING, "review-lsp: %s: %s; no findings will be shown", root,

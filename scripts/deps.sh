@@ -16,8 +16,8 @@ print_only=0
 
 # pkg-config module -> Debian package
 libs="jansson:libjansson-dev libgit2:libgit2-dev libpcre2-8:libpcre2-dev libuv:libuv1-dev tree-sitter:libtree-sitter-dev"
-# command -> Debian package (nodejs brings node; npm is its own package in Debian)
-cmds="cc:build-essential g++:g++ make:make pkg-config:pkg-config git:git python3:python3 valgrind:valgrind node:nodejs npm:npm"
+# command -> Debian package (pre-commit: the hook test runs the real one)
+cmds="cc:build-essential g++:g++ make:make pkg-config:pkg-config git:git python3:python3 valgrind:valgrind pre-commit:pre-commit"
 
 need=
 add() { case " $need " in *" $1 "*) ;; *) need="$need $1" ;; esac; }
@@ -26,6 +26,13 @@ for pair in $cmds; do
   c=${pair%%:*} p=${pair#*:}
   command -v "$c" >/dev/null 2>&1 || add "$p"
 done
+# Node.js: a working npm is all that is needed, wherever it came from. Only without one are
+# Debian's packages asked for (npm, and nodejs when there is no node either): on a machine
+# whose Node.js is a third-party repack bundling npm, apt's nodejs/npm would conflict with it.
+if ! command -v npm >/dev/null 2>&1; then
+  command -v node >/dev/null 2>&1 || add nodejs
+  add npm
+fi
 # Without pkg-config every library counts as missing (it is being installed above).
 for pair in $libs; do
   m=${pair%%:*} p=${pair#*:}

@@ -84,4 +84,9 @@ B
 out=$(cd fr && "$BIN" check --pr-body ../body.md)
 expect_contains pr-body-claim-flagged "$out" "body.md:4:"
 expect_contains pr-body-rule "$out" "hint [P3]"
+# The description goes through the engine like a commit message: the collector's status counts
+# it, and --disable applies to its findings too.
+expect_contains pr-body-in-collector-status "$out" "# collector perf_claims: found 0 of 1 claim line"
+out=$(cd fr && "$BIN" check --pr-body ../body.md --disable P3)
+expect_not_contains pr-body-disable-applies "$out" "[P3]"
 (cd fr && "$BIN" check --pr-body ../no-such-body.md >/dev/null 2>&1); expect_rc pr-body-missing-exit-2 $? 2

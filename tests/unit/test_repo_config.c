@@ -330,6 +330,7 @@ TEST(state_reloads_on_change_and_keeps_the_last_good_file)
     CHECK(!config_state_refresh(cs));
     CHECK_STR(config_state_effective(cs)->base, "origin/main");
     CHECK(config_state_problem(cs) && str_starts(config_state_problem(cs), "pyproject.toml:"));
+    CHECK(config_state_problem(cs) && str_ends(config_state_problem(cs), "; the previous configuration stays in force"));
     /* mended, same size as before the break: read again */
     put(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/dev\"\n");
     CHECK(config_state_refresh(cs));
@@ -354,6 +355,7 @@ TEST(state_reloads_on_change_and_keeps_the_last_good_file)
     CHECK(config_state_refresh(cs));
     CHECK(config_state_effective(cs)->base == NULL);
     CHECK(config_state_problem(cs) && str_starts(config_state_problem(cs), "pyproject.toml:2: "));
+    CHECK(config_state_problem(cs) && str_ends(config_state_problem(cs), "; the defaults stand in"));
     config_state_free(cs);
     remove_tree(root);
 }
