@@ -46,7 +46,7 @@ $(BUILD)/.deps-ok: scripts/deps.sh
 	@mkdir -p $(BUILD)
 	@sh scripts/deps.sh
 	@pkg-config --exists $(PKGS) || { echo "error: pkg-config cannot find: $(PKGS)" >&2; exit 1; }
-	@test -f /usr/include/cpptoml.h || { echo "error: /usr/include/cpptoml.h is missing (libcpptoml-dev)" >&2; exit 1; }
+	@test -f "$${DEPS_INCLUDE_DIR:-/usr/include}/cpptoml.h" || { echo "error: cpptoml.h is missing (libcpptoml-dev)" >&2; exit 1; }
 	@touch $@
 deps: $(BUILD)/.deps-ok
 
