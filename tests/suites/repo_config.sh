@@ -142,10 +142,26 @@ out=$("$BIN" check typo 2>err.txt)
 expect_contains unknown-key-warned "$(cat err.txt)" "review-lsp: warning: pyproject.toml:6: excluded: unknown key"
 expect_contains unknown-key-rest-applies "$out" "csrc/legacy/old_attn.cu:5:1: hint [D4]"
 
+# --- valgrind: the TOML reader, the globs and the precedence leak nothing and read nothing wrong ---
+if command -v valgrind >/dev/null 2>&1; then
+  VG="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite"
+  REVIEW_LSP_NO_JIT=1 $VG "$BIN_OPT" check team --severity A1=hint >/dev/null 2>vg.txt
+  expect_rc valgrind-check-with-config $? 0
+  REVIEW_LSP_NO_JIT=1 $VG "$BIN_OPT" config typo >/dev/null 2>vg2.txt
+  expect_rc valgrind-config-with-warnings $? 0
+  REVIEW_LSP_NO_JIT=1 $VG "$BIN_OPT" check broken2 --base main >/dev/null 2>vg3.txt
+  expect_rc valgrind-check-unparsable-config $? 0
+  grep -v "^review-lsp: warning" vg.txt vg2.txt vg3.txt >&2
+else
+  fail valgrind-installed "valgrind is not installed"
+fi
+
 # --- the server over time: the file edited, broken and mended under it ---------------------------
 if command -v node >/dev/null 2>&1; then
   node "$ROOT/tests/protocol/runner.js" --suite "$SUITE" --bin "$BIN" --fixture "$TMPD/team" \
     --tmp "$TMPD/runs" "$ROOT"/tests/repo_config/*.t
+  node "$ROOT/tests/protocol/runner.js" --suite "$SUITE.valgrind" --valgrind --bin "$BIN_OPT" \
+    --fixture "$TMPD/team" --tmp "$TMPD/vgruns" "$ROOT"/tests/repo_config/reload.t
 else
   fail transcripts "node is required for the transcripts"
 fi
