@@ -151,7 +151,13 @@ static int take_list(rc_ctx *x, json_t *v, const char *path, const char *what, r
     return 0;
 }
 
-/* A table of rule id or family → level. */
+static int level_cmp(const void *a, const void *b)
+{
+    return strcmp(((const rc_level *)a)->id, ((const rc_level *)b)->id);
+}
+
+/* A table of rule id or family → level (kept sorted by id, so that it reads the same
+ * whichever order the table came in). */
 static int take_levels(rc_ctx *x, json_t *v, const char *path, rc_levels *out)
 {
     const char *id;
@@ -172,6 +178,8 @@ static int take_levels(rc_ctx *x, json_t *v, const char *path, rc_levels *out)
         l->line = key_line(x, sub) ? key_line(x, sub) : key_line(x, path);
         free(sub);
     }
+    if (out->n > 1)
+        qsort(out->items, out->n, sizeof *out->items, level_cmp);
     return 0;
 }
 

@@ -142,6 +142,13 @@ out=$("$BIN" check typo 2>err.txt)
 expect_contains unknown-key-warned "$(cat err.txt)" "review-lsp: warning: pyproject.toml:6: excluded: unknown key"
 expect_contains unknown-key-rest-applies "$out" "csrc/legacy/old_attn.cu:5:1: hint [D4]"
 
+# --- the demo repository carries a configuration, and the demo shows it at work -----------------
+mkdir -p demo-build && ln -sf "$BIN_OPT" demo-build/review-lsp
+out=$(sh "$ROOT/scripts/demo.sh" demo-build 2>&1)
+expect_contains demo-shows-config "$out" "severity        D11 = error                        pyproject.toml:8"
+expect_contains demo-d11-error "$out" "csrc/include/kargs.h:6:1: error [D11]"
+expect_contains demo-vendored-left-out "$out" "# note: 1 changed file left out by exclude/include in pyproject.toml"
+
 # --- valgrind: the TOML reader, the globs and the precedence leak nothing and read nothing wrong ---
 if command -v valgrind >/dev/null 2>&1; then
   VG="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite"

@@ -179,6 +179,26 @@ TEST(config_found_by_walking_up_with_lines_and_values)
     remove_tree(root);
 }
 
+TEST(globs_are_git_pathspecs_first_match_deciding)
+{
+    char *root = scratch_tree();
+    put(root, ".review-lsp.toml",
+        "exclude = [\"!csrc/vendor/keep.cu\", \"csrc/vendor\", \"*.gen.cpp\", \"docs/*.md\"]\n"
+        "include = [\"csrc/\", \"docs/\"]\n");
+    repo_config c;
+    char *cause = NULL;
+    CHECK_INT(repo_config_load(root, "", &c, &cause), 0);
+    CHECK(repo_config_path_excluded(&c, "csrc/vendor/x.cu"));      /* a directory by name */
+    CHECK(!repo_config_path_excluded(&c, "csrc/vendor/keep.cu"));  /* kept by the ! before it */
+    CHECK(repo_config_path_excluded(&c, "csrc/a/b/fused.gen.cpp")); /* '*' crosses '/' */
+    CHECK(repo_config_path_excluded(&c, "docs/a/deep.md"));
+    CHECK(!repo_config_path_excluded(&c, "csrc/vendor_notes.cu"));  /* a name, not a prefix */
+    CHECK(repo_config_path_excluded(&c, "aiter/ops/x.py"));         /* not included */
+    CHECK(!repo_config_path_excluded(&c, "csrc/kernels/a.cu"));
+    repo_config_clear(&c);
+    remove_tree(root);
+}
+
 TEST(nearer_file_wins_and_its_globs_are_relative_to_it)
 {
     char *root = scratch_tree();
@@ -526,6 +546,7 @@ UNIT_MAIN("repo_config", UNIT_CASE(toml_values_and_the_line_each_key_starts_on),
           UNIT_CASE(toml_absent_table_is_no_value), UNIT_CASE(toml_malformed_names_its_line),
           UNIT_CASE(toml_hostile_documents_are_refused_not_crashed_on),
           UNIT_CASE(config_found_by_walking_up_with_lines_and_values),
+          UNIT_CASE(globs_are_git_pathspecs_first_match_deciding),
           UNIT_CASE(nearer_file_wins_and_its_globs_are_relative_to_it),
           UNIT_CASE(no_file_means_defaults),
           UNIT_CASE(wrong_values_reject_the_file_naming_line_and_key),
