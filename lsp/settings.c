@@ -179,8 +179,9 @@ static int apply_rules_path(server *s, json_t *v)
 }
 
 /* Apply derivedHints: "file", "line" or "off" (true and false, the old boolean, mean file and
- * off; null: unset, so that the repository file or the default applies). Returns the change
- * mask: the engine holds the value in force, with the repository file's. */
+ * off). null and the default, "file", leave the key unset, so that the repository file (or the
+ * default) applies: the editor plugins send every setting with its default when the user set
+ * nothing. Returns the change mask: the engine holds the value in force. */
 static int apply_derived_hints(server *s, json_t *v)
 {
     settings *c = &s->cfg;
@@ -195,6 +196,8 @@ static int apply_derived_hints(server *s, json_t *v)
                      c->derived_hints == HINTS_UNSET ? "file" : HINT_NAMES[c->derived_hints]);
         return 0;
     }
+    if (mode == HINTS_FILE)
+        mode = HINTS_UNSET;
     if (mode == c->derived_hints)
         return 0;
     c->derived_hints = mode;
@@ -309,8 +312,12 @@ int settings_apply(server *s, json_t *obj)
             show_message(s, LOG_WARNING,
                          "review.maxFileBytes: expected a positive integer up to 1 GiB; keeping %zu",
                          c->max_file_bytes ? c->max_file_bytes : DEFAULT_MAX_FILE_BYTES);
-        else if ((size_t)json_integer_value(v) != c->max_file_bytes) {
-            c->max_file_bytes = (size_t)json_integer_value(v);
+        else if ((size_t)json_integer_value(v) != (c->max_file_bytes ? c->max_file_bytes
+                                                                        : DEFAULT_MAX_FILE_BYTES)) {
+            /* the default, as plugins send it, leaves the key to the repository file */
+            c->max_file_bytes = (size_t)json_integer_value(v) == DEFAULT_MAX_FILE_BYTES
+                                    ? 0
+                                    : (size_t)json_integer_value(v);
             mask |= SET_ENGINE;
         }
     }
