@@ -73,6 +73,7 @@ int cmd_check(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_packet(int argc, char **argv);
 int cmd_syntax_coverage(int argc, char **argv);
 
 void report_text(FILE *out, const cli_review *cr);

@@ -13,6 +13,8 @@ static const char USAGE[] =
     "       review-lsp explain ID [PATH]           print one rule's text (from PATH's rules file)\n"
     "       review-lsp config [PATH] [options]     print the configuration in force and where\n"
     "                                              each value comes from\n"
+    "       review-lsp packet --out DIR [options]  write the review packet (the triage work\n"
+    "                                              directory of aiter's review-pr) into DIR\n"
     "       review-lsp --help | --version\n"
     "\n"
     "options:\n"
@@ -63,6 +65,8 @@ int main(int argc, char **argv)
         return cmd_explain(argc - 2, argv + 2);
     if (!strcmp(cmd, "config"))
         return cmd_config(argc - 2, argv + 2);
+    if (!strcmp(cmd, "packet"))
+        return cmd_packet(argc - 2, argv + 2);
     if (!strcmp(cmd, "syntax-coverage")) /* a debugging command, see bench/syntax_coverage.sh */
         return cmd_syntax_coverage(argc - 2, argv + 2);
     fprintf(stderr, "review-lsp: unknown command '%s' (try --help)\n", cmd);
