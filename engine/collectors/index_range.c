@@ -1,0 +1,365 @@
+/* Value ranges for the index-width collector: a name's spelling read as the axis it indexes,
+ * counts or strides over, and that axis's size at production scale in bits (see
+ * index_range.h). The name is cut into lower-case words (`kv_head_idx` → kv, head, idx;
+ * `localHeadIdx` → local, head, idx; `stride_am` → stride, am); filler words (idx, num, cur,
+ * off, ...) are skipped and the rightmost word that names an axis decides. A single letter
+ * (`m`, `n`, `h`) names an axis only when it is not a prefix (`pid_m`, `i_h`, but not `k_ptr`,
+ * the pointer of tensor k). */
+#include <ctype.h>
+#include <string.h>
+
+#include "engine/collectors/index_range.h"
+
+#define IR_MAX_WORDS 12
+#define IR_WORD_LEN 24
+
+/* Largest index on each axis, log2 (see index_range.h for the scale behind them). */
+static const int extent_bits[IR_NROLES] = {
+    [IR_UNKNOWN] = 14, [IR_ROW] = 17, [IR_BATCH] = 10, [IR_BLOCK] = 24, [IR_EXPERT] = 9,
+    [IR_HEAD] = 7, [IR_KV_HEAD] = 4, [IR_LANE] = 10, [IR_WARP] = 4, [IR_COLUMN] = 15,
+    [IR_DIM] = 8, [IR_TILE] = 12, [IR_SMALL] = 4, [IR_VOCAB] = 18,
+};
+
+/* Largest stride over each axis, log2: the elements inside one index of it. */
+static const int stride_bits[IR_NROLES] = {
+    [IR_UNKNOWN] = 15, [IR_ROW] = 15, [IR_BATCH] = 24, [IR_BLOCK] = 16, [IR_EXPERT] = 24,
+    [IR_HEAD] = 8, [IR_KV_HEAD] = 11, [IR_LANE] = 4, [IR_WARP] = 8, [IR_COLUMN] = 12,
+    [IR_DIM] = 1, [IR_TILE] = 12, [IR_SMALL] = 12, [IR_VOCAB] = 1,
+};
+
+typedef struct word_role {
+    const char *word;
+    ir_role role;
+} word_role;
+
+/* Whole words that name an axis (single letters are in letter_role). */
+static const word_role words[] = {
+    {"token", IR_ROW}, {"tokens", IR_ROW}, {"tok", IR_ROW}, {"toks", IR_ROW}, {"row", IR_ROW},
+    {"rows", IR_ROW}, {"seq", IR_ROW}, {"seqs", IR_ROW}, {"seqlen", IR_ROW},
+    {"seqlens", IR_ROW}, {"pos", IR_ROW}, {"position", IR_ROW}, {"positions", IR_ROW},
+    {"bos", IR_ROW}, {"eos", IR_ROW}, {"ctx", IR_ROW}, {"context", IR_ROW}, {"time", IR_ROW},
+    {"batch", IR_BATCH}, {"batches", IR_BATCH}, {"bs", IR_BATCH}, {"req", IR_BATCH},
+    {"reqs", IR_BATCH}, {"request", IR_BATCH}, {"requests", IR_BATCH},
+    {"block", IR_BLOCK}, {"blocks", IR_BLOCK}, {"blk", IR_BLOCK}, {"blks", IR_BLOCK},
+    {"page", IR_BLOCK}, {"pages", IR_BLOCK}, {"slot", IR_BLOCK}, {"slots", IR_BLOCK},
+    {"physical", IR_BLOCK},
+    {"expert", IR_EXPERT}, {"experts", IR_EXPERT}, {"eid", IR_EXPERT},
+    {"head", IR_HEAD}, {"heads", IR_HEAD}, {"nh", IR_HEAD}, {"nhead", IR_HEAD},
+    {"nheads", IR_HEAD}, {"hq", IR_HEAD}, {"qh", IR_HEAD},
+    {"kvh", IR_KV_HEAD}, {"hk", IR_KV_HEAD}, {"hkv", IR_KV_HEAD}, {"hg", IR_KV_HEAD},
+    {"gqa", IR_KV_HEAD},
+    {"lane", IR_LANE}, {"lanes", IR_LANE}, {"tid", IR_LANE}, {"tidx", IR_LANE},
+    {"thread", IR_LANE}, {"threads", IR_LANE}, {"tx", IR_LANE}, {"ty", IR_LANE},
+    {"tz", IR_LANE}, {"lid", IR_LANE}, {"thr", IR_LANE},
+    {"warp", IR_WARP}, {"warps", IR_WARP}, {"wave", IR_WARP}, {"waves", IR_WARP},
+    {"wid", IR_WARP}, {"wv", IR_WARP},
+    {"col", IR_COLUMN}, {"cols", IR_COLUMN}, {"column", IR_COLUMN}, {"columns", IR_COLUMN},
+    {"hidden", IR_COLUMN}, {"feature", IR_COLUMN}, {"features", IR_COLUMN},
+    {"inter", IR_COLUMN}, {"intermediate", IR_COLUMN}, {"channel", IR_COLUMN},
+    {"channels", IR_COLUMN}, {"width", IR_COLUMN}, {"model", IR_COLUMN},
+    {"dim", IR_DIM}, {"dims", IR_DIM}, {"dk", IR_DIM}, {"dv", IR_DIM}, {"hd", IR_DIM},
+    {"rope", IR_DIM}, {"rot", IR_DIM}, {"rotary", IR_DIM},
+    {"tile", IR_TILE}, {"tiles", IR_TILE}, {"chunk", IR_TILE}, {"chunks", IR_TILE},
+    {"iter", IR_TILE}, {"iters", IR_TILE}, {"it", IR_TILE}, {"step", IR_TILE},
+    {"steps", IR_TILE}, {"stage", IR_TILE}, {"stages", IR_TILE}, {"kt", IR_TILE},
+    {"ks", IR_TILE}, {"kb", IR_TILE}, {"sub", IR_TILE}, {"group", IR_TILE},
+    {"groups", IR_TILE}, {"grp", IR_TILE}, {"vec", IR_TILE}, {"pack", IR_TILE},
+    {"bucket", IR_TILE}, {"loop", IR_TILE}, {"nt", IR_TILE}, {"wm", IR_TILE},
+    {"wn", IR_TILE}, {"mi", IR_TILE}, {"ni", IR_TILE}, {"ki", IR_TILE}, {"cta", IR_TILE},
+    {"wg", IR_TILE}, {"mfma", IR_TILE}, {"wmma", IR_TILE}, {"mma", IR_TILE},
+    {"topk", IR_SMALL}, {"gpu", IR_SMALL}, {"gpus", IR_SMALL}, {"rank", IR_SMALL},
+    {"ranks", IR_SMALL}, {"world", IR_SMALL}, {"split", IR_SMALL}, {"splits", IR_SMALL},
+    {"nsplit", IR_SMALL}, {"ngpus", IR_SMALL},
+    {"vocab", IR_VOCAB},
+    {NULL, IR_UNKNOWN},
+};
+
+/* Words that say nothing about the axis. */
+static const char *const fillers[] = {
+    "id", "idx", "index", "indices", "i", "j", "num", "cur", "curr", "current", "start", "end",
+    "begin", "stop", "off", "offs", "offset", "offsets", "base", "ptr", "ptrs", "local",
+    "global", "safe", "max", "min", "total", "count", "cnt", "size", "len", "length", "lo",
+    "hi", "abs", "raw", "in", "out", "new", "old", "next", "prev", "my", "val", "value", "tmp",
+    "arg", "int", "flat", "half", "real", "actual", "padded", "pad", "logical", "final", "last",
+    "first", "this", "self", "cfg", "g", "x", "y", "z", "o", "a", "p", "q", "r", "w", NULL,
+};
+
+/* Words spelling an element offset or an address rather than an index. */
+static const char *const offset_words[] = {
+    "off", "offs", "offset", "offsets", "base", "ptr", "ptrs", "addr", "address", "byte",
+    "bytes", "voff", "soff", "voffset", "soffset", "elem", "elems", NULL,
+};
+
+/* True when w is one of list. */
+static bool in_list(const char *w, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (strcmp(w, list[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The axis a single letter names (m, t, s, l: rows; b: batch; ...), or IR_UNKNOWN. */
+static ir_role letter_role(char c)
+{
+    switch (c) {
+    case 'm': case 't': case 's': case 'l': return IR_ROW;
+    case 'b': return IR_BATCH;
+    case 'e': return IR_EXPERT;
+    case 'h': return IR_HEAD;
+    case 'n': case 'k': case 'c': return IR_COLUMN;
+    case 'd': case 'v': return IR_DIM;
+    default: return IR_UNKNOWN;
+    }
+}
+
+/* The axis a whole word names, or IR_UNKNOWN. */
+static ir_role word_role_of(const char *w)
+{
+    for (int i = 0; words[i].word; i++)
+        if (strcmp(w, words[i].word) == 0)
+            return words[i].role;
+    return IR_UNKNOWN;
+}
+
+typedef struct ir_words {
+    char w[IR_MAX_WORDS][IR_WORD_LEN];
+    int n;
+} ir_words;
+
+/* Append one word (lower-cased, truncated) unless the list is full. */
+static void push_word(ir_words *ws, const char *s, size_t len)
+{
+    if (!len || ws->n >= IR_MAX_WORDS)
+        return;
+    if (len >= IR_WORD_LEN)
+        len = IR_WORD_LEN - 1;
+    for (size_t i = 0; i < len; i++)
+        ws->w[ws->n][i] = (char)tolower((unsigned char)s[i]);
+    ws->w[ws->n][len] = '\0';
+    ws->n++;
+}
+
+/* Cut a name into words at underscores and other punctuation, lower→upper case changes, the
+ * last capital of a capital run followed by a lower-case letter (KVHeads → KV, Heads), and
+ * letter/digit changes. */
+static void split_words(const char *name, ir_words *ws)
+{
+    ws->n = 0;
+    size_t len = strlen(name), start = 0;
+    for (size_t i = 0; i <= len; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (i == len || !isalnum(c)) {
+            push_word(ws, name + start, i - start);
+            start = i + 1;
+            continue;
+        }
+        if (i == start)
+            continue;
+        unsigned char p = (unsigned char)name[i - 1];
+        unsigned char nx = i + 1 < len ? (unsigned char)name[i + 1] : 0;
+        bool cut = (islower(p) && isupper(c)) || (isdigit(p) != 0) != (isdigit(c) != 0) ||
+                   (isupper(p) && isupper(c) && nx && islower(nx));
+        if (cut) {
+            push_word(ws, name + start, i - start);
+            start = i;
+        }
+    }
+}
+
+/* True when the word is alphabetic (not a number). */
+static bool alpha_word(const char *w)
+{
+    return isalpha((unsigned char)w[0]) != 0;
+}
+
+/* The axis a stride spells: the rightmost axis after the stride word (`stride_o_h` → head,
+ * `stride_am` → rows, `stride_dwe` → experts), else before it (`kv_cache_token_stride`);
+ * a lone tensor letter (`stride_c`) names no axis. */
+static ir_role stride_axis(const ir_words *ws, int at)
+{
+    for (int i = ws->n - 1; i > at; i--) {
+        const char *w = ws->w[i];
+        if (isdigit((unsigned char)w[0]))
+            return w[0] == '0' ? IR_ROW : IR_DIM;
+        ir_role r = word_role_of(w);
+        if (r != IR_UNKNOWN)
+            return r;
+        size_t l = strlen(w);
+        if (l == 1 && strchr("mtslbhdenk", w[0]))
+            return letter_role(w[0]);
+        if (l >= 2 && l <= 3 && strchr("mtsbhdenk", w[l - 1]))
+            return letter_role(w[l - 1]);
+    }
+    for (int i = at - 1; i >= 0; i--) {
+        ir_role r = word_role_of(ws->w[i]);
+        if (r != IR_UNKNOWN)
+            return r;
+    }
+    return IR_UNKNOWN;
+}
+
+/* A tile-qualified axis letter (`pid_m`, `BLOCK_N`, `tile_k`, `n_block_idx`, `BM`): returns
+ * true and sets *bits for a tile size (compile-time) or a tile index (runtime). */
+static bool tile_of_axis(const ir_words *ws, const char *name, bool compile_time, int *bits)
+{
+    size_t nl = strlen(name);
+    if (nl == 2 && (name[0] == 'B' || name[0] == 'b') && strchr("MNKTVDHCSQmnk", name[1]) &&
+        (compile_time || isupper((unsigned char)name[1]))) {
+        *bits = 8;
+        return true;
+    }
+    bool qual = false, tile_word = false;
+    ir_role axis = IR_UNKNOWN;
+    for (int i = 0; i < ws->n; i++) {
+        const char *w = ws->w[i];
+        if (!strcmp(w, "tile") || !strcmp(w, "mfma") || !strcmp(w, "wmma") || !strcmp(w, "mma"))
+            qual = tile_word = true;
+        else if (!strcmp(w, "block") || !strcmp(w, "blk") || !strcmp(w, "pid") ||
+                 !strcmp(w, "bx") || !strcmp(w, "by") || !strcmp(w, "cta"))
+            qual = true;
+        else if (strlen(w) == 1 && strchr("mnk", w[0]))
+            axis = letter_role(w[0]);
+    }
+    if (!qual || axis == IR_UNKNOWN)
+        return false;
+    if (compile_time || tile_word) {
+        *bits = 8;
+    } else {
+        int b = extent_bits[axis] - 5;
+        *bits = b < 4 ? 4 : b;
+    }
+    return true;
+}
+
+/* The size of one unit of an axis (`page_size`, `head_size`, `WARP_SIZE`): true with *bits. */
+static bool unit_size(const ir_words *ws, int *bits)
+{
+    for (int i = 1; i < ws->n; i++) {
+        if (strcmp(ws->w[i], "size") != 0)
+            continue;
+        const char *u = ws->w[i - 1];
+        if (!strcmp(u, "page") || !strcmp(u, "block") || !strcmp(u, "blk") ||
+            !strcmp(u, "chunk")) {
+            *bits = 10;
+            return true;
+        }
+        if (!strcmp(u, "group") || !strcmp(u, "tile") || !strcmp(u, "head") ||
+            !strcmp(u, "warp") || !strcmp(u, "wave") || !strcmp(u, "cta") || !strcmp(u, "wg")) {
+            *bits = 8;
+            return true;
+        }
+        if (!strcmp(u, "vec") || !strcmp(u, "pack") || !strcmp(u, "elem")) {
+            *bits = 4;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The axis of a plain (not stride) name: the rightmost axis word, skipping fillers; a single
+ * letter counts unless it is the first of several words; else the first word's letter
+ * (`N_OUT`, `T_flat`). */
+static ir_role plain_axis(const ir_words *ws)
+{
+    int nalpha = 0, first = -1;
+    for (int i = 0; i < ws->n; i++)
+        if (alpha_word(ws->w[i])) {
+            nalpha++;
+            if (first < 0)
+                first = i;
+        }
+    for (int i = 0; i < ws->n - 1; i++)
+        if (!strcmp(ws->w[i], "kv") && (!strcmp(ws->w[i + 1], "head") ||
+                                        !strcmp(ws->w[i + 1], "heads")))
+            return IR_KV_HEAD;
+    for (int i = ws->n - 1; i >= 0; i--) {
+        const char *w = ws->w[i];
+        if (!alpha_word(w))
+            continue;
+        ir_role r = word_role_of(w);
+        if (r != IR_UNKNOWN)
+            return r;
+        if (strlen(w) == 1 && (nalpha == 1 || i != first) && letter_role(w[0]) != IR_UNKNOWN)
+            return letter_role(w[0]);
+        if (in_list(w, fillers))
+            continue;
+    }
+    if (first >= 0 && strlen(ws->w[first]) == 1)
+        return letter_role(ws->w[first][0]);
+    return IR_UNKNOWN;
+}
+
+void ir_classify(const char *name, bool compile_time, ir_name *out)
+{
+    memset(out, 0, sizeof *out);
+    while (*name == '_')
+        name++;
+    ir_words ws;
+    split_words(name, &ws);
+    int stride_at = -1;
+    for (int i = 0; i < ws.n; i++) {
+        const char *w = ws.w[i];
+        if (!strcmp(w, "lds") || !strcmp(w, "smem") || !strcmp(w, "shared") || !strcmp(w, "shm"))
+            out->lds = true;
+        if (!strcmp(w, "ptr") || !strcmp(w, "ptrs") || !strcmp(w, "pointer"))
+            out->pointer = true;
+        if (in_list(w, offset_words))
+            out->offsetish = true;
+        if (stride_at < 0 && (!strcmp(w, "stride") || !strcmp(w, "strides") ||
+                              !strcmp(w, "pitch") || !strcmp(w, "ld") || !strcmp(w, "lda") ||
+                              !strcmp(w, "ldb") || !strcmp(w, "ldc") || !strcmp(w, "ldd")))
+            stride_at = i;
+    }
+    if (stride_at >= 0) {
+        out->stride = out->known = true;
+        out->role = stride_axis(&ws, stride_at);
+        out->bits = stride_bits[out->role];
+        return;
+    }
+    int bits;
+    if (tile_of_axis(&ws, name, compile_time, &bits) || unit_size(&ws, &bits)) {
+        out->role = IR_TILE;
+        out->bits = bits;
+        out->known = true;
+        return;
+    }
+    out->role = plain_axis(&ws);
+    out->known = out->role != IR_UNKNOWN;
+    if (compile_time && (out->role == IR_BLOCK || out->role == IR_TILE)) {
+        /* a compile-time block or tile is a tile size, not a cache block */
+        out->role = IR_TILE;
+        out->bits = 8;
+        return;
+    }
+    out->bits = out->role == IR_UNKNOWN && compile_time ? 10 : extent_bits[out->role];
+}
+
+int ir_extent_bits(ir_role role)
+{
+    return role >= 0 && role < IR_NROLES ? extent_bits[role] : extent_bits[IR_UNKNOWN];
+}
+
+const char *ir_phrase(ir_role role, bool stride)
+{
+    static const char *const index_phrase[IR_NROLES] = {
+        [IR_UNKNOWN] = "a runtime value", [IR_ROW] = "a token/row index",
+        [IR_BATCH] = "a batch index", [IR_BLOCK] = "a KV-cache block/slot index",
+        [IR_EXPERT] = "an expert index", [IR_HEAD] = "a head index",
+        [IR_KV_HEAD] = "a KV-head index", [IR_LANE] = "a lane index", [IR_WARP] = "a warp index",
+        [IR_COLUMN] = "a column size or index", [IR_DIM] = "a head-dim size or index",
+        [IR_TILE] = "a tile size or index", [IR_SMALL] = "a small count",
+        [IR_VOCAB] = "a vocabulary size or index",
+    };
+    static const char *const stride_phrase[IR_NROLES] = {
+        [IR_UNKNOWN] = "a stride", [IR_ROW] = "a row stride", [IR_BATCH] = "a batch stride",
+        [IR_BLOCK] = "a block stride", [IR_EXPERT] = "an expert stride",
+        [IR_HEAD] = "a head stride", [IR_KV_HEAD] = "a KV-head stride",
+        [IR_LANE] = "a lane stride", [IR_WARP] = "a warp stride",
+        [IR_COLUMN] = "a column stride", [IR_DIM] = "an inner stride",
+        [IR_TILE] = "a tile stride", [IR_SMALL] = "a stride", [IR_VOCAB] = "an inner stride",
+    };
+    if (role < 0 || role >= IR_NROLES)
+        role = IR_UNKNOWN;
+    return stride ? stride_phrase[role] : index_phrase[role];
+}

@@ -1,0 +1,60 @@
+/* Value ranges for the index-width collector (rule D9): what a name in kernel code most likely
+ * counts, and how large it can get. A kernel's names carry the axis they index or stride over
+ * (`pid_m`, `cur_head`, `stride_o_h`, `num_kv_heads`, `token_id`, `physical_block`), so the
+ * largest value of a factor is estimated, in bits, from that axis at production scale: a
+ * token/row index up to ~2^17 (long-context prefill), a KV-cache block or slot up to ~2^24 (a
+ * ~150M-row pool), a head index up to 2^7, a lane up to 2^10; a stride over a token axis is a
+ * row (up to ~2^15 elements), over a batch or expert axis a whole matrix (~2^24), over a head
+ * or column axis small. The collector multiplies these estimates through an expression and
+ * reports a 32-bit product only when it can pass 2^31.
+ *
+ * The estimates are deliberately generous for outer axes and tight for inner ones; the
+ * precision ledger (bench/precision/judged/D9.tsv) is what they are tuned against.
+ *
+ * Ownership: names are borrowed; nothing is kept. */
+#ifndef RL_INDEX_RANGE_H
+#define RL_INDEX_RANGE_H
+
+#include <stdbool.h>
+
+typedef enum ir_role {
+    IR_UNKNOWN = 0,
+    IR_ROW,       /* a token, row or sequence position */
+    IR_BATCH,     /* a batch entry, sequence or request */
+    IR_BLOCK,     /* a KV-cache block, page or slot */
+    IR_EXPERT,    /* an expert */
+    IR_HEAD,      /* an attention head */
+    IR_KV_HEAD,   /* a KV head (or a head group) */
+    IR_LANE,      /* a thread or lane of a workgroup */
+    IR_WARP,      /* a warp or wave */
+    IR_COLUMN,    /* a column or feature (n, k, hidden size) */
+    IR_DIM,       /* a position inside one head (head_dim) */
+    IR_TILE,      /* a tile, chunk or loop-step index, or a tile size */
+    IR_SMALL,     /* top-k, ranks, GPUs, splits */
+    IR_VOCAB,     /* a vocabulary position */
+    IR_NROLES
+} ir_role;
+
+/* What a name says about its value. */
+typedef struct ir_name {
+    ir_role role;      /* the axis it indexes, counts or strides over (IR_UNKNOWN: none) */
+    bool stride;       /* a stride: elements between consecutive indices of that axis */
+    bool offsetish;    /* spelled as an element offset or address (off, base, ptr, bytes):
+                          its value is not bounded by its axis */
+    bool lds;          /* spelled as shared memory (lds, smem, shared) */
+    bool pointer;      /* spelled as a pointer (ptr, ptrs, pointer) */
+    bool known;        /* role or stride came from the spelling (not the default) */
+    int bits;          /* estimated log2 of its largest value */
+} ir_name;
+
+/* Classify a name. compile_time says it is a compile-time value (a constexpr, a template
+ * parameter, a Python value of the builder), where "block" and "tile" spell a tile size. */
+void ir_classify(const char *name, bool compile_time, ir_name *out);
+
+/* The estimated log2 of the largest index on an axis (the axis's extent). */
+int ir_extent_bits(ir_role role);
+
+/* A short phrase for a factor of the role: "a token/row index", "a row stride", ... */
+const char *ir_phrase(ir_role role, bool stride);
+
+#endif
