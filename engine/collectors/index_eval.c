@@ -155,6 +155,7 @@ static ir_val either(ir_val a, ir_val b)
     ir_val v = a.bits >= b.bits ? a : b;
     v.runtime = a.runtime || b.runtime;
     v.opaque = a.opaque || b.opaque;
+    v.grid = a.grid || b.grid;
     v.wide = a.wide && b.wide;
     v.nonint = a.nonint && b.nonint;
     pick_key(&v, &a, &b);
@@ -170,6 +171,7 @@ static ir_val binary(const ir_env *env, TSNode n, int depth)
     ir_val v = ir_val_of(0, a.runtime || b.runtime);
     v.nonint = a.nonint || b.nonint;
     v.opaque = a.opaque || b.opaque;
+    v.grid = a.grid || b.grid;
     v.wide = a.wide || b.wide;
     pick_key(&v, &a, &b);
     long long k = 0;
@@ -284,7 +286,10 @@ static ir_val cast_to(const ir_env *env, TSNode value, TSNode type_node, int dep
     if (ts_node_is_null(type_node))
         return v;
     char *t = syntax_node_text(env->d, type_node);
-    if (ir_wide_type(t)) {
+    bool chosen = env->py && is(type_node, "identifier") && !strstr(t, "32") &&
+                  !strstr(t, "16") && !strstr(t, "8");
+    if (ir_wide_type(t) || chosen) {
+        /* a 64-bit type, or (Python) a dtype the author picks in a variable (`index_type`) */
         v.wide = true;
     } else if (strstr(t, "float") || strstr(t, "f32") || strstr(t, "f16") || strstr(t, "bf16") ||
                strstr(t, "double") || strstr(t, "half")) {
@@ -328,9 +333,23 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
     size_t na = call_args(n, a, 8, "dtype", env, &kwv);
     bool method = env->py && is(fn, "attribute") && !module_receiver(env, fn);
     TSNode obj = method ? fld(fn, "object") : (TSNode){{0}, NULL, NULL};
-    if (!strcmp(nm, "program_id") || !strcmp(nm, "num_programs")) {
+    if (!strcmp(nm, "program_id")) {
         long long axis = 0;
         return grid_index(na == 0 || (int_literal(env, a[0], &axis) && axis == 0));
+    }
+    if (!strcmp(nm, "num_programs") || strstr(nm, "grid_dim") || strstr(nm, "griddim") ||
+        strstr(nm, "num_groups") || strstr(nm, "num_blocks")) {
+        ir_val v = grid_index(true);
+        v.grid = true;
+        return v;
+    }
+    if (!strcmp(nm, "float32") || !strcmp(nm, "float16") || !strcmp(nm, "bfloat16") ||
+        !strcmp(nm, "float") || !strcmp(nm, "f32") || !strcmp(nm, "f16") || !strcmp(nm, "bf16") ||
+        !strcmp(nm, "fp32") || !strcmp(nm, "exp") || !strcmp(nm, "exp2") || !strcmp(nm, "log") ||
+        !strcmp(nm, "sqrt") || !strcmp(nm, "rsqrt") || !strcmp(nm, "dot") || !strcmp(nm, "mfma")) {
+        ir_val v = ir_val_of(0, true);
+        v.nonint = true;
+        return v;
     }
     if (strstr(nm, "block_id") || strstr(nm, "blockidx") || strstr(nm, "workgroup_id") ||
         strstr(nm, "group_id")) {
@@ -385,11 +404,17 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
     }
     if (!strcmp(nm, "constant")) {
         ir_val v = na ? ir_eval(env, a[0], depth) : ir_val_of(0, false);
-        TSNode ty;
+        TSNode ty, ix;
         call_args(n, a, 0, "type", env, &ty);
+        call_args(n, a, 0, "index", env, &ix);
         if (!ts_node_is_null(ty) || na > 1) {
             char *t = syntax_node_text(env->d, ts_node_is_null(ty) ? a[1] : ty);
             v.wide = ir_wide_type(t);
+            free(t);
+        }
+        if (!ts_node_is_null(ix)) {
+            char *t = syntax_node_text(env->d, ix);
+            v.wide |= !strcmp(t, "True");
             free(t);
         }
         v.runtime = false;
@@ -427,7 +452,7 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
         v.opaque = true;
         return v;
     }
-    /* any other call: as large as its arguments (a helper of index math), read at run time */
+    /* any other call: as large as its arguments (a helper of index math) */
     ir_val v = merge_args(env, a, na, 0, depth);
     if (method) {
         ir_val o = ir_eval(env, obj, depth);
@@ -435,7 +460,6 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
     }
     if (!na && !method)
         v = ir_val_of(ir_extent_bits(IR_UNKNOWN), true);
-    v.opaque = true;
     return v;
 }
 
@@ -455,9 +479,12 @@ static bool builtin_field(const ir_env *env, TSNode n, ir_val *out)
             out->role = IR_LANE;
             ok = true;
         } else if (!strcmp(obj, "blockIdx") || !strcmp(obj, "block_idx") ||
-                   !strcmp(obj, "gridDim") || !strcmp(obj, "grid_dim") ||
                    !strcmp(obj, "block_id")) {
             *out = grid_index(x);
+            ok = true;
+        } else if (!strcmp(obj, "gridDim") || !strcmp(obj, "grid_dim")) {
+            *out = grid_index(true);
+            out->grid = true;
             ok = true;
         }
     }
@@ -578,8 +605,13 @@ ir_val ir_eval(const ir_env *env, TSNode n, int depth)
         return subscript(env, n, depth);
     if (!strcmp(t, "cast_expression"))
         return cast_to(env, fld(n, "value"), fld(n, "type"), depth);
-    if (!strcmp(t, "sizeof_expression") || !strcmp(t, "alignof_expression") ||
-        !strcmp(t, "char_literal"))
+    if (!strcmp(t, "sizeof_expression") || !strcmp(t, "alignof_expression")) {
+        ir_val v = ir_val_of(3, false); /* a size_t: makes the product 64-bit */
+        v.role = IR_SMALL;
+        v.wide = true;
+        return v;
+    }
+    if (!strcmp(t, "char_literal"))
         return ir_val_of(8, false);
     if (!strcmp(t, "conditional_expression")) {
         if (env->py && ts_node_named_child_count(n) == 3)

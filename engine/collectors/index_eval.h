@@ -23,7 +23,8 @@ typedef struct ir_val {
     bool wide;         /* 64-bit (or an index type) */
     bool runtime;      /* depends on a runtime value (else fixed when the kernel is built) */
     bool nonint;       /* not an integer offset: a float, a bool, a type, a string */
-    bool opaque;       /* a value read from memory or returned by an unknown call */
+    bool opaque;       /* a value read from memory */
+    bool grid;         /* derived from the grid size (a grid-stride loop's step) */
     ir_role role;      /* the axis of the factor that dominates it */
     bool stride;       /* ... which is a stride */
     uint32_t key_start, key_end; /* bytes of the runtime name that dominates it (0, 0: none) */

@@ -43,7 +43,7 @@ static const word_role words[] = {
     {"block", IR_BLOCK}, {"blocks", IR_BLOCK}, {"blk", IR_BLOCK}, {"blks", IR_BLOCK},
     {"page", IR_BLOCK}, {"pages", IR_BLOCK}, {"slot", IR_BLOCK}, {"slots", IR_BLOCK},
     {"physical", IR_BLOCK},
-    {"expert", IR_EXPERT}, {"experts", IR_EXPERT}, {"eid", IR_EXPERT},
+    {"expert", IR_EXPERT}, {"experts", IR_EXPERT}, {"eid", IR_EXPERT}, {"expt", IR_EXPERT},
     {"head", IR_HEAD}, {"heads", IR_HEAD}, {"nh", IR_HEAD}, {"nhead", IR_HEAD},
     {"nheads", IR_HEAD}, {"hq", IR_HEAD}, {"qh", IR_HEAD},
     {"kvh", IR_KV_HEAD}, {"hk", IR_KV_HEAD}, {"hkv", IR_KV_HEAD}, {"hg", IR_KV_HEAD},
@@ -88,6 +88,13 @@ static const char *const fillers[] = {
 static const char *const offset_words[] = {
     "off", "offs", "offset", "offsets", "base", "ptr", "ptrs", "addr", "address", "byte",
     "bytes", "voff", "soff", "voffset", "soffset", "elem", "elems", NULL,
+};
+
+/* Words spelling a floating-point value. */
+static const char *const float_words[] = {
+    "f32", "f16", "bf16", "fp32", "fp16", "fp8", "float", "scale", "scales", "eps", "alpha",
+    "beta", "rcp", "inv", "exp", "log", "sqrt", "mean", "var", "rms", "norm", "softmax",
+    "logit", "logits", NULL,
 };
 
 /* True when w is one of list. */
@@ -186,9 +193,12 @@ static ir_role stride_axis(const ir_words *ws, int at)
         if (r != IR_UNKNOWN)
             return r;
         size_t l = strlen(w);
-        if (l == 1 && strchr("mtslbhdenk", w[0]))
+        /* a lone letter after the stride word names an axis, except the tensor letters
+         * of a GEMM (`stride_a`, `stride_b`, `stride_c`: a leading dimension) */
+        if (l == 1 && strchr("mtslhenk", w[0]))
             return letter_role(w[0]);
-        if (l >= 2 && l <= 3 && strchr("mtsbhdenk", w[l - 1]))
+        /* `am`, `bk`, `xm` (tensor letter + axis letter), `dyt`, `dwe` (a gradient) */
+        if ((l == 2 || (l == 3 && w[0] == 'd')) && strchr("mtsbhdenk", w[l - 1]))
             return letter_role(w[l - 1]);
     }
     for (int i = at - 1; i >= 0; i--) {
@@ -209,6 +219,11 @@ static bool tile_of_axis(const ir_words *ws, const char *name, bool compile_time
         *bits = 8;
         return true;
     }
+    if (compile_time && ws->n == 2 && !strcmp(ws->w[0], "b") && strlen(ws->w[1]) == 1 &&
+        strchr("mnkq", ws->w[1][0])) {
+        *bits = 8; /* B_M, B_N */
+        return true;
+    }
     bool qual = false, tile_word = false;
     ir_role axis = IR_UNKNOWN;
     for (int i = 0; i < ws->n; i++) {
@@ -216,10 +231,11 @@ static bool tile_of_axis(const ir_words *ws, const char *name, bool compile_time
         if (!strcmp(w, "tile") || !strcmp(w, "mfma") || !strcmp(w, "wmma") || !strcmp(w, "mma"))
             qual = tile_word = true;
         else if (!strcmp(w, "block") || !strcmp(w, "blk") || !strcmp(w, "pid") ||
+                 !strcmp(w, "blocks") || !strcmp(w, "blks") ||
                  !strcmp(w, "bx") || !strcmp(w, "by") || !strcmp(w, "cta"))
             qual = true;
-        else if (strlen(w) == 1 && strchr("mnk", w[0]))
-            axis = letter_role(w[0]);
+        else if (strlen(w) == 1 && strchr("mnkqcdw", w[0]))
+            axis = w[0] == 'q' ? IR_ROW : w[0] == 'w' ? IR_COLUMN : letter_role(w[0]);
     }
     if (!qual || axis == IR_UNKNOWN)
         return false;
@@ -306,18 +322,43 @@ void ir_classify(const char *name, bool compile_time, ir_name *out)
             out->pointer = true;
         if (in_list(w, offset_words))
             out->offsetish = true;
+        if (in_list(w, float_words))
+            out->floatish = true;
         if (stride_at < 0 && (!strcmp(w, "stride") || !strcmp(w, "strides") ||
                               !strcmp(w, "pitch") || !strcmp(w, "ld") || !strcmp(w, "lda") ||
                               !strcmp(w, "ldb") || !strcmp(w, "ldc") || !strcmp(w, "ldd")))
             stride_at = i;
     }
+    if (out->offsetish || out->pointer || stride_at >= 0)
+        out->floatish = false;
     if (stride_at >= 0) {
         out->stride = out->known = true;
         out->role = stride_axis(&ws, stride_at);
         out->bits = stride_bits[out->role];
+        for (int i = 0; i < ws.n; i++)
+            if (!strcmp(ws.w[i], "table") || !strcmp(ws.w[i], "mapping"))
+                out->bits = 12; /* the row of a block table: blocks of one sequence */
         return;
     }
     int bits;
+    for (int i = 1; i + 1 < ws.n; i++)
+        if (!strcmp(ws.w[i], "per")) {
+            /* X_PER_Y: how many X fit in one Y (segments per sequence, rows per batch) */
+            out->role = IR_TILE;
+            out->bits = compile_time ? 8 : 12;
+            out->known = true;
+            return;
+        }
+    for (int i = 0; i + 1 < ws.n; i++)
+        if ((!strcmp(ws.w[i], "seq") || !strcmp(ws.w[i], "sequence")) &&
+            (!strcmp(ws.w[i + 1], "idx") || !strcmp(ws.w[i + 1], "id") ||
+             !strcmp(ws.w[i + 1], "index") || !strcmp(ws.w[i + 1], "no"))) {
+            /* which sequence of the batch */
+            out->role = IR_BATCH;
+            out->bits = extent_bits[IR_BATCH];
+            out->known = true;
+            return;
+        }
     if (tile_of_axis(&ws, name, compile_time, &bits) || unit_size(&ws, &bits)) {
         out->role = IR_TILE;
         out->bits = bits;
@@ -333,6 +374,13 @@ void ir_classify(const char *name, bool compile_time, ir_name *out)
         return;
     }
     out->bits = out->role == IR_UNKNOWN && compile_time ? 10 : extent_bits[out->role];
+}
+
+bool ir_name_says_lds(const char *name)
+{
+    ir_name n;
+    ir_classify(name, false, &n);
+    return n.lds;
 }
 
 int ir_extent_bits(ir_role role)

@@ -43,6 +43,7 @@ typedef struct ir_name {
                           its value is not bounded by its axis */
     bool lds;          /* spelled as shared memory (lds, smem, shared) */
     bool pointer;      /* spelled as a pointer (ptr, ptrs, pointer) */
+    bool floatish;     /* spelled as a floating-point value (f32, scale, eps, ...) */
     bool known;        /* role or stride came from the spelling (not the default) */
     int bits;          /* estimated log2 of its largest value */
 } ir_name;
@@ -50,6 +51,9 @@ typedef struct ir_name {
 /* Classify a name. compile_time says it is a compile-time value (a constexpr, a template
  * parameter, a Python value of the builder), where "block" and "tile" spell a tile size. */
 void ir_classify(const char *name, bool compile_time, ir_name *out);
+
+/* True when a name is spelled as shared memory (lds, smem, shared). */
+bool ir_name_says_lds(const char *name);
 
 /* The estimated log2 of the largest index on an axis (the axis's extent). */
 int ir_extent_bits(ir_role role);

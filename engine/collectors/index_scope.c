@@ -62,7 +62,16 @@ static ix_entry *entry_of(ix_scope *s, const char *name, int line)
     memset(e, 0, sizeof *e);
     e->name = xstrdup(name);
     e->line = line;
+    e->param_index = -1;
     return e;
+}
+
+/* Mark an entry as the next parameter of s. */
+static void make_param(ix_scope *s, ix_entry *e)
+{
+    if (!e->param)
+        e->param_index = s->nparams++;
+    e->param = true;
 }
 
 /* Record a value bound to the name (creating its entry). */
@@ -138,7 +147,7 @@ static void py_params(const ix_file *xf, TSNode fn, ix_scope *s, bool *any_const
         char *nm = syntax_node_text(xf->d, name);
         ix_entry *e = entry_of(s, nm, syntax_node_line(name));
         free(nm);
-        e->param = true;
+        make_param(s, e);
         if (!ts_node_is_null(type)) {
             char *tt = syntax_node_text(xf->d, type);
             e->compile_time = is_constexpr_type(xf->d, type) ||
@@ -346,7 +355,7 @@ static void cpp_params(const ix_file *xf, TSNode fn, ix_scope *s)
         char *nm = syntax_node_text(xf->d, name);
         ix_entry *e = entry_of(s, nm, syntax_node_line(name));
         free(nm);
-        e->param = true;
+        make_param(s, e);
         cpp_type(xf, e, fld(p, "type"), pointer, array);
     }
     for (TSNode t = ts_node_parent(fn); is(t, "template_declaration"); t = ts_node_parent(t)) {
@@ -497,12 +506,108 @@ static void build_top(ix_file *xf, TSNode n, ix_scope *parent, const syn_func_li
     }
 }
 
+/* True when scope a is s or encloses it. */
+static bool encloses(const ix_scope *a, const ix_scope *s)
+{
+    for (; s; s = s->parent)
+        if (s == a)
+            return true;
+    return false;
+}
+
+ix_scope *ix_callee(const ix_file *xf, ix_scope *s, TSNode call, int *shift)
+{
+    TSNode fn = fld(call, "function");
+    bool self = false;
+    if (is(fn, "attribute")) {
+        char *obj = syntax_node_text(xf->d, fld(fn, "object"));
+        self = !strcmp(obj, "self");
+        free(obj);
+        if (!self)
+            return NULL;
+        fn = fld(fn, "attribute");
+    } else if (is(fn, "template_function")) {
+        fn = fld(fn, "name");
+    }
+    if (!is(fn, "identifier"))
+        return NULL;
+    char *nm = syntax_node_text(xf->d, fn);
+    ix_scope *best = NULL;
+    for (size_t i = 0; i < xf->n; i++) {
+        ix_scope *c = xf->scopes[i];
+        if (strcmp(c->fname, nm) != 0 || (c->parent && !encloses(c->parent, s)))
+            continue;
+        if (!best || (c->parent && (!best->parent || encloses(best->parent, c->parent))))
+            best = c;
+    }
+    free(nm);
+    if (best && shift) {
+        ix_entry *first = NULL;
+        for (size_t i = 0; i < best->n; i++)
+            if (best->ents[i].param_index == 0)
+                first = &best->ents[i];
+        *shift = self && first && !strcmp(first->name, "self") ? 1 : 0;
+    }
+    return best;
+}
+
+TSNode ix_call_arg(const ix_file *xf, const ix_call *c, const ix_entry *e)
+{
+    TSNode args = fld(c->call, "arguments");
+    int pos = 0;
+    for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (is(a, "comment"))
+            continue;
+        if (is(a, "keyword_argument")) {
+            char *k = syntax_node_text(xf->d, fld(a, "name"));
+            bool match = !strcmp(k, e->name);
+            free(k);
+            if (match)
+                return fld(a, "value");
+            continue;
+        }
+        if (is(a, "list_splat") || is(a, "dictionary_splat"))
+            return (TSNode){{0}, NULL, NULL};
+        if (pos + c->shift == e->param_index)
+            return a;
+        pos++;
+    }
+    return (TSNode){{0}, NULL, NULL};
+}
+
+/* Record the calls of the file's functions made in a body (not in nested functions). */
+static void collect_calls(ix_file *xf, ix_scope *s, TSNode n)
+{
+    if (is(n, "function_definition") || is(n, "lambda") || is(n, "lambda_expression") ||
+        is(n, "class_definition"))
+        return;
+    if (is(n, "call") || is(n, "call_expression")) {
+        int shift = 0;
+        ix_scope *callee = ix_callee(xf, s, n, &shift);
+        if (callee) {
+            ix_call *c = ARRAY_PUSH(xf->calls, xf->ncalls, xf->calls_cap);
+            c->call = n;
+            c->caller = s;
+            c->callee = callee;
+            c->shift = shift;
+        }
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        collect_calls(xf, s, ts_node_named_child(n, i));
+}
+
 void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns)
 {
     memset(xf, 0, sizeof *xf);
     xf->d = d;
     xf->py = d->lang == SYN_PYTHON;
     build_top(xf, ts_tree_root_node(d->tree), NULL, fns);
+    for (size_t i = 0; i < xf->n; i++) {
+        TSNode body = fld(xf->scopes[i]->fn, "body");
+        if (!ts_node_is_null(body))
+            collect_calls(xf, xf->scopes[i], body);
+    }
 }
 
 void ix_file_free(ix_file *xf)
@@ -518,6 +623,7 @@ void ix_file_free(ix_file *xf)
         free(s);
     }
     free(xf->scopes);
+    free(xf->calls);
     memset(xf, 0, sizeof *xf);
 }
 
@@ -569,6 +675,45 @@ static ir_val eval_in(const ix_file *xf, ix_scope *s, TSNode n, int depth)
     return ir_eval(&env, n, depth);
 }
 
+/* A parameter's value: what the file's calls of its function pass it (bounded by what its
+ * name says), or what its name says when the file never calls the function. */
+static ir_val param_value(const ix_file *xf, ix_scope *owner, ix_entry *e, const ir_name *cls,
+                          ir_val by_name, int depth)
+{
+    ir_val m = ir_val_of(0, false);
+    bool any = false, all_wide = true;
+    for (size_t i = 0; i < xf->ncalls; i++) {
+        const ix_call *c = &xf->calls[i];
+        if (c->callee != owner)
+            continue;
+        TSNode a = ix_call_arg(xf, c, e);
+        if (ts_node_is_null(a))
+            return by_name; /* a default or a splat: not every value is seen */
+        ir_val x = eval_in(xf, c->caller, a, depth);
+        all_wide &= x.wide;
+        if (!any) {
+            m = x;
+        } else {
+            if (x.bits > m.bits)
+                m.bits = x.bits, m.role = x.role, m.stride = x.stride;
+            m.runtime |= x.runtime;
+            m.nonint &= x.nonint;
+            m.opaque |= x.opaque;
+            m.grid |= x.grid;
+        }
+        any = true;
+    }
+    if (!any)
+        return by_name;
+    if (cls->known && !cls->offsetish && !cls->stride && m.bits > cls->bits)
+        m.bits = cls->bits;
+    if (cls->known)
+        m.role = cls->role, m.stride = cls->stride;
+    m.wide = all_wide;
+    m.key_start = m.key_end = 0;
+    return m;
+}
+
 /* The value of an entry of scope owner over all its bindings, memoised. */
 static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int depth)
 {
@@ -581,6 +726,12 @@ static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int d
     v.stride = cls.stride;
     if (e->state == 1)
         return v; /* a cycle through its own bindings: what its name says */
+    if (e->param && !e->compile_time) {
+        e->state = 1;
+        e->val = param_value(xf, owner, e, &cls, v, depth);
+        e->state = 2;
+        return e->val;
+    }
     if (e->param || !e->ndefs) {
         e->val = v;
         e->state = 2;
@@ -615,6 +766,7 @@ static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int d
             m.runtime |= x.runtime;
             m.nonint &= x.nonint;
             m.opaque |= x.opaque;
+            m.grid |= x.grid;
         }
         any = true;
     }
@@ -643,7 +795,9 @@ static bool wide_at(const ix_entry *e, int line)
         return false;
     if (e->wide_decl)
         return true;
-    if (e->param || !e->ndefs)
+    if (e->param)
+        return e->state == 2 && e->val.wide;
+    if (!e->ndefs)
         return false;
     const ix_def *best = NULL;
     for (size_t i = 0; i < e->ndefs; i++)
@@ -679,6 +833,10 @@ static ir_val ident_value(void *ctx, TSNode ident, int depth)
         v.runtime = false;
         v.wide = false;
     }
+    ir_name cls;
+    ir_classify(e->name, true, &cls);
+    if (cls.floatish)
+        v.nonint = true;
     if (v.runtime) {
         v.key_start = ts_node_start_byte(ident);
         v.key_end = ts_node_end_byte(ident);

@@ -6,8 +6,9 @@
  * `@flyc.kernel`) sees the builder's names as values fixed when the kernel is built.
  *
  * ix_eval gives an expression's value range (index_eval.h) with names answered from the
- * scopes: a parameter from its spelling, a local from the values assigned to it (bounded by
- * what its name says it indexes), a loop variable from its loop bound.
+ * scopes: a parameter from the arguments the file's calls pass it (else from its spelling),
+ * a local from the values assigned to it (bounded by what its name says it indexes), a loop
+ * variable from its loop bound.
  *
  * Ownership: an ix_file borrows the syntax_doc (and the function list) it was built from and
  * must be freed (ix_file_free) before them. */
@@ -47,6 +48,7 @@ typedef struct ix_entry {
     bool lds;             /* shared memory (__shared__, or derived from an LDS allocation) */
     bool list;            /* a Python list or tuple (trace-time registers) */
     bool feeding;         /* used, directly or through other locals, in a global address */
+    int param_index;      /* position among the function's parameters (-1: a local) */
     ix_def *defs;
     size_t ndefs, defs_cap;
     int state;            /* memo of the value: 0 not computed, 1 in progress, 2 done */
@@ -59,16 +61,27 @@ typedef struct ix_scope {
     char *fname;
     bool device;          /* kernel or device code */
     bool kernel;          /* a C++ __global__ function */
+    bool returns_feed;    /* a call of it feeds a global address (its returns are addresses) */
+    int nparams;
     int first_line, last_line;
     ix_entry *ents;
     size_t n, cap;
 } ix_scope;
+
+/* A call of a function of the file from another (or the same) function of the file. */
+typedef struct ix_call {
+    TSNode call;
+    ix_scope *caller, *callee;
+    int shift;            /* 1 when `self.f(...)` calls a method whose first parameter is self */
+} ix_call;
 
 typedef struct ix_file {
     const syntax_doc *d;
     bool py;
     ix_scope **scopes;    /* in source order, outer before inner */
     size_t n, cap;
+    ix_call *calls;       /* every call between functions of the file */
+    size_t ncalls, calls_cap;
 } ix_file;
 
 /* Build the scopes of every function in the doc; fns is the doc's syntax_functions list
@@ -82,6 +95,12 @@ ix_entry *ix_resolve(const ix_file *xf, ix_scope *s, const char *name, ix_scope 
 
 /* The same for an identifier node. */
 ix_entry *ix_resolve_node(const ix_file *xf, ix_scope *s, TSNode ident, ix_scope **owner);
+
+/* The argument a call passes for parameter e of its callee (a null node when none). */
+TSNode ix_call_arg(const ix_file *xf, const ix_call *c, const ix_entry *e);
+
+/* The function of the file a call node calls, as seen from scope s (NULL: not one of ours). */
+ix_scope *ix_callee(const ix_file *xf, ix_scope *s, TSNode call, int *shift);
 
 /* The value range of an expression of scope s. */
 ir_val ix_eval(const ix_file *xf, ix_scope *s, TSNode n);

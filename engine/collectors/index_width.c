@@ -379,9 +379,6 @@ static void find_sinks(run *r, ix_scope *s, TSNode n)
                (!strcmp(op_of(n), "+=") || !strcmp(op_of(n), "-="))) {
         if (is_pointer(r, s, fld(n, "left")))
             add_addr(r, s, fld(n, "right"));
-    } else if (!strcmp(t, "return_statement") && !s->kernel) {
-        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-            add_addr(r, s, ts_node_named_child(n, i));
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
         find_sinks(r, s, ts_node_named_child(n, i));
@@ -389,8 +386,33 @@ static void find_sinks(run *r, ix_scope *s, TSNode n)
 
 /* --- what feeds an address ------------------------------------------------------------------- */
 
-/* Mark the locals named in an expression of scope s as feeding an address; true if any was
- * newly marked. */
+/* True when an address expression is already recorded. */
+static bool has_addr(const run *r, TSNode n)
+{
+    for (size_t i = 0; i < r->naddrs; i++)
+        if (ts_node_eq(r->addrs[i].n, n))
+            return true;
+    return false;
+}
+
+/* Record the returned expressions of a function body as addresses (not nested functions). */
+static void return_addrs(run *r, ix_scope *s, TSNode n)
+{
+    if (is(n, "function_definition") || is(n, "lambda") || is(n, "lambda_expression") ||
+        is(n, "class_definition"))
+        return;
+    if (is(n, "return_statement")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+            if (!has_addr(r, ts_node_named_child(n, i)))
+                add_addr(r, s, ts_node_named_child(n, i));
+        return;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        return_addrs(r, s, ts_node_named_child(n, i));
+}
+
+/* Mark the locals named in an expression of scope s as feeding an address, and the
+ * functions of the file it calls as returning one; true if anything was newly marked. */
 static bool mark_feeding(run *r, ix_scope *s, TSNode n)
 {
     if (ts_node_is_null(n))
@@ -410,19 +432,51 @@ static bool mark_feeding(run *r, ix_scope *s, TSNode n)
     if (is(n, "function_definition") || is(n, "lambda") || is(n, "lambda_expression"))
         return false;
     bool grew = false;
+    if (is(n, "call") || is(n, "call_expression")) {
+        ix_scope *callee = ix_callee(&r->xf, s, n, NULL);
+        if (callee && !callee->returns_feed && !ir_name_says_lds(callee->fname)) {
+            callee->returns_feed = grew = true;
+            size_t before = r->naddrs;
+            return_addrs(r, callee, fld(callee->fn, "body"));
+            for (size_t i = before; i < r->naddrs; i++)
+                mark_feeding(r, callee, r->addrs[i].n);
+        }
+    }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
         grew |= mark_feeding(r, s, ts_node_named_child(n, i));
     return grew;
 }
 
-/* Mark everything that feeds an address, through the values of the locals that do. */
+/* Arguments passed for a parameter that feeds an address are addresses of the caller. */
+static bool feed_arguments(run *r)
+{
+    bool grew = false;
+    for (size_t i = 0; i < r->xf.ncalls; i++) {
+        const ix_call *c = &r->xf.calls[i];
+        for (size_t k = 0; k < c->callee->n; k++) {
+            const ix_entry *e = &c->callee->ents[k];
+            if (!e->param || !e->feeding)
+                continue;
+            TSNode a = ix_call_arg(&r->xf, c, e);
+            if (ts_node_is_null(a) || has_addr(r, a))
+                continue;
+            add_addr(r, c->caller, a);
+            mark_feeding(r, c->caller, a);
+            grew = true;
+        }
+    }
+    return grew;
+}
+
+/* Mark everything that feeds an address, through the values of the locals that do, the
+ * arguments of parameters that do and the returns of functions whose result does. */
 static void propagate_feeding(run *r)
 {
     for (size_t i = 0; i < r->naddrs; i++)
         mark_feeding(r, r->addrs[i].s, r->addrs[i].n);
     bool grew = true;
     for (int pass = 0; grew && pass < 64; pass++) {
-        grew = false;
+        grew = feed_arguments(r);
         for (size_t k = 0; k < r->xf.n; k++) {
             ix_scope *s = r->xf.scopes[k];
             for (size_t j = 0; j < s->n; j++) {
@@ -450,6 +504,20 @@ static void factors(TSNode n, TSNode *out, size_t *nout, size_t max)
     }
 }
 
+/* The factor that indexes: the largest runtime factor that is not a stride. */
+static size_t main_factor(run *r, ix_scope *s, const TSNode *fs, size_t nf)
+{
+    size_t main = 0;
+    int best = -1;
+    for (size_t i = 0; i < nf; i++) {
+        ir_val x = ix_eval(&r->xf, s, fs[i]);
+        int score = !x.runtime ? -1 : x.bits + (x.stride ? 0 : 64);
+        if (score > best)
+            best = score, main = i;
+    }
+    return main;
+}
+
 /* Describe one side of a product: "`text` (a token/row index, up to ~2^17)". */
 static void describe(run *r, strbuf *sb, const char *text, const ir_val *v)
 {
@@ -467,12 +535,7 @@ static void add_cand(run *r, ix_scope *s, TSNode n, const ir_val *v)
     TSNode fs[32];
     size_t nf = 0;
     factors(n, fs, &nf, 32);
-    /* the side holding the dominant runtime name, and the rest */
-    size_t main = 0;
-    for (size_t i = 0; i < nf; i++)
-        if (v->key_end && ts_node_start_byte(fs[i]) <= v->key_start &&
-            ts_node_end_byte(fs[i]) >= v->key_end)
-            main = i;
+    size_t main = main_factor(r, s, fs, nf);
     ir_val mv = ix_eval(&r->xf, s, fs[main]);
     ir_val rest = ir_val_of(v->bits - mv.bits, false);
     size_t other = main == 0 ? 1 : 0;
@@ -503,8 +566,8 @@ static void add_cand(run *r, ix_scope *s, TSNode n, const ir_val *v)
     c->bits = v->bits;
     c->expr = flat_text(r->d, n, 100);
     c->kernel = ix_kernel_of(s);
-    if (v->key_end) {
-        TSNode k = syntax_node_at(r->d, v->key_start, v->key_end);
+    if (mv.key_end) {
+        TSNode k = syntax_node_at(r->d, mv.key_start, mv.key_end);
         c->key = flat_text(r->d, k, 60);
         ix_entry *e = is(k, "identifier") ? ix_resolve_node(&r->xf, s, k, NULL) : NULL;
         c->key_line = e ? e->line : 0;
@@ -531,13 +594,42 @@ static void add_cand(run *r, ix_scope *s, TSNode n, const ir_val *v)
 
 static void scan(run *r, ix_scope *s, TSNode n);
 
+/* True when a factor role is a tile, lane, warp or small count rather than a stride or a
+ * size: an index times it is a position on the index's own axis, not an element offset. */
+static bool tile_like(const ir_val *v)
+{
+    return !v->stride && (v->role == IR_TILE || v->role == IR_LANE || v->role == IR_WARP ||
+                          v->role == IR_SMALL);
+}
+
+/* True when a product is an index times a tile size (`pid_m * BLOCK_M`, `j * TILE_SIZE`): the
+ * factors other than the dominant one are all tile-like. */
+static bool times_tile_size(run *r, ix_scope *s, TSNode n, const ir_val *v)
+{
+    (void)v;
+    TSNode fs[32];
+    size_t nf = 0;
+    factors(n, fs, &nf, 32);
+    size_t main = main_factor(r, s, fs, nf);
+    bool any_other = false;
+    for (size_t i = 0; i < nf; i++) {
+        if (i == main)
+            continue;
+        ir_val x = ix_eval(&r->xf, s, fs[i]);
+        if (!tile_like(&x) && x.bits > 2)
+            return false;
+        any_other = true;
+    }
+    return any_other;
+}
+
 /* Judge a product chain: report it when it is 32-bit, depends on a runtime value and can pass
  * 2^31; when a factor makes it 64-bit, judge the 32-bit products inside it instead. */
 static void check_chain(run *r, ix_scope *s, TSNode n)
 {
     ir_val v = ix_eval(&r->xf, s, n);
-    if (v.nonint)
-        return;
+    if (v.nonint || v.grid)
+        return; /* not an integer offset; a grid-stride step, bounded by its loop's total */
     if (v.wide) {
         TSNode sides[2] = {ir_unparen(fld(n, "left")), ir_unparen(fld(n, "right"))};
         for (int i = 0; i < 2; i++)
@@ -547,7 +639,7 @@ static void check_chain(run *r, ix_scope *s, TSNode n)
                 scan(r, s, sides[i]);
         return;
     }
-    if (v.runtime && v.bits >= OVERFLOW_BITS) {
+    if (v.runtime && v.bits >= OVERFLOW_BITS && !times_tile_size(r, s, n, &v)) {
         if (touched(r, syntax_node_line(n), syntax_node_end_line(n)))
             add_cand(r, s, n, &v);
         return;
@@ -696,6 +788,14 @@ static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **w
     return 0;
 }
 
+/* True for a test file: its kernels run on test shapes, far from 2^31 elements. */
+static bool is_test_path(const char *path)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    return !strncmp(path, "op_tests/", 9) || strstr(path, "/tests/") || !strncmp(path, "tests/", 6) ||
+           !strncmp(base, "test_", 5);
+}
+
 /* Run the collector over the change. */
 static void index_width_run(collector_ctx *ctx)
 {
@@ -704,7 +804,8 @@ static void index_width_run(collector_ctx *ctx)
     char *first_skip = NULL;
     for (size_t i = 0; i < ctx->chg->nfiles; i++) {
         const change_file *f = &ctx->chg->files[i];
-        if (syntax_lang_of_path(f->path) == SYN_NONE || f->is_deleted || f->is_skipped || !f->nadd)
+        if (syntax_lang_of_path(f->path) == SYN_NONE || f->is_deleted || f->is_skipped ||
+            !f->nadd || is_test_path(f->path))
             continue;
         nfiles++;
         char *why = NULL;
