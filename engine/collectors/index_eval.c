@@ -177,8 +177,9 @@ static ir_val binary(const ir_env *env, TSNode n, int depth)
     long long k = 0;
     bool lit = int_literal(env, r, &k);
     if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "|") || !strcmp(op, "^")) {
-        int m = a.bits > b.bits ? a.bits : b.bits;
-        v.bits = cap(!strcmp(op, "+") && a.bits && b.bits ? m + 1 : m);
+        /* a sum doubles only when its terms are of a size */
+        int m = a.bits > b.bits ? a.bits : b.bits, d = a.bits - b.bits;
+        v.bits = cap(!strcmp(op, "+") && a.bits && b.bits && d <= 1 && d >= -1 ? m + 1 : m);
     } else if (!strcmp(op, "*")) {
         v.bits = cap(a.bits + b.bits);
     } else if (!strcmp(op, "//") || (!env->py && !strcmp(op, "/"))) {

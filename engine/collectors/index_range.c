@@ -224,7 +224,7 @@ static bool tile_of_axis(const ir_words *ws, const char *name, bool compile_time
         *bits = 8; /* B_M, B_N */
         return true;
     }
-    bool qual = false, tile_word = false;
+    bool qual = false, tile_word = false, count = false;
     ir_role axis = IR_UNKNOWN;
     for (int i = 0; i < ws->n; i++) {
         const char *w = ws->w[i];
@@ -234,15 +234,18 @@ static bool tile_of_axis(const ir_words *ws, const char *name, bool compile_time
                  !strcmp(w, "blocks") || !strcmp(w, "blks") ||
                  !strcmp(w, "bx") || !strcmp(w, "by") || !strcmp(w, "cta"))
             qual = true;
-        else if (strlen(w) == 1 && strchr("mnkqcdw", w[0]))
+        else if (!strcmp(w, "tiles"))
+            qual = count = true;
+        else if (strlen(w) == 1 && strchr("mnkqcdwh", w[0]))
             axis = w[0] == 'q' ? IR_ROW : w[0] == 'w' ? IR_COLUMN : letter_role(w[0]);
     }
     if (!qual || axis == IR_UNKNOWN)
         return false;
-    if (compile_time || tile_word) {
+    if ((compile_time || tile_word) && !count) {
         *bits = 8;
     } else {
-        int b = extent_bits[axis] - 5;
+        /* a tile index (pid_m) or a count of tiles (num_tiles_n): the axis over >= 32-64 */
+        int b = extent_bits[axis] - (count ? 6 : 5);
         *bits = b < 4 ? 4 : b;
     }
     return true;
@@ -335,9 +338,13 @@ void ir_classify(const char *name, bool compile_time, ir_name *out)
         out->stride = out->known = true;
         out->role = stride_axis(&ws, stride_at);
         out->bits = stride_bits[out->role];
-        for (int i = 0; i < ws.n; i++)
+        for (int i = 0; i < ws.n; i++) {
             if (!strcmp(ws.w[i], "table") || !strcmp(ws.w[i], "mapping"))
                 out->bits = 12; /* the row of a block table: blocks of one sequence */
+            if (!strcmp(ws.w[i], "scale") || !strcmp(ws.w[i], "scales") ||
+                !strcmp(ws.w[i], "sf") || !strcmp(ws.w[i], "amax") || !strcmp(ws.w[i], "bias"))
+                out->bits = out->bits < 8 ? out->bits : 8; /* a row of scales is short */
+        }
         return;
     }
     int bits;

@@ -705,7 +705,8 @@ static ir_val param_value(const ix_file *xf, ix_scope *owner, ix_entry *e, const
     }
     if (!any)
         return by_name;
-    if (cls->known && !cls->offsetish && !cls->stride && m.bits > cls->bits)
+    if (cls->known && !cls->offsetish && (!cls->stride || cls->role != IR_UNKNOWN) &&
+        m.bits > cls->bits)
         m.bits = cls->bits;
     if (cls->known)
         m.role = cls->role, m.stride = cls->stride;
@@ -774,8 +775,9 @@ static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int d
         m.bits = bound_bits;
     else if (opaque && cls.known)
         m.bits = cls.bits;
-    else if (cls.known && !cls.offsetish && !cls.stride && m.bits > cls.bits)
-        m.bits = cls.bits;
+    else if (cls.known && !cls.offsetish && (!cls.stride || cls.role != IR_UNKNOWN) &&
+             m.bits > cls.bits)
+        m.bits = cls.bits; /* bounded by the axis its name indexes or strides over */
     if (cls.known)
         m.role = cls.role, m.stride = cls.stride;
     if (e->compile_time)
