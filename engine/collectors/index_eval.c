@@ -524,7 +524,7 @@ static ir_val member(const ir_env *env, TSNode n, int depth)
         runtime = !self && env->ident(env->ctx, root, depth + 1).runtime;
     }
     ir_name cls;
-    ir_classify(nm, !runtime, &cls);
+    ir_classify(nm, !runtime, env->conv, &cls);
     v = ir_val_of(cls.bits, runtime);
     v.role = cls.role;
     v.stride = cls.stride;
@@ -625,7 +625,7 @@ ir_val ir_eval(const ir_env *env, TSNode n, int depth)
         TSNode name = fld(n, "name");
         char *nm = ts_node_is_null(name) ? xstrdup("") : syntax_node_text(env->d, name);
         ir_name cls;
-        ir_classify(nm, true, &cls);
+        ir_classify(nm, true, env->conv, &cls);
         free(nm);
         ir_val v = ir_val_of(cls.bits, false);
         v.role = cls.role;

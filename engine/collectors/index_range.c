@@ -17,14 +17,14 @@
 static const int extent_bits[IR_NROLES] = {
     [IR_UNKNOWN] = 14, [IR_ROW] = 17, [IR_BATCH] = 10, [IR_BLOCK] = 24, [IR_EXPERT] = 9,
     [IR_HEAD] = 7, [IR_KV_HEAD] = 4, [IR_LANE] = 10, [IR_WARP] = 4, [IR_COLUMN] = 15,
-    [IR_DIM] = 8, [IR_TILE] = 12, [IR_SMALL] = 4, [IR_VOCAB] = 18,
+    [IR_DIM] = 8, [IR_TILE] = 12, [IR_SMALL] = 4, [IR_VOCAB] = 18, [IR_SPATIAL] = 11,
 };
 
 /* Largest stride over each axis, log2: the elements inside one index of it. */
 static const int stride_bits[IR_NROLES] = {
     [IR_UNKNOWN] = 15, [IR_ROW] = 15, [IR_BATCH] = 24, [IR_BLOCK] = 16, [IR_EXPERT] = 24,
     [IR_HEAD] = 8, [IR_KV_HEAD] = 11, [IR_LANE] = 4, [IR_WARP] = 8, [IR_COLUMN] = 12,
-    [IR_DIM] = 1, [IR_TILE] = 12, [IR_SMALL] = 12, [IR_VOCAB] = 1,
+    [IR_DIM] = 1, [IR_TILE] = 12, [IR_SMALL] = 12, [IR_VOCAB] = 1, [IR_SPATIAL] = 18,
 };
 
 typedef struct word_role {
@@ -120,6 +120,24 @@ static ir_role letter_role(char c)
     }
 }
 
+/* In a convolution: the axis a word or letter names (IR_NROLES when the word is not one of
+ * the convolution's own spellings). */
+static ir_role conv_role(const char *w)
+{
+    static const char *const spatial[] = {
+        "ih", "iw", "oh", "ow", "kh", "kw", "dh", "dw", "dil", "dilation", "pad", "height",
+        "width", "hw", "spatial", "pixel", "pix", "h", "w", "p", "q", "r", "s", "d", NULL,
+    };
+    if (!strcmp(w, "n") || !strcmp(w, "b"))
+        return IR_BATCH;
+    if (!strcmp(w, "c") || !strcmp(w, "k") || !strcmp(w, "kout") || !strcmp(w, "cin") ||
+        !strcmp(w, "cout"))
+        return IR_COLUMN;
+    if (in_list(w, spatial))
+        return IR_SPATIAL;
+    return IR_NROLES;
+}
+
 /* The axis a whole word names, or IR_UNKNOWN. */
 static ir_role word_role_of(const char *w)
 {
@@ -183,10 +201,12 @@ static bool alpha_word(const char *w)
 /* The axis a stride spells: the rightmost axis after the stride word (`stride_o_h` → head,
  * `stride_am` → rows, `stride_dwe` → experts), else before it (`kv_cache_token_stride`);
  * a lone tensor letter (`stride_c`) names no axis. */
-static ir_role stride_axis(const ir_words *ws, int at)
+static ir_role stride_axis(const ir_words *ws, int at, bool conv)
 {
     for (int i = ws->n - 1; i > at; i--) {
         const char *w = ws->w[i];
+        if (conv && conv_role(w) != IR_NROLES)
+            return conv_role(w);
         if (isdigit((unsigned char)w[0]))
             return w[0] == '0' ? IR_ROW : IR_DIM;
         ir_role r = word_role_of(w);
@@ -279,7 +299,7 @@ static bool unit_size(const ir_words *ws, int *bits)
 /* The axis of a plain (not stride) name: the rightmost axis word, skipping fillers; a single
  * letter counts unless it is the first of several words; else the first word's letter
  * (`N_OUT`, `T_flat`). */
-static ir_role plain_axis(const ir_words *ws)
+static ir_role plain_axis(const ir_words *ws, bool conv)
 {
     int nalpha = 0, first = -1;
     for (int i = 0; i < ws->n; i++)
@@ -296,6 +316,8 @@ static ir_role plain_axis(const ir_words *ws)
         const char *w = ws->w[i];
         if (!alpha_word(w))
             continue;
+        if (conv && conv_role(w) != IR_NROLES)
+            return conv_role(w);
         ir_role r = word_role_of(w);
         if (r != IR_UNKNOWN)
             return r;
@@ -309,7 +331,7 @@ static ir_role plain_axis(const ir_words *ws)
     return IR_UNKNOWN;
 }
 
-void ir_classify(const char *name, bool compile_time, ir_name *out)
+void ir_classify(const char *name, bool compile_time, bool conv, ir_name *out)
 {
     memset(out, 0, sizeof *out);
     while (*name == '_')
@@ -334,9 +356,16 @@ void ir_classify(const char *name, bool compile_time, ir_name *out)
     }
     if (out->offsetish || out->pointer || stride_at >= 0)
         out->floatish = false;
+    if (conv && stride_at == 0 && ws.n == 2 && strlen(ws.w[1]) == 1 && strchr("hwd", ws.w[1][0])) {
+        /* `stride_h`, `stride_w`: the convolution's step, not a memory stride */
+        out->role = IR_SMALL;
+        out->bits = 2;
+        out->known = true;
+        return;
+    }
     if (stride_at >= 0) {
         out->stride = out->known = true;
-        out->role = stride_axis(&ws, stride_at);
+        out->role = stride_axis(&ws, stride_at, conv);
         out->bits = stride_bits[out->role];
         for (int i = 0; i < ws.n; i++) {
             if (!strcmp(ws.w[i], "table") || !strcmp(ws.w[i], "mapping"))
@@ -372,7 +401,9 @@ void ir_classify(const char *name, bool compile_time, ir_name *out)
         out->known = true;
         return;
     }
-    out->role = plain_axis(&ws);
+    out->role = plain_axis(&ws, conv);
+    if (conv && out->role == IR_SPATIAL)
+        out->offsetish = false; /* `base_ih`: an input row, not an element offset */
     out->known = out->role != IR_UNKNOWN;
     if (compile_time && (out->role == IR_BLOCK || out->role == IR_TILE)) {
         /* a compile-time block or tile is a tile size, not a cache block */
@@ -386,7 +417,7 @@ void ir_classify(const char *name, bool compile_time, ir_name *out)
 bool ir_name_says_lds(const char *name)
 {
     ir_name n;
-    ir_classify(name, false, &n);
+    ir_classify(name, false, false, &n);
     return n.lds;
 }
 
@@ -404,7 +435,7 @@ const char *ir_phrase(ir_role role, bool stride)
         [IR_KV_HEAD] = "a KV-head index", [IR_LANE] = "a lane index", [IR_WARP] = "a warp index",
         [IR_COLUMN] = "a column size or index", [IR_DIM] = "a head-dim size or index",
         [IR_TILE] = "a tile size or index", [IR_SMALL] = "a small count",
-        [IR_VOCAB] = "a vocabulary size or index",
+        [IR_VOCAB] = "a vocabulary size or index", [IR_SPATIAL] = "a position in an image",
     };
     static const char *const stride_phrase[IR_NROLES] = {
         [IR_UNKNOWN] = "a stride", [IR_ROW] = "a row stride", [IR_BATCH] = "a batch stride",
@@ -413,6 +444,7 @@ const char *ir_phrase(ir_role role, bool stride)
         [IR_LANE] = "a lane stride", [IR_WARP] = "a warp stride",
         [IR_COLUMN] = "a column stride", [IR_DIM] = "an inner stride",
         [IR_TILE] = "a tile stride", [IR_SMALL] = "a stride", [IR_VOCAB] = "an inner stride",
+        [IR_SPATIAL] = "an image-row stride",
     };
     if (role < 0 || role >= IR_NROLES)
         role = IR_UNKNOWN;

@@ -32,6 +32,7 @@ typedef enum ir_role {
     IR_TILE,      /* a tile, chunk or loop-step index, or a tile size */
     IR_SMALL,     /* top-k, ranks, GPUs, splits */
     IR_VOCAB,     /* a vocabulary position */
+    IR_SPATIAL,   /* a height/width position of an image (convolutions) */
     IR_NROLES
 } ir_role;
 
@@ -49,8 +50,10 @@ typedef struct ir_name {
 } ir_name;
 
 /* Classify a name. compile_time says it is a compile-time value (a constexpr, a template
- * parameter, a Python value of the builder), where "block" and "tile" spell a tile size. */
-void ir_classify(const char *name, bool compile_time, ir_name *out);
+ * parameter, a Python value of the builder), where "block" and "tile" spell a tile size.
+ * conv says the name is in a convolution, where n is the batch, h/w/p/q/r/s are positions
+ * inside one image and c/k are channels. */
+void ir_classify(const char *name, bool compile_time, bool conv, ir_name *out);
 
 /* True when a name is spelled as shared memory (lds, smem, shared). */
 bool ir_name_says_lds(const char *name);

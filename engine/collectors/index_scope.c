@@ -597,11 +597,12 @@ static void collect_calls(ix_file *xf, ix_scope *s, TSNode n)
         collect_calls(xf, s, ts_node_named_child(n, i));
 }
 
-void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns)
+void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns, bool conv)
 {
     memset(xf, 0, sizeof *xf);
     xf->d = d;
     xf->py = d->lang == SYN_PYTHON;
+    xf->conv = conv;
     build_top(xf, ts_tree_root_node(d->tree), NULL, fns);
     for (size_t i = 0; i < xf->n; i++) {
         TSNode body = fld(xf->scopes[i]->fn, "body");
@@ -671,7 +672,7 @@ static ir_val ident_value(void *ctx, TSNode ident, int depth);
 static ir_val eval_in(const ix_file *xf, ix_scope *s, TSNode n, int depth)
 {
     ix_ctx c = {xf, s};
-    ir_env env = {xf->d, xf->py, ident_value, &c};
+    ir_env env = {xf->d, xf->py, xf->conv, ident_value, &c};
     return ir_eval(&env, n, depth);
 }
 
@@ -721,7 +722,7 @@ static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int d
     if (e->state == 2)
         return e->val;
     ir_name cls;
-    ir_classify(e->name, e->compile_time || !owner->device, &cls);
+    ir_classify(e->name, e->compile_time || !owner->device, xf->conv, &cls);
     ir_val v = ir_val_of(cls.bits, !e->compile_time);
     v.role = cls.role;
     v.stride = cls.stride;
@@ -821,7 +822,7 @@ static ir_val ident_value(void *ctx, TSNode ident, int depth)
         /* a module constant, a macro, a builtin: fixed when the kernel is built */
         char *nm = syntax_node_text(c->xf->d, ident);
         ir_name cls;
-        ir_classify(nm, true, &cls);
+        ir_classify(nm, true, c->xf->conv, &cls);
         free(nm);
         v = ir_val_of(cls.bits, false);
         v.role = cls.role;
@@ -836,7 +837,7 @@ static ir_val ident_value(void *ctx, TSNode ident, int depth)
         v.wide = false;
     }
     ir_name cls;
-    ir_classify(e->name, true, &cls);
+    ir_classify(e->name, true, c->xf->conv, &cls);
     if (cls.floatish)
         v.nonint = true;
     if (v.runtime) {

@@ -54,6 +54,7 @@ typedef struct addr {
 
 typedef struct run {
     collector_ctx *ctx;
+    const char *deleted;   /* the change's deleted code, white space removed (see moved_code) */
     const change_file *f;
     const syntax_doc *d;
     ix_file xf;
@@ -63,7 +64,7 @@ typedef struct run {
     size_t naddrs, acap;
     cand *cands;
     size_t ncands, ccap;
-    int findings, sites;
+    int findings, sites, moved;
 } run;
 
 /* --- small tree helpers --------------------------------------------------------------------- */
@@ -180,7 +181,7 @@ static bool is_lds(run *r, ix_scope *s, TSNode n)
         return true;
     char *nm = syntax_node_text(r->d, id);
     ir_name cls;
-    ir_classify(nm, false, &cls);
+    ir_classify(nm, false, false, &cls);
     free(nm);
     return cls.lds;
 }
@@ -207,7 +208,7 @@ static bool is_pointer(run *r, ix_scope *s, TSNode n)
         return false;
     char *nm = syntax_node_text(r->d, name);
     ir_name cls;
-    ir_classify(nm, false, &cls);
+    ir_classify(nm, false, false, &cls);
     free(nm);
     return !cls.lds && ((e && e->pointer) || cls.pointer);
 }
@@ -594,6 +595,56 @@ static void add_cand(run *r, ix_scope *s, TSNode n, const ir_val *v)
 
 static void scan(run *r, ix_scope *s, TSNode n);
 
+/* Append text to sb without its white space. */
+static void add_squeezed(strbuf *sb, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!isspace((unsigned char)text[i]))
+            sb_addc(sb, text[i]);
+}
+
+/* The deleted code of the whole change, white space removed, one run of deleted lines per
+ * line: a product found there was moved or reformatted, not written by the change. */
+static char *deleted_code(const change *c)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < c->nfiles; i++) {
+        const change_file *f = &c->files[i];
+        bool in_run = false;
+        for (size_t k = 0; k < f->nlines; k++) {
+            if (f->lines[k].kind == '-') {
+                add_squeezed(&sb, f->lines[k].text, f->lines[k].len);
+                in_run = true;
+            } else if (f->lines[k].kind == ' ' && in_run) {
+                sb_adds(&sb, "\n");
+                in_run = false;
+            }
+        }
+        if (in_run)
+            sb_adds(&sb, "\n");
+    }
+    char *out = sb_detach(&sb);
+    sb_free(&sb);
+    return out ? out : xstrdup("");
+}
+
+/* True when the change deleted this very product somewhere (the code moved or was only
+ * reformatted): the risk is not new. */
+static bool was_deleted(const run *r, TSNode n)
+{
+    if (!r->deleted || !*r->deleted)
+        return false;
+    char *t = syntax_node_text(r->d, n);
+    strbuf sb;
+    sb_init(&sb);
+    add_squeezed(&sb, t, strlen(t));
+    free(t);
+    bool found = sb.buf && strstr(r->deleted, sb.buf) != NULL;
+    sb_free(&sb);
+    return found;
+}
+
 /* True when a factor role is a tile, lane, warp or small count rather than a stride or a
  * size: an index times it is a position on the index's own axis, not an element offset. */
 static bool tile_like(const ir_val *v)
@@ -640,7 +691,11 @@ static void check_chain(run *r, ix_scope *s, TSNode n)
         return;
     }
     if (v.runtime && v.bits >= OVERFLOW_BITS && !times_tile_size(r, s, n, &v)) {
-        if (touched(r, syntax_node_line(n), syntax_node_end_line(n)))
+        if (!touched(r, syntax_node_line(n), syntax_node_end_line(n)))
+            return;
+        if (was_deleted(r, n))
+            r->moved++;
+        else
             add_cand(r, s, n, &v);
         return;
     }
@@ -737,6 +792,15 @@ static void run_free(run *r)
     ix_file_free(&r->xf);
 }
 
+/* True for a convolution's file (conv in its name), whose names follow NCHW/NHWC. */
+static bool is_conv_path(const char *path)
+{
+    for (const char *p = strstr(path, "conv"); p; p = strstr(p + 4, "conv"))
+        if (p[4] != 'e' && strncmp(p + 4, "1d", 2) != 0) /* not convert, not causal conv1d */
+            return true;
+    return false;
+}
+
 /* Check one file; returns 0, or -1 (with *why) when skipped. */
 static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **why)
 {
@@ -762,7 +826,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **w
     for (size_t i = 0; i < f->nlines; i++)
         if (f->lines[i].kind == '+' && f->lines[i].new_no > 0)
             r->added[f->lines[i].new_no] = true;
-    ix_build(&r->xf, d, &fns);
+    ix_build(&r->xf, d, &fns, is_conv_path(f->path));
     for (size_t i = 0; i < r->xf.n; i++) {
         ix_scope *s = r->xf.scopes[i];
         if (s->device && touched(r, s->first_line, s->last_line))
@@ -800,8 +864,9 @@ static bool is_test_path(const char *path)
 static void index_width_run(collector_ctx *ctx)
 {
     size_t nfiles = 0, nskipped = 0;
-    int findings = 0, sites = 0;
+    int findings = 0, sites = 0, moved = 0;
     char *first_skip = NULL;
+    char *deleted = deleted_code(ctx->chg);
     for (size_t i = 0; i < ctx->chg->nfiles; i++) {
         const change_file *f = &ctx->chg->files[i];
         if (syntax_lang_of_path(f->path) == SYN_NONE || f->is_deleted || f->is_skipped ||
@@ -810,6 +875,7 @@ static void index_width_run(collector_ctx *ctx)
         nfiles++;
         char *why = NULL;
         run r = {0};
+        r.deleted = deleted;
         if (check_file(ctx, f, &r, &why) < 0) {
             nskipped++;
             if (!first_skip)
@@ -821,6 +887,7 @@ static void index_width_run(collector_ctx *ctx)
         }
         findings += r.findings;
         sites += r.sites;
+        moved += r.moved;
         run_free(&r);
     }
     const char *sep = nskipped ? "; not scanned (D9 cannot be cleared there): " : "";
@@ -838,7 +905,11 @@ static void index_width_run(collector_ctx *ctx)
         collector_status(ctx, "nothing found: no 32-bit product that can pass 2^31 reaches a "
                          "global-memory offset on an added line of %zu file%s%s%s",
                          nfiles - nskipped, nfiles - nskipped == 1 ? "" : "s", sep, skip);
+    if (moved && nfiles > nskipped)
+        sb_addf(&ctx->status, " (%d such product%s only moved or reformatted, not reported)",
+                moved, moved == 1 ? "" : "s");
     free(first_skip);
+    free(deleted);
 }
 
 const collector collector_index_width = {
