@@ -199,10 +199,20 @@ def read_judged():
 
 
 def fires(findings, row):
-    """Whether the judged finding is still reported: same rule, path and line."""
+    """Whether the judged finding is still reported: same rule, path and line, or grouped
+    under another finding of the same rule in the same file as a related location that
+    reports the same issue there (its message starts with "also", as D9 lists the other
+    places one kernel multiplies the same index)."""
     for f in findings.get(row["pr"], []):
-        if f["rule"] == row["rule"] and f["path"] == row["path"] and f["line"] == row["line"]:
+        if f["rule"] != row["rule"]:
+            continue
+        if f["path"] == row["path"] and f["line"] == row["line"]:
             return True
+        for r in f.get("related", []):
+            line = r["range"]["line"] if "range" in r else r.get("line", 0)
+            if (r.get("path") == row["path"] and line == row["line"] and
+                    f["path"] == row["path"] and r.get("message", "").startswith("also")):
+                return True
     return False
 
 

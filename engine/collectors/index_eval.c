@@ -176,12 +176,23 @@ static ir_val binary(const ir_env *env, TSNode n, int depth)
     pick_key(&v, &a, &b);
     long long k = 0;
     bool lit = int_literal(env, r, &k);
+    /* the name that dominates: of a sum, the larger term's; of a product, the larger name */
+    const ir_val *ks = NULL;
+    if (!strcmp(op, "+") || !strcmp(op, "-"))
+        ks = a.bits >= b.bits ? (a.key_end ? &a : &b) : (b.key_end ? &b : &a);
+    if (ks) {
+        v.key_start = ks->key_start, v.key_end = ks->key_end;
+        v.role = ks->role, v.stride = ks->stride;
+    }
     if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "|") || !strcmp(op, "^")) {
         /* a sum doubles only when its terms are of a size */
         int m = a.bits > b.bits ? a.bits : b.bits, d = a.bits - b.bits;
         v.bits = cap(!strcmp(op, "+") && a.bits && b.bits && d <= 1 && d >= -1 ? m + 1 : m);
+        if (v.key_end)
+            v.key_bits = v.bits;
     } else if (!strcmp(op, "*")) {
         v.bits = cap(a.bits + b.bits);
+        v.key_bits = v.bits; /* the name that leads a product stands for all of it */
     } else if (!strcmp(op, "//") || (!env->py && !strcmp(op, "/"))) {
         /* only a divisor fixed when the kernel is built is known to be at least its size */
         v.bits = b.runtime ? a.bits : cap(a.bits - (b.bits ? b.bits - 1 : 0));

@@ -44,6 +44,7 @@ static const word_role words[] = {
     {"page", IR_BLOCK}, {"pages", IR_BLOCK}, {"slot", IR_BLOCK}, {"slots", IR_BLOCK},
     {"physical", IR_BLOCK},
     {"expert", IR_EXPERT}, {"experts", IR_EXPERT}, {"eid", IR_EXPERT}, {"expt", IR_EXPERT},
+    {"expts", IR_EXPERT},
     {"head", IR_HEAD}, {"heads", IR_HEAD}, {"nh", IR_HEAD}, {"nhead", IR_HEAD},
     {"nheads", IR_HEAD}, {"hq", IR_HEAD}, {"qh", IR_HEAD},
     {"kvh", IR_KV_HEAD}, {"hk", IR_KV_HEAD}, {"hkv", IR_KV_HEAD}, {"hg", IR_KV_HEAD},
@@ -69,7 +70,7 @@ static const word_role words[] = {
     {"wg", IR_TILE}, {"mfma", IR_TILE}, {"wmma", IR_TILE}, {"mma", IR_TILE},
     {"topk", IR_SMALL}, {"gpu", IR_SMALL}, {"gpus", IR_SMALL}, {"rank", IR_SMALL},
     {"ranks", IR_SMALL}, {"world", IR_SMALL}, {"split", IR_SMALL}, {"splits", IR_SMALL},
-    {"nsplit", IR_SMALL}, {"ngpus", IR_SMALL},
+    {"nsplit", IR_SMALL}, {"ngpus", IR_SMALL}, {"act", IR_SMALL}, {"active", IR_SMALL},
     {"vocab", IR_VOCAB},
     {NULL, IR_UNKNOWN},
 };
@@ -214,8 +215,9 @@ static ir_role stride_axis(const ir_words *ws, int at, bool conv)
             return r;
         size_t l = strlen(w);
         /* a lone letter after the stride word names an axis, except the tensor letters
-         * of a GEMM (`stride_a`, `stride_b`, `stride_c`: a leading dimension) */
-        if (l == 1 && strchr("mtslhenk", w[0]))
+         * of a GEMM (`stride_a`, `stride_b`, `stride_c`: a leading dimension); after a
+         * tensor name (`stride_x_c`, `stride_q_b`) any axis letter counts */
+        if (l == 1 && strchr(i > at + 1 ? "mtslhenkcbd" : "mtslhenk", w[0]))
             return letter_role(w[0]);
         /* `am`, `bk`, `xm` (tensor letter + axis letter), `dyt`, `dwe` (a gradient) */
         if ((l == 2 || (l == 3 && w[0] == 'd')) && strchr("mtsbhdenk", w[l - 1]))
@@ -248,7 +250,8 @@ static bool tile_of_axis(const ir_words *ws, const char *name, bool compile_time
     ir_role axis = IR_UNKNOWN;
     for (int i = 0; i < ws->n; i++) {
         const char *w = ws->w[i];
-        if (!strcmp(w, "tile") || !strcmp(w, "mfma") || !strcmp(w, "wmma") || !strcmp(w, "mma"))
+        if (!strcmp(w, "tile") || !strcmp(w, "mfma") || !strcmp(w, "wmma") || !strcmp(w, "mma") ||
+            !strcmp(w, "vec") || !strcmp(w, "pack"))
             qual = tile_word = true;
         else if (!strcmp(w, "block") || !strcmp(w, "blk") || !strcmp(w, "pid") ||
                  !strcmp(w, "blocks") || !strcmp(w, "blks") ||
@@ -312,6 +315,12 @@ static ir_role plain_axis(const ir_words *ws, bool conv)
         if (!strcmp(ws->w[i], "kv") && (!strcmp(ws->w[i + 1], "head") ||
                                         !strcmp(ws->w[i + 1], "heads")))
             return IR_KV_HEAD;
+    for (int i = 0; i < ws->n; i++) {
+        /* a lane or a warp of something (`lane_in_row`, `warp_row`) is a lane or a warp */
+        ir_role r = word_role_of(ws->w[i]);
+        if (r == IR_LANE || r == IR_WARP)
+            return r;
+    }
     for (int i = ws->n - 1; i >= 0; i--) {
         const char *w = ws->w[i];
         if (!alpha_word(w))
@@ -395,6 +404,16 @@ void ir_classify(const char *name, bool compile_time, bool conv, ir_name *out)
             out->known = true;
             return;
         }
+    bool letters = ws.n >= 2;
+    for (int i = 0; i < ws.n; i++)
+        letters &= strlen(ws.w[i]) == 1 || !alpha_word(ws.w[i]);
+    if (compile_time && letters && !conv) {
+        /* `O_E_M`, `T_N`: a build-time tile shape spelled in letters */
+        out->role = IR_TILE;
+        out->bits = 8;
+        out->known = true;
+        return;
+    }
     if (tile_of_axis(&ws, name, compile_time, &bits) || unit_size(&ws, &bits)) {
         out->role = IR_TILE;
         out->bits = bits;
@@ -402,6 +421,12 @@ void ir_classify(const char *name, bool compile_time, bool conv, ir_name *out)
         return;
     }
     out->role = plain_axis(&ws, conv);
+    for (int i = 0; i < ws.n && out->role != IR_UNKNOWN; i++)
+        if (strlen(ws.w[i]) > 1 && (word_role_of(ws.w[i]) == out->role ||
+                                   (conv && conv_role(ws.w[i]) == out->role)))
+            break;
+        else if (i == ws.n - 1)
+            out->by_letter = true;
     if (conv && out->role == IR_SPATIAL)
         out->offsetish = false; /* `base_ih`: an input row, not an element offset */
     out->known = out->role != IR_UNKNOWN;

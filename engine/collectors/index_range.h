@@ -46,6 +46,7 @@ typedef struct ir_name {
     bool pointer;      /* spelled as a pointer (ptr, ptrs, pointer) */
     bool floatish;     /* spelled as a floating-point value (f32, scale, eps, ...) */
     bool known;        /* role or stride came from the spelling (not the default) */
+    bool by_letter;    /* ... from a single letter (`v`, `i_n`), a weaker sign than a word */
     int bits;          /* estimated log2 of its largest value */
 } ir_name;
 

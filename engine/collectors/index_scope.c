@@ -268,6 +268,15 @@ static void collect_py(ix_file *xf, ix_scope *s, TSNode n, const syn_func_list *
         TSNode left = fld(n, "left");
         if (is(left, "identifier"))
             add_def(xf, s, left, fld(n, "right"), IX_DEF_AUG);
+    } else if (!strcmp(t, "call") && is(fld(n, "function"), "attribute")) {
+        /* lst.append(v) / lst.insert(i, v): v is a value of the list */
+        TSNode fn = fld(n, "function"), obj = fld(fn, "object");
+        char *m = syntax_node_text(xf->d, fld(fn, "attribute"));
+        TSNode args = fld(n, "arguments");
+        uint32_t na = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+        if (is(obj, "identifier") && na && (!strcmp(m, "append") || !strcmp(m, "insert")))
+            add_def(xf, s, obj, ts_node_named_child(args, na - 1), IX_DEF_VALUE);
+        free(m);
     } else if (!strcmp(t, "named_expression")) {
         add_def(xf, s, fld(n, "name"), fld(n, "value"), IX_DEF_VALUE);
     } else if (!strcmp(t, "for_statement")) {
@@ -776,7 +785,7 @@ static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int d
         m.bits = bound_bits;
     else if (opaque && cls.known)
         m.bits = cls.bits;
-    else if (cls.known && !cls.offsetish && (!cls.stride || cls.role != IR_UNKNOWN) &&
+    else if (cls.known && !cls.by_letter && !cls.offsetish && (!cls.stride || cls.role != IR_UNKNOWN) &&
              m.bits > cls.bits)
         m.bits = cls.bits; /* bounded by the axis its name indexes or strides over */
     if (cls.known)

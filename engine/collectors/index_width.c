@@ -674,6 +674,28 @@ static bool times_tile_size(run *r, ix_scope *s, TSNode n, const ir_val *v)
     return any_other;
 }
 
+/* The bound a product gets from the local it is stored in: `bos = i_n * T` is a token
+ * number, bounded by the token axis, not an element offset (64: no bound). */
+static int stored_bound(const run *r, TSNode n)
+{
+    TSNode p = ts_node_parent(n), name = {{0}, NULL, NULL};
+    while (is(p, "parenthesized_expression"))
+        n = p, p = ts_node_parent(p);
+    if ((is(p, "assignment") || is(p, "assignment_expression")) &&
+        ts_node_eq(fld(p, "right"), n) && (is(p, "assignment") || !strcmp(op_of(p), "=")))
+        name = fld(p, "left");
+    else if (is(p, "init_declarator") && ts_node_eq(fld(p, "value"), n))
+        name = fld(p, "declarator");
+    if (!is(name, "identifier"))
+        return 64;
+    char *nm = syntax_node_text(r->d, name);
+    ir_name cls;
+    ir_classify(nm, false, r->xf.conv, &cls);
+    free(nm);
+    return cls.known && !cls.by_letter && !cls.stride && !cls.offsetish && cls.role != IR_UNKNOWN
+               ? cls.bits : 64;
+}
+
 /* Judge a product chain: report it when it is 32-bit, depends on a runtime value and can pass
  * 2^31; when a factor makes it 64-bit, judge the 32-bit products inside it instead. */
 static void check_chain(run *r, ix_scope *s, TSNode n)
@@ -690,6 +712,9 @@ static void check_chain(run *r, ix_scope *s, TSNode n)
                 scan(r, s, sides[i]);
         return;
     }
+    int bound = stored_bound(r, n);
+    if (v.bits > bound)
+        v.bits = bound;
     if (v.runtime && v.bits >= OVERFLOW_BITS && !times_tile_size(r, s, n, &v)) {
         if (!touched(r, syntax_node_line(n), syntax_node_end_line(n)))
             return;
