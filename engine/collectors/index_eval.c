@@ -511,6 +511,8 @@ static ir_val member(const ir_env *env, TSNode n, int depth)
     ir_val v;
     if (builtin_field(env, n, &v))
         return v;
+    if (env->field && env->field(env->ctx, n, depth, &v))
+        return v;
     TSNode obj = fld(n, env->py ? "object" : "argument");
     TSNode name = fld(n, env->py ? "attribute" : "field");
     char *nm = ts_node_is_null(name) ? xstrdup("") : syntax_node_text(env->d, name);

@@ -37,6 +37,9 @@ typedef struct ir_env {
     bool conv;         /* a convolution (see ir_classify) */
     /* The value of an identifier at its use (node is the identifier). */
     ir_val (*ident)(void *ctx, TSNode ident, int depth);
+    /* The value of a member access the caller tracks as a local (`d.row = ...` in C++),
+     * true with *out set; NULL or false: not tracked. */
+    bool (*field)(void *ctx, TSNode member, int depth, ir_val *out);
     void *ctx;
 } ir_env;
 

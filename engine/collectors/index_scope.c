@@ -436,7 +436,8 @@ static void collect_cpp(ix_file *xf, ix_scope *s, TSNode n)
         cpp_declaration(xf, s, n);
     } else if (!strcmp(t, "assignment_expression")) {
         TSNode left = fld(n, "left");
-        if (is(left, "identifier"))
+        if (is(left, "identifier") ||
+            (is(left, "field_expression") && is(fld(left, "argument"), "identifier")))
             add_def(xf, s, left, fld(n, "right"),
                     strcmp(op_of(n), "=") == 0 ? IX_DEF_VALUE : IX_DEF_AUG);
     } else if (!strcmp(t, "for_statement")) {
@@ -606,6 +607,58 @@ static void collect_calls(ix_file *xf, ix_scope *s, TSNode n)
         collect_calls(xf, s, ts_node_named_child(n, i));
 }
 
+/* True when an expression is a view of, a cast of or a pointer into a shared-memory entry
+ * seen from scope s (`reinterpret_cast<float *>(s_k)`, `lds.s_k.peek().view(...)`). */
+static bool lds_view(const ix_file *xf, ix_scope *s, TSNode n)
+{
+    for (int guard = 0; guard < 16 && !ts_node_is_null(n); guard++) {
+        if (is(n, "identifier")) {
+            ix_entry *e = ix_resolve_node(xf, s, n, NULL);
+            return e && e->lds;
+        }
+        if (is(n, "parenthesized_expression") && ts_node_named_child_count(n))
+            n = ts_node_named_child(n, 0);
+        else if (is(n, "cast_expression"))
+            n = fld(n, "value");
+        else if (is(n, "attribute"))
+            n = fld(n, "object");
+        else if (is(n, "field_expression") || is(n, "subscript_expression") ||
+                 is(n, "pointer_expression"))
+            n = fld(n, "argument");
+        else if (is(n, "subscript"))
+            n = fld(n, "value");
+        else if (is(n, "binary_expression") || is(n, "binary_operator"))
+            n = fld(n, "left"); /* pointer + offset */
+        else if (is(n, "call") && is(fld(n, "function"), "attribute"))
+            n = fld(fld(n, "function"), "object");
+        else if (is(n, "call_expression") && is(fld(n, "function"), "template_function") &&
+                 ts_node_named_child_count(fld(n, "arguments")))
+            n = ts_node_named_child(fld(n, "arguments"), 0);
+        else
+            return false;
+    }
+    return false;
+}
+
+/* A pointer or view built from shared memory is shared memory (`s_A = (float *)s_k`). */
+static void spread_lds(ix_file *xf)
+{
+    bool grew = true;
+    for (int pass = 0; grew && pass < 8; pass++) {
+        grew = false;
+        for (size_t i = 0; i < xf->n; i++) {
+            ix_scope *s = xf->scopes[i];
+            for (size_t k = 0; k < s->n; k++) {
+                ix_entry *e = &s->ents[k];
+                for (size_t j = 0; !e->lds && j < e->ndefs; j++)
+                    if (e->defs[j].kind == IX_DEF_VALUE && !ts_node_is_null(e->defs[j].value) &&
+                        lds_view(xf, s, e->defs[j].value))
+                        e->lds = grew = true;
+            }
+        }
+    }
+}
+
 void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns, bool conv)
 {
     memset(xf, 0, sizeof *xf);
@@ -618,6 +671,7 @@ void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns, bool c
         if (!ts_node_is_null(body))
             collect_calls(xf, xf->scopes[i], body);
     }
+    spread_lds(xf);
 }
 
 void ix_file_free(ix_file *xf)
@@ -676,12 +730,13 @@ typedef struct ix_ctx {
 } ix_ctx;
 
 static ir_val ident_value(void *ctx, TSNode ident, int depth);
+static bool field_value(void *ctx, TSNode member, int depth, ir_val *out);
 
 /* Evaluate an expression of scope s. */
 static ir_val eval_in(const ix_file *xf, ix_scope *s, TSNode n, int depth)
 {
     ix_ctx c = {xf, s};
-    ir_env env = {xf->d, xf->py, xf->conv, ident_value, &c};
+    ir_env env = {xf->d, xf->py, xf->conv, ident_value, field_value, &c};
     return ir_eval(&env, n, depth);
 }
 
@@ -725,45 +780,75 @@ static ir_val param_value(const ix_file *xf, ix_scope *owner, ix_entry *e, const
     return m;
 }
 
-/* The value of an entry of scope owner over all its bindings, memoised. */
-static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int depth)
+/* The value one binding gives (memoised on the binding; a cycle gets fallback). */
+static ir_val def_value(const ix_file *xf, ix_scope *owner, ix_def *df, ir_val fallback,
+                        int depth)
 {
-    if (e->state == 2)
-        return e->val;
+    if (df->state == 2)
+        return df->val;
+    if (df->state == 1)
+        return fallback;
+    df->state = 1;
+    ir_val x;
+    if (df->kind == IX_DEF_OPAQUE || ts_node_is_null(df->value)) {
+        x = ir_val_of(ir_extent_bits(IR_UNKNOWN), true);
+        x.opaque = true;
+    } else {
+        x = eval_in(xf, owner, df->value, depth);
+    }
+    df->wide = x.wide;
+    if (df->kind == IX_DEF_AUG && x.bits)
+        x.bits++;
+    df->val = x;
+    df->state = 2;
+    return x;
+}
+
+/* True when binding i of e is one the value at a use on line could come from: the latest
+ * plain binding before the line (a loop bound on the line itself counts) and every compound
+ * one; every binding when none comes before. */
+static bool def_reaches(const ix_entry *e, size_t i, int line)
+{
+    if (line <= 0 || e->defs[i].kind == IX_DEF_AUG)
+        return true;
+    const ix_def *best = NULL;
+    for (size_t k = 0; k < e->ndefs; k++) {
+        const ix_def *d = &e->defs[k];
+        bool before = d->kind == IX_DEF_BOUND ? d->line <= line : d->line < line;
+        if (d->kind != IX_DEF_AUG && before && (!best || d->line >= best->line))
+            best = d;
+    }
+    return !best || best == &e->defs[i];
+}
+
+/* The value of an entry of scope owner at a use on line (0: over all its bindings). */
+static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int line, int depth)
+{
     ir_name cls;
     ir_classify(e->name, e->compile_time || !owner->device, xf->conv, &cls);
     ir_val v = ir_val_of(cls.bits, !e->compile_time);
     v.role = cls.role;
     v.stride = cls.stride;
-    if (e->state == 1)
-        return v; /* a cycle through its own bindings: what its name says */
-    if (e->param && !e->compile_time) {
+    if (e->param) {
+        if (e->state == 2)
+            return e->val;
+        if (e->state == 1 || e->compile_time)
+            return v; /* a cycle through its own calls: what its name says */
         e->state = 1;
         e->val = param_value(xf, owner, e, &cls, v, depth);
         e->state = 2;
         return e->val;
     }
-    if (e->param || !e->ndefs) {
-        e->val = v;
-        e->state = 2;
+    if (!e->ndefs)
         return v;
-    }
-    e->state = 1;
     ir_val m = ir_val_of(0, false);
     bool any = false, bounded = false, opaque = false;
     int bound_bits = 0;
     for (size_t i = 0; i < e->ndefs; i++) {
+        if (!def_reaches(e, i, line))
+            continue;
         ix_def *df = &e->defs[i];
-        ir_val x;
-        if (df->kind == IX_DEF_OPAQUE || ts_node_is_null(df->value)) {
-            x = ir_val_of(ir_extent_bits(IR_UNKNOWN), true);
-            x.opaque = true;
-        } else {
-            x = eval_in(xf, owner, df->value, depth);
-        }
-        df->wide = x.wide;
-        if (df->kind == IX_DEF_AUG && x.bits)
-            x.bits++;
+        ir_val x = def_value(xf, owner, df, v, depth);
         if (df->kind == IX_DEF_BOUND) {
             bounded = true;
             bound_bits = x.bits > bound_bits ? x.bits : bound_bits;
@@ -785,8 +870,8 @@ static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int d
         m.bits = bound_bits;
     else if (opaque && cls.known)
         m.bits = cls.bits;
-    else if (cls.known && !cls.by_letter && !cls.offsetish && (!cls.stride || cls.role != IR_UNKNOWN) &&
-             m.bits > cls.bits)
+    else if (cls.known && !cls.by_letter && !cls.offsetish &&
+             (!cls.stride || cls.role != IR_UNKNOWN) && m.bits > cls.bits)
         m.bits = cls.bits; /* bounded by the axis its name indexes or strides over */
     if (cls.known)
         m.role = cls.role, m.stride = cls.stride;
@@ -794,8 +879,6 @@ static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int d
         m.runtime = false;
     m.key_start = m.key_end = 0;
     m.wide = false;
-    e->val = m;
-    e->state = 2;
     return m;
 }
 
@@ -838,7 +921,7 @@ static ir_val ident_value(void *ctx, TSNode ident, int depth)
         v.stride = cls.stride;
         return v;
     }
-    v = entry_value(c->xf, owner, e, depth);
+    v = entry_value(c->xf, owner, e, syntax_node_line(ident), depth);
     v.wide = wide_at(e, syntax_node_line(ident));
     if (!owner->device && c->s->device) {
         /* a Python value of the host builder: a constant of the kernel, of the op's width */
@@ -855,6 +938,18 @@ static ir_val ident_value(void *ctx, TSNode ident, int depth)
         v.key_bits = v.bits;
     }
     return v;
+}
+
+/* The evaluator's question about a member access: a tracked struct field of a local. */
+static bool field_value(void *ctx, TSNode member, int depth, ir_val *out)
+{
+    ix_ctx *c = ctx;
+    if (c->xf->py)
+        return false;
+    if (!ix_resolve_node(c->xf, c->s, member, NULL))
+        return false;
+    *out = ident_value(ctx, member, depth);
+    return true;
 }
 
 ir_val ix_eval(const ix_file *xf, ix_scope *s, TSNode n)

@@ -34,6 +34,8 @@ typedef struct ix_def {
     int line;
     ix_def_kind kind;
     bool wide;      /* the value assigned is 64-bit (computed with the entry's value) */
+    int state;      /* memo of its value: 0 not computed, 1 in progress, 2 done */
+    ir_val val;
 } ix_def;
 
 typedef struct ix_entry {
@@ -51,7 +53,7 @@ typedef struct ix_entry {
     int param_index;      /* position among the function's parameters (-1: a local) */
     ix_def *defs;
     size_t ndefs, defs_cap;
-    int state;            /* memo of the value: 0 not computed, 1 in progress, 2 done */
+    int state;            /* memo of a parameter's value: 0 not computed, 1 in progress, 2 done */
     ir_val val;
 } ix_entry;
 

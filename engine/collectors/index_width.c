@@ -30,7 +30,7 @@
 #include "engine/collectors/index_scope.h"
 #include "engine/syntax.h"
 
-#define OVERFLOW_BITS 31
+#define OVERFLOW_BITS 32 /* a < 2^p and b < 2^q give a * b < 2^(p+q): past 2^31 needs p + q >= 32 */
 #define MAX_RELATED 8
 
 /* One product that can overflow. */
