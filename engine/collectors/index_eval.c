@@ -149,6 +149,21 @@ static bool int_literal(const ir_env *env, TSNode n, long long *out)
     return true;
 }
 
+/* An integer literal, also wrapped in a constant constructor (`arith.constant(24, ...)`,
+ * `fx.Int32(24)`). */
+static bool int_literal_deep(const ir_env *env, TSNode n, long long *out)
+{
+    n = ir_unparen(n);
+    if (int_literal(env, n, out))
+        return true;
+    if (!is(n, "call"))
+        return false;
+    TSNode args = fld(n, "arguments");
+    if (ts_node_is_null(args) || !ts_node_named_child_count(args))
+        return false;
+    return int_literal(env, ts_node_named_child(args, 0), out);
+}
+
 /* The merge of two alternatives (either may be the value). */
 static ir_val either(ir_val a, ir_val b)
 {
@@ -432,6 +447,15 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
         v.runtime = false;
         return v;
     }
+    if ((!strcmp(nm, "shrui") || !strcmp(nm, "shrsi") || !strcmp(nm, "shli")) && na == 2) {
+        /* arith.shrui(x, k): x shifted by a constant */
+        ir_val x = ir_eval(env, a[0], depth);
+        long long k = 0;
+        if (int_literal_deep(env, a[1], &k))
+            x.bits = cap(nm[2] == 'l' ? x.bits + (int)(k > 64 ? 64 : k)
+                                      : x.bits - (int)(k > 64 ? 64 : k));
+        return x;
+    }
     if (!strcmp(nm, "minimum") || !strcmp(nm, "min") || !strcmp(nm, "umin")) {
         ir_val v = na ? ir_eval(env, a[0], depth) : ir_val_of(0, false);
         for (size_t i = 1; i < na; i++) {
@@ -537,7 +561,7 @@ static ir_val member(const ir_env *env, TSNode n, int depth)
         runtime = !self && env->ident(env->ctx, root, depth + 1).runtime;
     }
     ir_name cls;
-    ir_classify(nm, !runtime, env->conv, &cls);
+    ir_classify(nm, !runtime, env->domain, &cls);
     v = ir_val_of(cls.bits, runtime);
     v.role = cls.role;
     v.stride = cls.stride;
@@ -638,7 +662,7 @@ ir_val ir_eval(const ir_env *env, TSNode n, int depth)
         TSNode name = fld(n, "name");
         char *nm = ts_node_is_null(name) ? xstrdup("") : syntax_node_text(env->d, name);
         ir_name cls;
-        ir_classify(nm, true, env->conv, &cls);
+        ir_classify(nm, true, env->domain, &cls);
         free(nm);
         ir_val v = ir_val_of(cls.bits, false);
         v.role = cls.role;

@@ -34,7 +34,7 @@ typedef struct ir_val {
 typedef struct ir_env {
     const syntax_doc *d;
     bool py;
-    bool conv;         /* a convolution (see ir_classify) */
+    ir_domain domain;  /* the kind of kernel (see ir_classify) */
     /* The value of an identifier at its use (node is the identifier). */
     ir_val (*ident)(void *ctx, TSNode ident, int depth);
     /* The value of a member access the caller tracks as a local (`d.row = ...` in C++),

@@ -35,6 +35,7 @@ typedef struct word_role {
 /* Whole words that name an axis (single letters are in letter_role). */
 static const word_role words[] = {
     {"token", IR_ROW}, {"tokens", IR_ROW}, {"tok", IR_ROW}, {"toks", IR_ROW}, {"row", IR_ROW},
+    {"ntok", IR_ROW}, {"ntoks", IR_ROW}, {"ntokens", IR_ROW},
     {"rows", IR_ROW}, {"seq", IR_ROW}, {"seqs", IR_ROW}, {"seqlen", IR_ROW},
     {"seqlens", IR_ROW}, {"pos", IR_ROW}, {"position", IR_ROW}, {"positions", IR_ROW},
     {"bos", IR_ROW}, {"eos", IR_ROW}, {"ctx", IR_ROW}, {"context", IR_ROW}, {"time", IR_ROW},
@@ -98,6 +99,22 @@ static const char *const float_words[] = {
     "logit", "logits", NULL,
 };
 
+/* The axis a single letter names in a domain: in attention n is the key/value sequence. */
+static ir_role letter_role_in(char c, ir_domain domain)
+{
+    if (c == 'n' && domain == IR_DOMAIN_ATTN)
+        return IR_ROW;
+    switch (c) {
+    case 'm': case 't': case 's': case 'l': return IR_ROW;
+    case 'b': return IR_BATCH;
+    case 'e': return IR_EXPERT;
+    case 'h': return IR_HEAD;
+    case 'n': case 'k': case 'c': return IR_COLUMN;
+    case 'd': case 'v': return IR_DIM;
+    default: return IR_UNKNOWN;
+    }
+}
+
 /* True when w is one of list. */
 static bool in_list(const char *w, const char *const *list)
 {
@@ -110,15 +127,7 @@ static bool in_list(const char *w, const char *const *list)
 /* The axis a single letter names (m, t, s, l: rows; b: batch; ...), or IR_UNKNOWN. */
 static ir_role letter_role(char c)
 {
-    switch (c) {
-    case 'm': case 't': case 's': case 'l': return IR_ROW;
-    case 'b': return IR_BATCH;
-    case 'e': return IR_EXPERT;
-    case 'h': return IR_HEAD;
-    case 'n': case 'k': case 'c': return IR_COLUMN;
-    case 'd': case 'v': return IR_DIM;
-    default: return IR_UNKNOWN;
-    }
+    return letter_role_in(c, IR_DOMAIN_DEFAULT);
 }
 
 /* In a convolution: the axis a word or letter names (IR_NROLES when the word is not one of
@@ -202,8 +211,9 @@ static bool alpha_word(const char *w)
 /* The axis a stride spells: the rightmost axis after the stride word (`stride_o_h` → head,
  * `stride_am` → rows, `stride_dwe` → experts), else before it (`kv_cache_token_stride`);
  * a lone tensor letter (`stride_c`) names no axis. */
-static ir_role stride_axis(const ir_words *ws, int at, bool conv)
+static ir_role stride_axis(const ir_words *ws, int at, ir_domain domain)
 {
+    bool conv = domain == IR_DOMAIN_CONV;
     for (int i = ws->n - 1; i > at; i--) {
         const char *w = ws->w[i];
         if (conv && conv_role(w) != IR_NROLES)
@@ -218,10 +228,10 @@ static ir_role stride_axis(const ir_words *ws, int at, bool conv)
          * of a GEMM (`stride_a`, `stride_b`, `stride_c`: a leading dimension); after a
          * tensor name (`stride_x_c`, `stride_q_b`) any axis letter counts */
         if (l == 1 && strchr(i > at + 1 ? "mtslhenkcbd" : "mtslhenk", w[0]))
-            return letter_role(w[0]);
+            return letter_role_in(w[0], domain);
         /* `am`, `bk`, `xm` (tensor letter + axis letter), `dyt`, `dwe` (a gradient) */
         if ((l == 2 || (l == 3 && w[0] == 'd')) && strchr("mtsbhdenk", w[l - 1]))
-            return letter_role(w[l - 1]);
+            return letter_role_in(w[l - 1], domain);
     }
     for (int i = at - 1; i >= 0; i--) {
         ir_role r = word_role_of(ws->w[i]);
@@ -264,7 +274,7 @@ static bool tile_of_axis(const ir_words *ws, const char *name, bool compile_time
     }
     if (!qual || axis == IR_UNKNOWN)
         return false;
-    if ((compile_time || tile_word) && !count) {
+    if (compile_time && !count) {
         *bits = 8;
     } else {
         /* a tile index (pid_m) or a count of tiles (num_tiles_n): the axis over >= 32-64 */
@@ -302,8 +312,9 @@ static bool unit_size(const ir_words *ws, int *bits)
 /* The axis of a plain (not stride) name: the rightmost axis word, skipping fillers; a single
  * letter counts unless it is the first of several words; else the first word's letter
  * (`N_OUT`, `T_flat`). */
-static ir_role plain_axis(const ir_words *ws, bool conv)
+static ir_role plain_axis(const ir_words *ws, ir_domain domain)
 {
+    bool conv = domain == IR_DOMAIN_CONV;
     int nalpha = 0, first = -1;
     for (int i = 0; i < ws->n; i++)
         if (alpha_word(ws->w[i])) {
@@ -331,7 +342,7 @@ static ir_role plain_axis(const ir_words *ws, bool conv)
         if (r != IR_UNKNOWN)
             return r;
         if (strlen(w) == 1 && (nalpha == 1 || i != first) && letter_role(w[0]) != IR_UNKNOWN)
-            return letter_role(w[0]);
+            return letter_role_in(w[0], domain);
         if (in_list(w, fillers))
             continue;
     }
@@ -340,8 +351,9 @@ static ir_role plain_axis(const ir_words *ws, bool conv)
     return IR_UNKNOWN;
 }
 
-void ir_classify(const char *name, bool compile_time, bool conv, ir_name *out)
+void ir_classify(const char *name, bool compile_time, ir_domain domain, ir_name *out)
 {
+    bool conv = domain == IR_DOMAIN_CONV;
     memset(out, 0, sizeof *out);
     while (*name == '_')
         name++;
@@ -374,7 +386,7 @@ void ir_classify(const char *name, bool compile_time, bool conv, ir_name *out)
     }
     if (stride_at >= 0) {
         out->stride = out->known = true;
-        out->role = stride_axis(&ws, stride_at, conv);
+        out->role = stride_axis(&ws, stride_at, domain);
         out->bits = stride_bits[out->role];
         for (int i = 0; i < ws.n; i++) {
             if (!strcmp(ws.w[i], "table") || !strcmp(ws.w[i], "mapping"))
@@ -420,7 +432,7 @@ void ir_classify(const char *name, bool compile_time, bool conv, ir_name *out)
         out->known = true;
         return;
     }
-    out->role = plain_axis(&ws, conv);
+    out->role = plain_axis(&ws, domain);
     for (int i = 0; i < ws.n && out->role != IR_UNKNOWN; i++)
         if (strlen(ws.w[i]) > 1 && (word_role_of(ws.w[i]) == out->role ||
                                    (conv && conv_role(ws.w[i]) == out->role)))
@@ -442,8 +454,21 @@ void ir_classify(const char *name, bool compile_time, bool conv, ir_name *out)
 bool ir_name_says_lds(const char *name)
 {
     ir_name n;
-    ir_classify(name, false, false, &n);
+    ir_classify(name, false, IR_DOMAIN_DEFAULT, &n);
     return n.lds;
+}
+
+ir_domain ir_domain_of_path(const char *path)
+{
+    static const char *const attn[] = {"attention", "attn", "mha", "mla", "paged", "pa_decode",
+                                       "pa_prefill", "flash", "decode_sparse", NULL};
+    for (const char *p = strstr(path, "conv"); p; p = strstr(p + 4, "conv"))
+        if (p[4] != 'e' && strncmp(p + 4, "1d", 2) != 0) /* not convert, not causal conv1d */
+            return IR_DOMAIN_CONV;
+    for (int i = 0; attn[i]; i++)
+        if (strstr(path, attn[i]))
+            return IR_DOMAIN_ATTN;
+    return IR_DOMAIN_DEFAULT;
 }
 
 int ir_extent_bits(ir_role role)

@@ -50,11 +50,20 @@ typedef struct ir_name {
     int bits;          /* estimated log2 of its largest value */
 } ir_name;
 
+/* The kind of kernel a name is read in, where a few letters change meaning. */
+typedef enum ir_domain {
+    IR_DOMAIN_DEFAULT = 0,
+    IR_DOMAIN_CONV,     /* convolution: n is the batch, h/w/p/q/r/s positions inside one
+                           image, c/k channels */
+    IR_DOMAIN_ATTN,     /* attention: n is the key/value sequence (stride_kn, offs_n) */
+} ir_domain;
+
 /* Classify a name. compile_time says it is a compile-time value (a constexpr, a template
- * parameter, a Python value of the builder), where "block" and "tile" spell a tile size.
- * conv says the name is in a convolution, where n is the batch, h/w/p/q/r/s are positions
- * inside one image and c/k are channels. */
-void ir_classify(const char *name, bool compile_time, bool conv, ir_name *out);
+ * parameter, a Python value of the builder), where "block" and "tile" spell a tile size. */
+void ir_classify(const char *name, bool compile_time, ir_domain domain, ir_name *out);
+
+/* The domain of a file from its path (conv..., attention/attn/mha/mla/paged ...). */
+ir_domain ir_domain_of_path(const char *path);
 
 /* True when a name is spelled as shared memory (lds, smem, shared). */
 bool ir_name_says_lds(const char *name);

@@ -659,12 +659,12 @@ static void spread_lds(ix_file *xf)
     }
 }
 
-void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns, bool conv)
+void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns, ir_domain domain)
 {
     memset(xf, 0, sizeof *xf);
     xf->d = d;
     xf->py = d->lang == SYN_PYTHON;
-    xf->conv = conv;
+    xf->domain = domain;
     build_top(xf, ts_tree_root_node(d->tree), NULL, fns);
     for (size_t i = 0; i < xf->n; i++) {
         TSNode body = fld(xf->scopes[i]->fn, "body");
@@ -736,7 +736,7 @@ static bool field_value(void *ctx, TSNode member, int depth, ir_val *out);
 static ir_val eval_in(const ix_file *xf, ix_scope *s, TSNode n, int depth)
 {
     ix_ctx c = {xf, s};
-    ir_env env = {xf->d, xf->py, xf->conv, ident_value, field_value, &c};
+    ir_env env = {xf->d, xf->py, xf->domain, ident_value, field_value, &c};
     return ir_eval(&env, n, depth);
 }
 
@@ -825,7 +825,7 @@ static bool def_reaches(const ix_entry *e, size_t i, int line)
 static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int line, int depth)
 {
     ir_name cls;
-    ir_classify(e->name, e->compile_time || !owner->device, xf->conv, &cls);
+    ir_classify(e->name, e->compile_time || !owner->device, xf->domain, &cls);
     ir_val v = ir_val_of(cls.bits, !e->compile_time);
     v.role = cls.role;
     v.stride = cls.stride;
@@ -914,7 +914,7 @@ static ir_val ident_value(void *ctx, TSNode ident, int depth)
         /* a module constant, a macro, a builtin: fixed when the kernel is built */
         char *nm = syntax_node_text(c->xf->d, ident);
         ir_name cls;
-        ir_classify(nm, true, c->xf->conv, &cls);
+        ir_classify(nm, true, c->xf->domain, &cls);
         free(nm);
         v = ir_val_of(cls.bits, false);
         v.role = cls.role;
@@ -929,7 +929,7 @@ static ir_val ident_value(void *ctx, TSNode ident, int depth)
         v.wide = false;
     }
     ir_name cls;
-    ir_classify(e->name, true, c->xf->conv, &cls);
+    ir_classify(e->name, true, c->xf->domain, &cls);
     if (cls.floatish)
         v.nonint = true;
     if (v.runtime) {

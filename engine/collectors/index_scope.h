@@ -80,7 +80,7 @@ typedef struct ix_call {
 typedef struct ix_file {
     const syntax_doc *d;
     bool py;
-    bool conv;            /* a convolution's file (its names read as image axes) */
+    ir_domain domain;     /* the kind of kernel the file holds (how letters read) */
     ix_scope **scopes;    /* in source order, outer before inner */
     size_t n, cap;
     ix_call *calls;       /* every call between functions of the file */
@@ -88,8 +88,8 @@ typedef struct ix_file {
 } ix_file;
 
 /* Build the scopes of every function in the doc; fns is the doc's syntax_functions list
- * (C++ kernel/device flags come from it; unused for Python); conv: a convolution's file. */
-void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns, bool conv);
+ * (C++ kernel/device flags come from it; unused for Python); domain: how its names read. */
+void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns, ir_domain domain);
 void ix_file_free(ix_file *xf);
 
 /* The entry a name resolves to from scope s (searching outwards), with its scope in *owner;

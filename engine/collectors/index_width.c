@@ -181,7 +181,7 @@ static bool is_lds(run *r, ix_scope *s, TSNode n)
         return true;
     char *nm = syntax_node_text(r->d, id);
     ir_name cls;
-    ir_classify(nm, false, false, &cls);
+    ir_classify(nm, false, IR_DOMAIN_DEFAULT, &cls);
     free(nm);
     return cls.lds;
 }
@@ -208,7 +208,7 @@ static bool is_pointer(run *r, ix_scope *s, TSNode n)
         return false;
     char *nm = syntax_node_text(r->d, name);
     ir_name cls;
-    ir_classify(nm, false, false, &cls);
+    ir_classify(nm, false, IR_DOMAIN_DEFAULT, &cls);
     free(nm);
     return !cls.lds && ((e && e->pointer) || cls.pointer);
 }
@@ -690,7 +690,7 @@ static int stored_bound(const run *r, TSNode n)
         return 64;
     char *nm = syntax_node_text(r->d, name);
     ir_name cls;
-    ir_classify(nm, false, r->xf.conv, &cls);
+    ir_classify(nm, false, r->xf.domain, &cls);
     free(nm);
     return cls.known && !cls.by_letter && !cls.stride && !cls.offsetish && cls.role != IR_UNKNOWN
                ? cls.bits : 64;
@@ -817,15 +817,6 @@ static void run_free(run *r)
     ix_file_free(&r->xf);
 }
 
-/* True for a convolution's file (conv in its name), whose names follow NCHW/NHWC. */
-static bool is_conv_path(const char *path)
-{
-    for (const char *p = strstr(path, "conv"); p; p = strstr(p + 4, "conv"))
-        if (p[4] != 'e' && strncmp(p + 4, "1d", 2) != 0) /* not convert, not causal conv1d */
-            return true;
-    return false;
-}
-
 /* Check one file; returns 0, or -1 (with *why) when skipped. */
 static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **why)
 {
@@ -851,7 +842,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **w
     for (size_t i = 0; i < f->nlines; i++)
         if (f->lines[i].kind == '+' && f->lines[i].new_no > 0)
             r->added[f->lines[i].new_no] = true;
-    ix_build(&r->xf, d, &fns, is_conv_path(f->path));
+    ix_build(&r->xf, d, &fns, ir_domain_of_path(f->path));
     for (size_t i = 0; i < r->xf.n; i++) {
         ix_scope *s = r->xf.scopes[i];
         if (s->device && touched(r, s->first_line, s->last_line))
