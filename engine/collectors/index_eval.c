@@ -123,11 +123,13 @@ static int cap(int b)
 static void pick_key(ir_val *out, const ir_val *a, const ir_val *b)
 {
     const ir_val *k = a;
-    if (!a->key_end || (b->key_end && b->key_bits > a->key_bits))
+    if (!a->key_end || (b->key_end && (a->key_size != b->key_size ? a->key_size
+                                                                   : b->key_bits > a->key_bits)))
         k = b;
     out->key_start = k->key_start;
     out->key_end = k->key_end;
     out->key_bits = k->key_bits;
+    out->key_size = k->key_size;
     out->role = k->key_end ? k->role : (a->bits >= b->bits ? a->role : b->role);
     out->stride = k->key_end ? k->stride : (a->bits >= b->bits ? a->stride : b->stride);
 }
@@ -196,7 +198,7 @@ static ir_val binary(const ir_env *env, TSNode n, int depth)
     if (!strcmp(op, "+") || !strcmp(op, "-"))
         ks = a.bits >= b.bits ? (a.key_end ? &a : &b) : (b.key_end ? &b : &a);
     if (ks) {
-        v.key_start = ks->key_start, v.key_end = ks->key_end;
+        v.key_start = ks->key_start, v.key_end = ks->key_end, v.key_size = ks->key_size;
         v.role = ks->role, v.stride = ks->stride;
     }
     if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "|") || !strcmp(op, "^")) {
@@ -569,6 +571,7 @@ static ir_val member(const ir_env *env, TSNode n, int depth)
         v.key_start = ts_node_start_byte(n);
         v.key_end = ts_node_end_byte(n);
         v.key_bits = v.bits;
+        v.key_size = cls.size_like;
     }
     free(nm);
     return v;

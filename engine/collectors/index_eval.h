@@ -29,6 +29,7 @@ typedef struct ir_val {
     bool stride;       /* ... which is a stride */
     uint32_t key_start, key_end; /* bytes of the runtime name that dominates it (0, 0: none) */
     int key_bits;
+    bool key_size;     /* ... which is spelled as a size (an index is a better name to widen) */
 } ir_val;
 
 typedef struct ir_env {

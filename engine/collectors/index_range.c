@@ -343,6 +343,9 @@ static ir_role plain_axis(const ir_words *ws, ir_domain domain)
             return r;
         if (strlen(w) == 1 && (nalpha == 1 || i != first) && letter_role(w[0]) != IR_UNKNOWN)
             return letter_role_in(w[0], domain);
+        /* `offs_am`, `offs_bn`: a tensor letter and an axis letter */
+        if (strlen(w) == 2 && i != first && strchr("abcxyoqkv", w[0]) && strchr("mnk", w[1]))
+            return letter_role_in(w[1], domain);
         if (in_list(w, fillers))
             continue;
     }
@@ -377,6 +380,12 @@ void ir_classify(const char *name, bool compile_time, ir_domain domain, ir_name 
     }
     if (out->offsetish || out->pointer || stride_at >= 0)
         out->floatish = false;
+    bool upper = false, lower = false;
+    for (const char *p = name; *p; p++)
+        upper |= isupper((unsigned char)*p) != 0, lower |= islower((unsigned char)*p) != 0;
+    out->size_like = (upper && !lower) || (ws.n > 1 && (!strcmp(ws.w[0], "num") ||
+                     !strcmp(ws.w[0], "n") || !strcmp(ws.w[ws.n - 1], "size") ||
+                     !strcmp(ws.w[ws.n - 1], "len") || !strcmp(ws.w[ws.n - 1], "dim")));
     if (conv && stride_at == 0 && ws.n == 2 && strlen(ws.w[1]) == 1 && strchr("hwd", ws.w[1][0])) {
         /* `stride_h`, `stride_w`: the convolution's step, not a memory stride */
         out->role = IR_SMALL;

@@ -47,6 +47,7 @@ typedef struct ir_name {
     bool floatish;     /* spelled as a floating-point value (f32, scale, eps, ...) */
     bool known;        /* role or stride came from the spelling (not the default) */
     bool by_letter;    /* ... from a single letter (`v`, `i_n`), a weaker sign than a word */
+    bool size_like;    /* spelled as a size rather than an index (`N_OUT`, `num_heads`, `seq_len`) */
     int bits;          /* estimated log2 of its largest value */
 } ir_name;
 

@@ -873,7 +873,8 @@ static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int l
     else if (cls.known && !cls.by_letter && !cls.offsetish &&
              (!cls.stride || cls.role != IR_UNKNOWN) && m.bits > cls.bits)
         m.bits = cls.bits; /* bounded by the axis its name indexes or strides over */
-    if (cls.known)
+    /* a block index computed from the grid, not read from a block table, is a workgroup */
+    if (cls.known && !(cls.role == IR_BLOCK && !opaque))
         m.role = cls.role, m.stride = cls.stride;
     if (e->compile_time)
         m.runtime = false;
@@ -936,6 +937,7 @@ static ir_val ident_value(void *ctx, TSNode ident, int depth)
         v.key_start = ts_node_start_byte(ident);
         v.key_end = ts_node_end_byte(ident);
         v.key_bits = v.bits;
+        v.key_size = cls.size_like;
     }
     return v;
 }

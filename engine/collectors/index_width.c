@@ -64,7 +64,9 @@ typedef struct run {
     size_t naddrs, acap;
     cand *cands;
     size_t ncands, ccap;
-    int findings, sites, moved;
+    uint32_t *moved_at;    /* start bytes of the moved products seen (each counted once) */
+    size_t nmoved, moved_cap;
+    int findings, sites;
 } run;
 
 /* --- small tree helpers --------------------------------------------------------------------- */
@@ -718,9 +720,13 @@ static void check_chain(run *r, ix_scope *s, TSNode n)
     if (v.runtime && v.bits >= OVERFLOW_BITS && !times_tile_size(r, s, n, &v)) {
         if (!touched(r, syntax_node_line(n), syntax_node_end_line(n)))
             return;
-        if (was_deleted(r, n))
-            r->moved++;
-        else
+        if (was_deleted(r, n)) {
+            bool seen = false;
+            for (size_t i = 0; i < r->nmoved; i++)
+                seen |= r->moved_at[i] == ts_node_start_byte(n);
+            if (!seen)
+                *ARRAY_PUSH(r->moved_at, r->nmoved, r->moved_cap) = ts_node_start_byte(n);
+        } else
             add_cand(r, s, n, &v);
         return;
     }
@@ -813,6 +819,7 @@ static void run_free(run *r)
     }
     free(r->cands);
     free(r->addrs);
+    free(r->moved_at);
     free(r->added);
     ix_file_free(&r->xf);
 }
@@ -903,7 +910,7 @@ static void index_width_run(collector_ctx *ctx)
         }
         findings += r.findings;
         sites += r.sites;
-        moved += r.moved;
+        moved += (int)r.nmoved;
         run_free(&r);
     }
     const char *sep = nskipped ? "; not scanned (D9 cannot be cleared there): " : "";
