@@ -373,6 +373,11 @@ void ir_classify(const char *name, bool compile_time, ir_domain domain, ir_name 
             out->offsetish = true;
         if (in_list(w, float_words))
             out->floatish = true;
+        /* f32, bf16, fp8: cut into a letter word and a number */
+        if (i + 1 < ws.n && (!strcmp(w, "f") || !strcmp(w, "bf") || !strcmp(w, "fp")) &&
+            (!strcmp(ws.w[i + 1], "32") || !strcmp(ws.w[i + 1], "16") ||
+             !strcmp(ws.w[i + 1], "8")))
+            out->floatish = true;
         if (stride_at < 0 && (!strcmp(w, "stride") || !strcmp(w, "strides") ||
                               !strcmp(w, "pitch") || !strcmp(w, "ld") || !strcmp(w, "lda") ||
                               !strcmp(w, "ldb") || !strcmp(w, "ldc") || !strcmp(w, "ldd")))
@@ -400,8 +405,8 @@ void ir_classify(const char *name, bool compile_time, ir_domain domain, ir_name 
         for (int i = 0; i < ws.n; i++) {
             if (!strcmp(ws.w[i], "table") || !strcmp(ws.w[i], "mapping"))
                 out->bits = 12; /* the row of a block table: blocks of one sequence */
-            if (!strcmp(ws.w[i], "scale") || !strcmp(ws.w[i], "scales") ||
-                !strcmp(ws.w[i], "sf") || !strcmp(ws.w[i], "amax") || !strcmp(ws.w[i], "bias"))
+            if (strstr(ws.w[i], "scale") || !strcmp(ws.w[i], "sf") ||
+                !strcmp(ws.w[i], "amax") || !strcmp(ws.w[i], "bias"))
                 out->bits = out->bits < 8 ? out->bits : 8; /* a row of scales is short */
         }
         return;
