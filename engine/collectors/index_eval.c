@@ -220,10 +220,13 @@ static ir_val binary(const ir_env *env, TSNode n, int depth)
     } else if (!strcmp(op, "%")) {
         v.bits = a.bits < b.bits ? a.bits : b.bits;
         v.role = a.role, v.stride = a.stride;
+        v.opaque &= b.runtime; /* bounded by a constant: no longer an unknown read */
     } else if (!strcmp(op, "&")) {
         v.bits = a.bits < b.bits ? a.bits : b.bits;
+        v.opaque &= a.runtime && b.runtime;
     } else if (!strcmp(op, ">>")) {
         v.bits = lit ? cap(a.bits - (int)(k > 64 ? 64 : k)) : a.bits;
+        v.opaque &= !lit;
     } else if (!strcmp(op, "<<")) {
         v.bits = cap(a.bits + (lit ? (int)(k > 64 ? 64 : k) : 8));
     } else if (!strcmp(op, "**")) {
@@ -453,9 +456,11 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
         /* arith.shrui(x, k): x shifted by a constant */
         ir_val x = ir_eval(env, a[0], depth);
         long long k = 0;
-        if (int_literal_deep(env, a[1], &k))
+        if (int_literal_deep(env, a[1], &k)) {
             x.bits = cap(nm[2] == 'l' ? x.bits + (int)(k > 64 ? 64 : k)
                                       : x.bits - (int)(k > 64 ? 64 : k));
+            x.opaque = false;
+        }
         return x;
     }
     if (!strcmp(nm, "minimum") || !strcmp(nm, "min") || !strcmp(nm, "umin")) {
