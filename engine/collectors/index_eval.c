@@ -187,7 +187,7 @@ static ir_val binary(const ir_env *env, TSNode n, int depth)
     ir_val a = ir_eval(env, l, depth), b = ir_eval(env, r, depth);
     ir_val v = ir_val_of(0, a.runtime || b.runtime);
     v.nonint = a.nonint || b.nonint;
-    v.opaque = a.opaque || b.opaque;
+    v.opaque = false; /* arithmetic on a read is not itself a read of unknown size */
     v.grid = a.grid || b.grid;
     v.wide = a.wide || b.wide;
     pick_key(&v, &a, &b);
@@ -220,13 +220,10 @@ static ir_val binary(const ir_env *env, TSNode n, int depth)
     } else if (!strcmp(op, "%")) {
         v.bits = a.bits < b.bits ? a.bits : b.bits;
         v.role = a.role, v.stride = a.stride;
-        v.opaque &= b.runtime; /* bounded by a constant: no longer an unknown read */
     } else if (!strcmp(op, "&")) {
         v.bits = a.bits < b.bits ? a.bits : b.bits;
-        v.opaque &= a.runtime && b.runtime;
     } else if (!strcmp(op, ">>")) {
         v.bits = lit ? cap(a.bits - (int)(k > 64 ? 64 : k)) : a.bits;
-        v.opaque &= !lit;
     } else if (!strcmp(op, "<<")) {
         v.bits = cap(a.bits + (lit ? (int)(k > 64 ? 64 : k) : 8));
     } else if (!strcmp(op, "**")) {
@@ -405,7 +402,8 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
         v.key_start = v.key_end = 0;
         return v;
     }
-    if (!strcmp(nm, "to") || !strcmp(nm, "astype") || !strcmp(nm, "cast")) {
+    if (!strcmp(nm, "to") || !strcmp(nm, "astype") || !strcmp(nm, "cast") ||
+        !strcmp(nm, "bitcast")) {
         if (method)
             return cast_to(env, obj, na ? a[0] : kwv, depth);
         return cast_to(env, na ? a[0] : obj, na > 1 ? a[1] : kwv, depth);

@@ -15,14 +15,16 @@
 
 /* Largest index on each axis, log2 (see index_range.h for the scale behind them). */
 static const int extent_bits[IR_NROLES] = {
-    [IR_UNKNOWN] = 14, [IR_ROW] = 17, [IR_BATCH] = 10, [IR_BLOCK] = 24, [IR_EXPERT] = 9,
+    [IR_UNKNOWN] = 14, [IR_ROW] = 17, [IR_BATCH] = 10, [IR_BLOCK] = 22, [IR_SLOT] = 26,
+    [IR_EXPERT] = 9,
     [IR_HEAD] = 7, [IR_KV_HEAD] = 4, [IR_LANE] = 10, [IR_WARP] = 4, [IR_COLUMN] = 15,
     [IR_DIM] = 8, [IR_TILE] = 12, [IR_SMALL] = 4, [IR_VOCAB] = 18, [IR_SPATIAL] = 11,
 };
 
 /* Largest stride over each axis, log2: the elements inside one index of it. */
 static const int stride_bits[IR_NROLES] = {
-    [IR_UNKNOWN] = 15, [IR_ROW] = 15, [IR_BATCH] = 24, [IR_BLOCK] = 16, [IR_EXPERT] = 24,
+    [IR_UNKNOWN] = 15, [IR_ROW] = 15, [IR_BATCH] = 24, [IR_BLOCK] = 16, [IR_SLOT] = 12,
+    [IR_EXPERT] = 24,
     [IR_HEAD] = 8, [IR_KV_HEAD] = 11, [IR_LANE] = 4, [IR_WARP] = 8, [IR_COLUMN] = 12,
     [IR_DIM] = 1, [IR_TILE] = 12, [IR_SMALL] = 12, [IR_VOCAB] = 1, [IR_SPATIAL] = 18,
 };
@@ -42,7 +44,7 @@ static const word_role words[] = {
     {"batch", IR_BATCH}, {"batches", IR_BATCH}, {"bs", IR_BATCH}, {"req", IR_BATCH},
     {"reqs", IR_BATCH}, {"request", IR_BATCH}, {"requests", IR_BATCH},
     {"block", IR_BLOCK}, {"blocks", IR_BLOCK}, {"blk", IR_BLOCK}, {"blks", IR_BLOCK},
-    {"page", IR_BLOCK}, {"pages", IR_BLOCK}, {"slot", IR_BLOCK}, {"slots", IR_BLOCK},
+    {"page", IR_BLOCK}, {"pages", IR_BLOCK}, {"slot", IR_SLOT}, {"slots", IR_SLOT},
     {"physical", IR_BLOCK},
     {"expert", IR_EXPERT}, {"experts", IR_EXPERT}, {"eid", IR_EXPERT}, {"expt", IR_EXPERT},
     {"expts", IR_EXPERT},
@@ -58,7 +60,7 @@ static const word_role words[] = {
     {"col", IR_COLUMN}, {"cols", IR_COLUMN}, {"column", IR_COLUMN}, {"columns", IR_COLUMN},
     {"hidden", IR_COLUMN}, {"feature", IR_COLUMN}, {"features", IR_COLUMN},
     {"inter", IR_COLUMN}, {"intermediate", IR_COLUMN}, {"channel", IR_COLUMN},
-    {"channels", IR_COLUMN}, {"width", IR_COLUMN}, {"model", IR_COLUMN},
+    {"channels", IR_COLUMN}, {"model", IR_COLUMN},
     {"dim", IR_DIM}, {"dims", IR_DIM}, {"dk", IR_DIM}, {"dv", IR_DIM}, {"hd", IR_DIM},
     {"rope", IR_DIM}, {"rot", IR_DIM}, {"rotary", IR_DIM},
     {"tile", IR_TILE}, {"tiles", IR_TILE}, {"chunk", IR_TILE}, {"chunks", IR_TILE},
@@ -402,10 +404,12 @@ void ir_classify(const char *name, bool compile_time, ir_domain domain, ir_name 
         out->stride = out->known = true;
         out->role = stride_axis(&ws, stride_at, domain);
         out->bits = stride_bits[out->role];
+        if (conv && out->role != IR_BATCH && out->bits > 20)
+            out->bits = 20; /* a stride inside one image */
         for (int i = 0; i < ws.n; i++) {
             if (!strcmp(ws.w[i], "table") || !strcmp(ws.w[i], "mapping"))
                 out->bits = 12; /* the row of a block table: blocks of one sequence */
-            if (strstr(ws.w[i], "scale") || !strcmp(ws.w[i], "sf") ||
+            if (strstr(ws.w[i], "scale") || !strcmp(ws.w[i], "sf") || !strcmp(ws.w[i], "mx") ||
                 !strcmp(ws.w[i], "amax") || !strcmp(ws.w[i], "bias"))
                 out->bits = out->bits < 8 ? out->bits : 8; /* a row of scales is short */
         }
@@ -447,6 +451,13 @@ void ir_classify(const char *name, bool compile_time, ir_domain domain, ir_name 
         return;
     }
     out->role = plain_axis(&ws, domain);
+    if (out->role == IR_BLOCK && ws.n > 1 && !strcmp(ws.w[0], "max")) {
+        /* `max_blks`, `max_num_blocks_per_seq`: the blocks of one sequence */
+        out->role = IR_TILE;
+        out->bits = 12;
+        out->known = true;
+        return;
+    }
     for (int i = 0; i < ws.n && out->role != IR_UNKNOWN; i++)
         if (strlen(ws.w[i]) > 1 && (word_role_of(ws.w[i]) == out->role ||
                                    (conv && conv_role(ws.w[i]) == out->role)))
@@ -494,7 +505,8 @@ const char *ir_phrase(ir_role role, bool stride)
 {
     static const char *const index_phrase[IR_NROLES] = {
         [IR_UNKNOWN] = "a runtime value", [IR_ROW] = "a token/row index",
-        [IR_BATCH] = "a batch index", [IR_BLOCK] = "a KV-cache block/slot index",
+        [IR_BATCH] = "a batch index", [IR_BLOCK] = "a KV-cache block index",
+        [IR_SLOT] = "a KV-cache slot (pool row) index",
         [IR_EXPERT] = "an expert index", [IR_HEAD] = "a head index",
         [IR_KV_HEAD] = "a KV-head index", [IR_LANE] = "a lane index", [IR_WARP] = "a warp index",
         [IR_COLUMN] = "a column size or index", [IR_DIM] = "a head-dim size or index",
@@ -503,7 +515,8 @@ const char *ir_phrase(ir_role role, bool stride)
     };
     static const char *const stride_phrase[IR_NROLES] = {
         [IR_UNKNOWN] = "a stride", [IR_ROW] = "a row stride", [IR_BATCH] = "a batch stride",
-        [IR_BLOCK] = "a block stride", [IR_EXPERT] = "an expert stride",
+        [IR_BLOCK] = "a block stride", [IR_SLOT] = "a slot stride",
+        [IR_EXPERT] = "an expert stride",
         [IR_HEAD] = "a head stride", [IR_KV_HEAD] = "a KV-head stride",
         [IR_LANE] = "a lane stride", [IR_WARP] = "a warp stride",
         [IR_COLUMN] = "a column stride", [IR_DIM] = "an inner stride",

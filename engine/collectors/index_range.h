@@ -21,7 +21,8 @@ typedef enum ir_role {
     IR_UNKNOWN = 0,
     IR_ROW,       /* a token, row or sequence position */
     IR_BATCH,     /* a batch entry, sequence or request */
-    IR_BLOCK,     /* a KV-cache block, page or slot */
+    IR_BLOCK,     /* a KV-cache block or page */
+    IR_SLOT,      /* a KV-cache slot: one row of a paged pool (blocks times their rows) */
     IR_EXPERT,    /* an expert */
     IR_HEAD,      /* an attention head */
     IR_KV_HEAD,   /* a KV head (or a head group) */

@@ -284,6 +284,8 @@ static void collect_py(ix_file *xf, ix_scope *s, TSNode n, const syn_func_list *
         TSNode right = fld(n, "right");
         if (range_bound(xf, right, &bound))
             bind_target(xf, s, fld(n, "left"), bound, IX_DEF_BOUND);
+        else if (is(right, "list") || is(right, "tuple"))
+            bind_target(xf, s, fld(n, "left"), right, IX_DEF_VALUE); /* one of its items */
         else
             bind_target(xf, s, fld(n, "left"), right, IX_DEF_OPAQUE);
     }

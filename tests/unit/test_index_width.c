@@ -77,7 +77,11 @@ TEST(names_read_as_axes_and_sizes)
     ir_classify("token_id", false, IR_DOMAIN_DEFAULT, &n);
     CHECK(n.role == IR_ROW && n.bits == 17 && !n.size_like);
     ir_classify("physical_block", false, IR_DOMAIN_DEFAULT, &n);
-    CHECK(n.role == IR_BLOCK && n.bits == 24);
+    CHECK(n.role == IR_BLOCK && n.bits == 22);
+    ir_classify("slot", false, IR_DOMAIN_DEFAULT, &n); /* a row of the paged pool */
+    CHECK(n.role == IR_SLOT && n.bits == 26);
+    ir_classify("max_blks", false, IR_DOMAIN_DEFAULT, &n); /* the blocks of one sequence */
+    CHECK_INT(n.role, IR_TILE);
     ir_classify("BLOCK_M", true, IR_DOMAIN_DEFAULT, &n);
     CHECK(n.role == IR_TILE && n.bits == 8);
     ir_classify("pid_m", false, IR_DOMAIN_DEFAULT, &n); /* an M tile, not a row */
@@ -320,7 +324,7 @@ TEST(batch_expert_and_kv_block_offsets)
     CHECK(at_line(&r, 9) && str_contains(at_line(&r, 9)->message, "a batch stride"));
     CHECK(at_line(&r, 10) && str_contains(at_line(&r, 10)->message, "an expert stride"));
     CHECK(at_line(&r, 11) &&
-          str_contains(at_line(&r, 11)->message, "`physical_block` (a KV-cache block/slot index"));
+          str_contains(at_line(&r, 11)->message, "`physical_block` (a KV-cache block index"));
     CHECK(!any_message(&r, "kv_head *"));
     if (unit_failed_now)
         dump_findings(&r);
