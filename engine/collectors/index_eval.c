@@ -185,6 +185,9 @@ static ir_val binary(const ir_env *env, TSNode n, int depth)
     const char *op = op_of(n);
     TSNode l = fld(n, "left"), r = fld(n, "right");
     ir_val a = ir_eval(env, l, depth), b = ir_eval(env, r, depth);
+    /* a word read from memory may use all 32 bits: masks and shifts cut that, not a guess */
+    int a_full = a.opaque && (!strcmp(op, "&") || !strcmp(op, "%") || !strcmp(op, ">>"))
+                     ? 31 : a.bits;
     ir_val v = ir_val_of(0, a.runtime || b.runtime);
     v.nonint = a.nonint || b.nonint;
     v.opaque = false; /* arithmetic on a read is not itself a read of unknown size */
@@ -218,12 +221,12 @@ static ir_val binary(const ir_env *env, TSNode n, int depth)
         v.nonint = true;
         v.bits = a.bits;
     } else if (!strcmp(op, "%")) {
-        v.bits = a.bits < b.bits ? a.bits : b.bits;
+        v.bits = a_full < b.bits ? a_full : b.bits;
         v.role = a.role, v.stride = a.stride;
     } else if (!strcmp(op, "&")) {
-        v.bits = a.bits < b.bits ? a.bits : b.bits;
+        v.bits = a_full < b.bits ? a_full : b.bits;
     } else if (!strcmp(op, ">>")) {
-        v.bits = lit ? cap(a.bits - (int)(k > 64 ? 64 : k)) : a.bits;
+        v.bits = lit ? cap(a_full - (int)(k > 64 ? 64 : k)) : a.bits;
     } else if (!strcmp(op, "<<")) {
         v.bits = cap(a.bits + (lit ? (int)(k > 64 ? 64 : k) : 8));
     } else if (!strcmp(op, "**")) {
@@ -454,6 +457,8 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
         /* arith.shrui(x, k): x shifted by a constant */
         ir_val x = ir_eval(env, a[0], depth);
         long long k = 0;
+        if (x.opaque && nm[2] != 'l')
+            x.bits = 31;
         if (int_literal_deep(env, a[1], &k)) {
             x.bits = cap(nm[2] == 'l' ? x.bits + (int)(k > 64 ? 64 : k)
                                       : x.bits - (int)(k > 64 ? 64 : k));

@@ -341,6 +341,9 @@ static ir_role plain_axis(const ir_words *ws, ir_domain domain)
         if (conv && conv_role(w) != IR_NROLES)
             return conv_role(w);
         ir_role r = word_role_of(w);
+        if (r == IR_DIM && (!strcmp(w, "dim") || !strcmp(w, "dims")) && i > 0 &&
+            strcmp(ws->w[i - 1], "head") != 0 && word_role_of(ws->w[i - 1]) != IR_UNKNOWN)
+            continue; /* `inter_dim`, `hidden_dim`: the size of that axis, not a head dim */
         if (r != IR_UNKNOWN)
             return r;
         if (strlen(w) == 1 && (nalpha == 1 || i != first) && letter_role(w[0]) != IR_UNKNOWN)
