@@ -212,6 +212,11 @@ static ir_val binary(const ir_env *env, TSNode n, int depth)
             v.key_bits = v.bits;
     } else if (!strcmp(op, "*")) {
         v.bits = cap(a.bits + b.bits);
+        /* a batch index times a sequence length (or the reverse) counts tokens: batches
+         * and their lengths are not both at their largest */
+        if (!a.stride && !b.stride && ((a.role == IR_BATCH && b.role == IR_ROW) ||
+                                       (a.role == IR_ROW && b.role == IR_BATCH)))
+            v.bits = cap((a.bits > b.bits ? a.bits : b.bits) + 1);
         v.key_bits = v.bits; /* the name that leads a product stands for all of it */
     } else if (!strcmp(op, "//") || (!env->py && !strcmp(op, "/"))) {
         /* only a divisor fixed when the kernel is built is known to be at least its size */

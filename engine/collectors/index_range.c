@@ -106,6 +106,8 @@ static ir_role letter_role_in(char c, ir_domain domain)
 {
     if (c == 'n' && domain == IR_DOMAIN_ATTN)
         return IR_ROW;
+    if (c == 'k' && domain == IR_DOMAIN_ATTN)
+        return IR_DIM; /* the key head dimension (K, V, D of an attention or delta-rule head) */
     switch (c) {
     case 'm': case 't': case 's': case 'l': return IR_ROW;
     case 'b': return IR_BATCH;
@@ -314,8 +316,9 @@ static bool unit_size(const ir_words *ws, int *bits)
 /* The axis of a plain (not stride) name: the rightmost axis word, skipping fillers; a single
  * letter counts unless it is the first of several words; else the first word's letter
  * (`N_OUT`, `T_flat`). */
-static ir_role plain_axis(const ir_words *ws, ir_domain domain)
+static ir_role plain_axis(const ir_words *ws, ir_domain domain, bool *letter)
 {
+    *letter = false;
     bool conv = domain == IR_DOMAIN_CONV;
     int nalpha = 0, first = -1;
     for (int i = 0; i < ws->n; i++)
@@ -338,24 +341,32 @@ static ir_role plain_axis(const ir_words *ws, ir_domain domain)
         const char *w = ws->w[i];
         if (!alpha_word(w))
             continue;
-        if (conv && conv_role(w) != IR_NROLES)
+        if (conv && conv_role(w) != IR_NROLES) {
+            *letter = strlen(w) == 1;
             return conv_role(w);
+        }
         ir_role r = word_role_of(w);
         if (r == IR_DIM && (!strcmp(w, "dim") || !strcmp(w, "dims")) && i > 0 &&
             strcmp(ws->w[i - 1], "head") != 0 && word_role_of(ws->w[i - 1]) != IR_UNKNOWN)
             continue; /* `inter_dim`, `hidden_dim`: the size of that axis, not a head dim */
         if (r != IR_UNKNOWN)
             return r;
-        if (strlen(w) == 1 && (nalpha == 1 || i != first) && letter_role(w[0]) != IR_UNKNOWN)
+        if (strlen(w) == 1 && (nalpha == 1 || i != first) && letter_role(w[0]) != IR_UNKNOWN) {
+            *letter = true;
             return letter_role_in(w[0], domain);
+        }
         /* `offs_am`, `offs_bn`: a tensor letter and an axis letter */
-        if (strlen(w) == 2 && i != first && strchr("abcxyoqkv", w[0]) && strchr("mnk", w[1]))
+        if (strlen(w) == 2 && i != first && strchr("abcxyoqkv", w[0]) && strchr("mnk", w[1])) {
+            *letter = true;
             return letter_role_in(w[1], domain);
+        }
         if (in_list(w, fillers))
             continue;
     }
-    if (first >= 0 && strlen(ws->w[first]) == 1)
-        return letter_role(ws->w[first][0]);
+    if (first >= 0 && strlen(ws->w[first]) == 1) {
+        *letter = true;
+        return letter_role_in(ws->w[first][0], domain);
+    }
     return IR_UNKNOWN;
 }
 
@@ -394,7 +405,8 @@ void ir_classify(const char *name, bool compile_time, ir_domain domain, ir_name 
     for (const char *p = name; *p; p++)
         upper |= isupper((unsigned char)*p) != 0, lower |= islower((unsigned char)*p) != 0;
     out->size_like = (upper && !lower) || (ws.n > 1 && (!strcmp(ws.w[0], "num") ||
-                     !strcmp(ws.w[0], "n") || !strcmp(ws.w[ws.n - 1], "size") ||
+                     !strcmp(ws.w[0], "n") || !strcmp(ws.w[0], "max") ||
+                     !strcmp(ws.w[ws.n - 1], "size") ||
                      !strcmp(ws.w[ws.n - 1], "len") || !strcmp(ws.w[ws.n - 1], "dim")));
     if (conv && stride_at == 0 && ws.n == 2 && strlen(ws.w[1]) == 1 && strchr("hwd", ws.w[1][0])) {
         /* `stride_h`, `stride_w`: the convolution's step, not a memory stride */
@@ -453,7 +465,7 @@ void ir_classify(const char *name, bool compile_time, ir_domain domain, ir_name 
         out->known = true;
         return;
     }
-    out->role = plain_axis(&ws, domain);
+    out->role = plain_axis(&ws, domain, &out->by_letter);
     if (out->role == IR_BLOCK && ws.n > 1 && !strcmp(ws.w[0], "max")) {
         /* `max_blks`, `max_num_blocks_per_seq`: the blocks of one sequence */
         out->role = IR_TILE;
@@ -461,12 +473,6 @@ void ir_classify(const char *name, bool compile_time, ir_domain domain, ir_name 
         out->known = true;
         return;
     }
-    for (int i = 0; i < ws.n && out->role != IR_UNKNOWN; i++)
-        if (strlen(ws.w[i]) > 1 && (word_role_of(ws.w[i]) == out->role ||
-                                   (conv && conv_role(ws.w[i]) == out->role)))
-            break;
-        else if (i == ws.n - 1)
-            out->by_letter = true;
     if (conv && out->role == IR_SPATIAL)
         out->offsetish = false; /* `base_ih`: an input row, not an element offset */
     out->known = out->role != IR_UNKNOWN;
@@ -489,7 +495,8 @@ bool ir_name_says_lds(const char *name)
 ir_domain ir_domain_of_path(const char *path)
 {
     static const char *const attn[] = {"attention", "attn", "mha", "mla", "paged", "pa_decode",
-                                       "pa_prefill", "flash", "decode_sparse", NULL};
+                                       "pa_prefill", "flash", "decode_sparse", "gated_delta",
+                                       "gdn", "kda", NULL};
     for (const char *p = strstr(path, "conv"); p; p = strstr(p + 4, "conv"))
         if (p[4] != 'e' && strncmp(p + 4, "1d", 2) != 0) /* not convert, not causal conv1d */
             return IR_DOMAIN_CONV;

@@ -642,7 +642,25 @@ static bool lds_view(const ix_file *xf, ix_scope *s, TSNode n)
     return false;
 }
 
-/* A pointer or view built from shared memory is shared memory (`s_A = (float *)s_k`). */
+/* True when every call of s in the file passes shared memory for pointer parameter e (and
+ * there is at least one such call). */
+static bool lds_everywhere(const ix_file *xf, ix_scope *s, const ix_entry *e)
+{
+    bool any = false;
+    for (size_t i = 0; i < xf->ncalls; i++) {
+        const ix_call *c = &xf->calls[i];
+        if (c->callee != s)
+            continue;
+        TSNode a = ix_call_arg(xf, c, e);
+        if (ts_node_is_null(a) || !lds_view(xf, c->caller, a))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* A pointer or view built from shared memory is shared memory (`s_A = (float *)s_k`); so is a
+ * helper's pointer parameter every caller passes shared memory to. */
 static void spread_lds(ix_file *xf)
 {
     bool grew = true;
@@ -652,6 +670,8 @@ static void spread_lds(ix_file *xf)
             ix_scope *s = xf->scopes[i];
             for (size_t k = 0; k < s->n; k++) {
                 ix_entry *e = &s->ents[k];
+                if (!e->lds && e->param && e->pointer && lds_everywhere(xf, s, e))
+                    e->lds = grew = true;
                 for (size_t j = 0; !e->lds && j < e->ndefs; j++)
                     if (e->defs[j].kind == IX_DEF_VALUE && !ts_node_is_null(e->defs[j].value) &&
                         lds_view(xf, s, e->defs[j].value))
@@ -872,9 +892,10 @@ static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int l
         m.bits = bound_bits;
     else if (opaque && cls.known)
         m.bits = cls.bits;
-    else if (cls.known && !cls.by_letter && !cls.offsetish &&
-             (!cls.stride || cls.role != IR_UNKNOWN) && m.bits > cls.bits)
-        m.bits = cls.bits; /* bounded by the axis its name indexes or strides over */
+    else if (cls.known && (!cls.by_letter || cls.role == IR_DIM || cls.role == IR_HEAD) &&
+             !cls.offsetish && (!cls.stride || cls.role != IR_UNKNOWN) && m.bits > cls.bits)
+        m.bits = cls.bits; /* bounded by the axis its name indexes or strides over (a letter
+                              only for the small axes it names: `v`, `d`, `h`) */
     /* a block index computed from the grid, not read from a block table, is a workgroup */
     if (cls.known && !(cls.role == IR_BLOCK && !opaque))
         m.role = cls.role, m.stride = cls.stride;

@@ -753,6 +753,22 @@ static void scan(run *r, ix_scope *s, TSNode n)
         scan(r, s, ts_node_named_child(n, i));
 }
 
+/* What of a value bound to an address-feeding local is an address: all of it, except for a
+ * C++ buffer built from a pointer and a size (`make_gmem(p + off, n * sizeof(T))`), whose
+ * size counts elements of a 32-bit buffer record, not an offset. */
+static TSNode address_part(const run *r, TSNode value)
+{
+    if (r->xf.py || !is(value, "call_expression"))
+        return value;
+    char nm[64];
+    callee_last(r->d, fld(value, "function"), nm, sizeof nm);
+    TSNode args = fld(value, "arguments");
+    if ((strstr(nm, "gmem") || strstr(nm, "buffer_resource") || strstr(nm, "make_buffer")) &&
+        !ts_node_is_null(args) && ts_node_named_child_count(args))
+        return ts_node_named_child(args, 0);
+    return value;
+}
+
 /* --- reporting ------------------------------------------------------------------------------- */
 
 /* Order candidates by kernel, then by position. */
@@ -867,7 +883,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **w
             for (size_t j = 0; s->ents[k].feeding && j < s->ents[k].ndefs; j++)
                 if (s->ents[k].defs[j].kind != IX_DEF_BOUND &&
                     s->ents[k].defs[j].kind != IX_DEF_OPAQUE)
-                    scan(r, s, s->ents[k].defs[j].value);
+                    scan(r, s, address_part(r, s->ents[k].defs[j].value));
     }
     report(r);
     syn_func_list_free(&fns);
