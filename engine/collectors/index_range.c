@@ -106,8 +106,6 @@ static ir_role letter_role_in(char c, ir_domain domain)
 {
     if (c == 'n' && domain == IR_DOMAIN_ATTN)
         return IR_ROW;
-    if (c == 'k' && domain == IR_DOMAIN_ATTN)
-        return IR_DIM; /* the key head dimension (K, V, D of an attention or delta-rule head) */
     switch (c) {
     case 'm': case 't': case 's': case 'l': return IR_ROW;
     case 'b': return IR_BATCH;

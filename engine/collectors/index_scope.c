@@ -792,7 +792,7 @@ static ir_val param_value(const ix_file *xf, ix_scope *owner, ix_entry *e, const
     }
     if (!any)
         return by_name;
-    if (cls->known && !cls->offsetish && (!cls->stride || cls->role != IR_UNKNOWN) &&
+    if (cls->known && !cls->offsetish && (!cls->stride || cls->role != IR_UNKNOWN || xf->domain == IR_DOMAIN_CONV) &&
         m.bits > cls->bits)
         m.bits = cls->bits;
     if (cls->known)
@@ -893,7 +893,7 @@ static ir_val entry_value(const ix_file *xf, ix_scope *owner, ix_entry *e, int l
     else if (opaque && cls.known)
         m.bits = cls.bits;
     else if (cls.known && (!cls.by_letter || cls.role == IR_DIM || cls.role == IR_HEAD) &&
-             !cls.offsetish && (!cls.stride || cls.role != IR_UNKNOWN) && m.bits > cls.bits)
+             !cls.offsetish && (!cls.stride || cls.role != IR_UNKNOWN || xf->domain == IR_DOMAIN_CONV) && m.bits > cls.bits)
         m.bits = cls.bits; /* bounded by the axis its name indexes or strides over (a letter
                               only for the small axes it names: `v`, `d`, `h`) */
     /* a block index computed from the grid, not read from a block table, is a workgroup */
