@@ -391,6 +391,15 @@ static void cpp_declaration(ix_file *xf, ix_scope *s, TSNode n)
 {
     char *text = syntax_node_text(xf->d, n);
     bool shared = strstr(text, "__shared__") != NULL;
+    /* HIP's __shared__ is blanked before parsing, so it sits just before the node */
+    size_t llen = 0;
+    const char *line = syntax_line_text(xf->d, syntax_node_line(n), &llen);
+    uint32_t col = ts_node_start_point(n).column;
+    if (line && col <= llen) {
+        char *before = xstrndup(line, col);
+        shared |= strstr(before, "__shared__") != NULL;
+        free(before);
+    }
     bool ce = false;
     for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
         TSNode c = ts_node_child(n, i);

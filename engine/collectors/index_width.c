@@ -405,9 +405,16 @@ static void return_addrs(run *r, ix_scope *s, TSNode n)
         is(n, "class_definition"))
         return;
     if (is(n, "return_statement")) {
-        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        /* a returned offset is an address; a returned element (`return s[i]`) is a value,
+         * whose own subscript is judged where it is */
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+            TSNode v = ir_unparen(ts_node_named_child(n, i));
+            if (is(v, "subscript") || is(v, "subscript_expression") ||
+                is(v, "pointer_expression"))
+                continue;
             if (!has_addr(r, ts_node_named_child(n, i)))
                 add_addr(r, s, ts_node_named_child(n, i));
+        }
         return;
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)

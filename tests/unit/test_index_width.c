@@ -438,6 +438,35 @@ TEST(moved_products_and_test_files_are_not_reported)
     result_free(&r);
 }
 
+TEST(correlated_sizes_lds_helpers_and_buffer_sizes)
+{
+    static const char *const src[] = {
+        "__device__ float tile_row(const float* s, int row, int ld)",              /* 1 */
+        "{",                                                                       /* 2 */
+        "    return s[row * ld];",                                                 /* 3 */
+        "}",                                                                       /* 4 */
+        "__global__ void k(const float* gate, float* out, int seq_len, int num_heads,", /* 5 */
+        "                  int row_stride, int rows)",                             /* 6 */
+        "{",                                                                       /* 7 */
+        "    __shared__ float smem[4096];",                                        /* 8 */
+        "    const int batch_idx = blockIdx.y;",                                   /* 9 */
+        "    const int row = blockIdx.x;",                                         /* 10 */
+        "    float g = gate[batch_idx * seq_len * num_heads + threadIdx.x];",      /* 11 */
+        "    g += tile_row(smem, row, row_stride);",                               /* 12 */
+        "    auto buf = make_gmem(out, rows * row_stride * sizeof(float));",       /* 13 */
+        "    buf.store(g, row * row_stride);",                                     /* 14 */
+        "}",                                                                       /* 15 */
+        NULL};
+    result r = run_new("csrc/kernels/correlated.cu", src);
+    /* batch times sequence length counts tokens (11); the helper only ever reads shared
+     * memory (3); a buffer's element count is not an offset (13); the row offset is (14) */
+    CHECK_INT(r.out.n, 1);
+    CHECK(at_line(&r, 14) != NULL);
+    if (unit_failed_now)
+        dump_findings(&r);
+    result_free(&r);
+}
+
 TEST(status_lines)
 {
     result r = run("diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n"
@@ -463,4 +492,5 @@ UNIT_MAIN("test_index_width",
           UNIT_CASE(helper_arguments_and_returns_carry_addresses),
           UNIT_CASE(grid_stride_steps_floats_and_host_code_are_silent),
           UNIT_CASE(moved_products_and_test_files_are_not_reported),
+          UNIT_CASE(correlated_sizes_lds_helpers_and_buffer_sizes),
           UNIT_CASE(status_lines))
