@@ -244,9 +244,7 @@ static ir_val binary(const ir_env *env, TSNode n, int depth)
     return v;
 }
 
-/* The last component of a callee (`tl.program_id` → program_id, `std::min` → min,
- * `static_cast<int64_t>` → static_cast, `g.template load<4>` → load), lower-cased into buf. */
-static void callee_name(const ir_env *env, TSNode fn, char *buf, size_t size)
+void ir_callee_name(const syntax_doc *d, TSNode fn, char *buf, size_t size)
 {
     TSNode last = fn;
     for (int guard = 0; guard < 8 && !ts_node_is_null(last); guard++) {
@@ -254,9 +252,8 @@ static void callee_name(const ir_env *env, TSNode fn, char *buf, size_t size)
             last = fld(last, "attribute");
         else if (is(last, "field_expression"))
             last = fld(last, "field");
-        else if (is(last, "qualified_identifier"))
-            last = fld(last, "name");
-        else if (is(last, "template_function") || is(last, "template_method"))
+        else if (is(last, "qualified_identifier") || is(last, "template_function") ||
+                 is(last, "template_method"))
             last = fld(last, "name");
         else if (is(last, "dependent_name") && ts_node_named_child_count(last))
             last = ts_node_named_child(last, 0);
@@ -264,9 +261,9 @@ static void callee_name(const ir_env *env, TSNode fn, char *buf, size_t size)
             break;
     }
     buf[0] = '\0';
-    if (ts_node_is_null(last))
+    if (ts_node_is_null(last) || !size)
         return;
-    char *t = syntax_node_text(env->d, last);
+    char *t = syntax_node_text(d, last);
     size_t i = 0;
     for (; t[i] && i + 1 < size; i++)
         buf[i] = (char)tolower((unsigned char)t[i]);
@@ -365,7 +362,7 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
 {
     TSNode fn = fld(n, "function");
     char nm[64];
-    callee_name(env, fn, nm, sizeof nm);
+    ir_callee_name(env->d, fn, nm, sizeof nm);
     TSNode a[8], kwv;
     size_t na = call_args(n, a, 8, "dtype", env, &kwv);
     bool method = env->py && is(fn, "attribute") && !module_receiver(env, fn);

@@ -53,6 +53,10 @@ ir_val ir_val_of(int bits, bool runtime);
 /* True when a type or cast spelling names a 64-bit integer or an index type. */
 bool ir_wide_type(const char *text);
 
+/* The last component of a callee, lower-cased into buf (`tl.program_id` → program_id,
+ * `std::min` → min, `static_cast<int64_t>` → static_cast, `g.template load<4>` → load). */
+void ir_callee_name(const syntax_doc *d, TSNode fn, char *buf, size_t size);
+
 /* True when n is a multiplication. */
 bool ir_is_product(TSNode n);
 

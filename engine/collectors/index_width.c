@@ -121,34 +121,6 @@ static char *flat_text(const syntax_doc *d, TSNode n, size_t max)
     return t;
 }
 
-/* The last name of a callee, lower-cased into buf (`buffer_ops.buffer_load` → buffer_load). */
-static void callee_last(const syntax_doc *d, TSNode fn, char *buf, size_t size)
-{
-    TSNode last = fn;
-    for (int guard = 0; guard < 8 && !ts_node_is_null(last); guard++) {
-        if (is(last, "attribute"))
-            last = fld(last, "attribute");
-        else if (is(last, "field_expression"))
-            last = fld(last, "field");
-        else if (is(last, "qualified_identifier") || is(last, "template_function") ||
-                 is(last, "template_method"))
-            last = fld(last, "name");
-        else if (is(last, "dependent_name") && ts_node_named_child_count(last))
-            last = ts_node_named_child(last, 0);
-        else
-            break;
-    }
-    buf[0] = '\0';
-    if (ts_node_is_null(last))
-        return;
-    char *t = syntax_node_text(d, last);
-    size_t i = 0;
-    for (; t[i] && i + 1 < size; i++)
-        buf[i] = (char)tolower((unsigned char)t[i]);
-    buf[i] = '\0';
-    free(t);
-}
-
 /* The identifier at the root of an object expression (`a.b[c]` → a), or a null node. */
 static TSNode root_ident(TSNode n)
 {
@@ -248,7 +220,7 @@ static void call_sinks(run *r, ix_scope *s, TSNode call)
 {
     char nm[64];
     TSNode fn = fld(call, "function");
-    callee_last(r->d, fn, nm, sizeof nm);
+    ir_callee_name(r->d, fn, nm, sizeof nm);
     if (!memory_call(nm))
         return;
     /* Triton/Gluon (`tl.load(ptr)`, `gl.amd...buffer_load(ptr, offsets)`) put the address
@@ -768,7 +740,7 @@ static TSNode address_part(const run *r, TSNode value)
     if (r->xf.py || !is(value, "call_expression"))
         return value;
     char nm[64];
-    callee_last(r->d, fld(value, "function"), nm, sizeof nm);
+    ir_callee_name(r->d, fld(value, "function"), nm, sizeof nm);
     TSNode args = fld(value, "arguments");
     if ((strstr(nm, "gmem") || strstr(nm, "buffer_resource") || strstr(nm, "make_buffer")) &&
         !ts_node_is_null(args) && ts_node_named_child_count(args))
