@@ -926,6 +926,8 @@ static void index_width_run(collector_ctx *ctx)
     if (moved && nfiles > nskipped)
         sb_addf(&ctx->status, " (%d such product%s only moved or reformatted, not reported)",
                 moved, moved == 1 ? "" : "s");
+    if (nfiles > nskipped)
+        collector_coverage_note(ctx, false, &ctx->status); /* C/C++ lines the parser could not read */
     free(first_skip);
     free(deleted);
 }
