@@ -10,6 +10,7 @@
 
 #include "engine/collector.h"
 #include "engine/repo.h"
+#include "engine/path_gate.h"
 #include "engine/precision_policy.h"
 #include "engine/suppress.h"
 #include "engine/syntax.h"
@@ -62,12 +63,24 @@ static void load_catalog(engine *e)
         e->cat = catalog_load(e->rules_path, &e->cat_problem);
         return;
     }
-    char *own = xasprintf("%s.claude/skills/review-pr/rules.md", repo_workdir(e->rp));
+    static const char own_rel[] = ".claude/skills/review-pr/rules.md";
+    char *own = xasprintf("%s%s", repo_workdir(e->rp), own_rel);
     struct stat st;
-    if (stat(own, &st) == 0)
-        e->cat = catalog_load(own, &e->cat_problem);
-    else
+    if (lstat(own, &st) == 0) {
+        /* the workspace's own file, read through the gate: a link to elsewhere is refused */
+        size_t len = 0;
+        char *why = NULL;
+        char *text = gate_read(repo_workdir(e->rp), own_rel, 8u << 20, &len, &why);
+        e->cat = text ? catalog_parse(text, len, own, &why) : NULL;
+        if (!e->cat) {
+            e->cat_problem = xasprintf("%s%s; using the bundled rules", text ? "" : "cannot read rules file ", why);
+            e->cat = catalog_bundled();
+        }
+        free(why);
+        free(text);
+    } else {
         e->cat = catalog_bundled();
+    }
     free(own);
 }
 
@@ -324,6 +337,17 @@ static bool is_dirty(const engine *e, const char *path)
     return false;
 }
 
+/* True when a note is about a dirty path ("PATH: ..."), so a re-diff replaces it. */
+static bool note_about_dirty(const engine *e, const char *note)
+{
+    for (size_t i = 0; i < e->ndirty; i++) {
+        size_t n = strlen(e->dirty[i]);
+        if (strncmp(note, e->dirty[i], n) == 0 && note[n] == ':')
+            return true;
+    }
+    return false;
+}
+
 static const overlay_entry *overlay_of(const engine *e, const char *path)
 {
     for (size_t i = 0; i < e->novl; i++)
@@ -366,7 +390,8 @@ static change *build_change(engine *e, char **cause)
         c = change_new();
         c->head_root = xstrdup(repo_workdir(e->rp));
         for (size_t i = 0; i < e->cache->nnotes; i++)
-            change_note(c, "%s", e->cache->notes[i]);
+            if (!note_about_dirty(e, e->cache->notes[i]))
+                change_note(c, "%s", e->cache->notes[i]);
         for (size_t i = 0; i < e->cache->nfiles; i++)
             if (!is_dirty(e, e->cache->files[i].path))
                 change_copy_file(c, &e->cache->files[i]);
@@ -380,6 +405,8 @@ static change *build_change(engine *e, char **cause)
                            e->max_file_bytes, &f, &why);
             free(why);
             if (f) {
+                if (f->is_skipped)
+                    change_note(c, "%s: %s, not reviewed", f->path, f->skip_reason);
                 change_copy_file(c, f);
                 change_file_clear(f);
                 free(f);
@@ -452,6 +479,7 @@ review *engine_review_change(change *chg, const char *root, const rule_catalog *
     r->chg = chg;
     if (root && !chg->head_root)
         chg->head_root = xstrdup(root);
+    change_note_refusals(chg);
     r->base_desc = xstrdup("(diff file)");
     size_t nd = 0;
     while (disabled_rules && disabled_rules[nd])

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lsp/server.h"
+#include "engine/path_gate.h"
 #include "lsp/uri.h"
 
 /* Relative path of an absolute path under prefix, or NULL. */
@@ -285,11 +286,12 @@ char *documents_text(server *s, const char *relpath, size_t *len)
     }
     if (!s->workdir)
         return NULL;
-    char *path = relpath[0] == '/' ? xstrdup(relpath) : xasprintf("%s%s", s->workdir, relpath);
+    /* an absolute path is the rules file the settings chose; everything else is read through
+     * the path gate, so a link in the tree is never followed */
     char *cause = NULL;
-    char *text = read_file(path, s->cfg.max_file_bytes, len, &cause);
+    char *text = relpath[0] == '/' ? read_file(relpath, s->cfg.max_file_bytes, len, &cause)
+                                   : gate_read(s->workdir, relpath, s->cfg.max_file_bytes, len, &cause);
     free(cause);
-    free(path);
     return text;
 }
 
