@@ -553,6 +553,19 @@ static void publish_all(server *s, bool force)
             r->chg ? r->chg->nfiles : 0, nfindings, r->derived.n);
 }
 
+/* Log the notes of a review (skipped files, refused paths, fallbacks) that the previous
+ * review did not have, so each is said once and not on every keystroke. */
+static void log_new_notes(server *s, const review *now, const review *before)
+{
+    for (size_t i = 0; now->chg && i < now->chg->nnotes; i++) {
+        bool seen = false;
+        for (size_t k = 0; before && before->chg && k < before->chg->nnotes && !seen; k++)
+            seen = strcmp(before->chg->notes[k], now->chg->notes[i]) == 0;
+        if (!seen)
+            log_msg(s, LOG_INFO, "%s", now->chg->notes[i]);
+    }
+}
+
 /* Review now (cancelling a pending debounce), publish, and answer waiting requests. */
 void diagnostics_review_now(server *s)
 {
@@ -567,6 +580,7 @@ void diagnostics_review_now(server *s)
         log_msg(s, LOG_ERROR, "review failed: %s", cause ? cause : "unknown error");
         free(cause);
     } else {
+        log_new_notes(s, out, s->last);
         if (s->last)
             review_free(s->last);
         s->last = out;
