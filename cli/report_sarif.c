@@ -1,5 +1,6 @@
 /* The SARIF 2.1.0 report of `check`, as GitHub code scanning reads it: the rules in use with
- * their full text in tool.driver.rules, and one result per finding with related locations. */
+ * their full text in tool.driver.rules, and one result per finding with related locations.
+ * Text that is not UTF-8 is carried: U+FFFD in messages and rule text, %NN in artifact URIs. */
 #include <jansson.h>
 #include <string.h>
 
@@ -39,8 +40,8 @@ static json_t *location(const change *chg, const char *path, const text_range *r
         json_object_set_new(region, "endColumn",
                             json_integer(code_point_col(chg, path, r->end_line, r->end_col) + 1));
     }
-    return json_pack("{s:{s:{s:s, s:s}, s:o}}", "physicalLocation", "artifactLocation", "uri",
-                     path, "uriBaseId", "SRCROOT", "region", region);
+    return json_pack("{s:{s:{s:o, s:s}, s:o}}", "physicalLocation", "artifactLocation", "uri",
+                     report_json_path(path, '%'), "uriBaseId", "SRCROOT", "region", region);
 }
 
 void report_sarif(FILE *out, const cli_review *cr)
@@ -60,35 +61,38 @@ void report_sarif(FILE *out, const cli_review *cr)
         if (idx == nids && nids < 256) {
             ids[nids++] = f->rule_id;
             const rule_entry *re = catalog_find(cat, f->rule_id);
-            json_t *jr = json_pack("{s:s}", "id", f->rule_id);
+            json_t *jr = json_pack("{s:o}", "id", report_json_text(f->rule_id));
             if (re) {
-                json_object_set_new(jr, "shortDescription", json_pack("{s:s}", "text", re->title));
-                json_object_set_new(jr, "fullDescription", json_pack("{s:s}", "text", re->text));
-                json_object_set_new(jr, "help", json_pack("{s:s, s:s}", "text", re->text,
-                                                          "markdown", re->text));
+                json_object_set_new(jr, "shortDescription", json_pack("{s:o}", "text", report_json_text(re->title)));
+                json_object_set_new(jr, "fullDescription", json_pack("{s:o}", "text", report_json_text(re->text)));
+                json_object_set_new(jr, "help", json_pack("{s:o, s:o}", "text", report_json_text(re->text),
+                                                          "markdown", report_json_text(re->text)));
                 json_object_set_new(jr, "defaultConfiguration",
                                     json_pack("{s:s}", "level", sarif_level(re->sev)));
-                json_object_set_new(jr, "properties", json_pack("{s:s}", "category", re->category));
+                json_object_set_new(jr, "properties",
+                                    json_pack("{s:o}", "category", report_json_text(re->category)));
             }
             json_array_append_new(rules, jr);
         }
-        json_t *res = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[o]}", "ruleId", f->rule_id, "ruleIndex",
-                                (int)idx, "level", sarif_level(f->sev), "message", "text",
-                                f->message, "locations", location(r->chg, f->path, &f->range));
+        json_t *res = json_pack("{s:o, s:i, s:s, s:{s:o}, s:[o]}", "ruleId", report_json_text(f->rule_id),
+                                "ruleIndex", (int)idx, "level", sarif_level(f->sev), "message", "text",
+                                report_json_text(f->message), "locations",
+                                location(r->chg, f->path, &f->range));
         if (f->nrelated) {
             json_t *rel = json_array();
             for (size_t k = 0; k < f->nrelated; k++) {
                 json_t *loc = location(r->chg, f->related[k].path, &f->related[k].range);
                 json_object_set_new(loc, "id", json_integer((json_int_t)k));
-                json_object_set_new(loc, "message", json_pack("{s:s}", "text", f->related[k].message));
+                json_object_set_new(loc, "message",
+                                    json_pack("{s:o}", "text", report_json_text(f->related[k].message)));
                 json_array_append_new(rel, loc);
             }
             json_object_set_new(res, "relatedLocations", rel);
         }
         if (f->severity_note)
             json_object_set_new(res, "properties",
-                                json_pack("{s:b, s:s}", "candidate", 1, "severityNote",
-                                          f->severity_note));
+                                json_pack("{s:b, s:o}", "candidate", 1, "severityNote",
+                                          report_json_text(f->severity_note)));
         json_array_append_new(results, res);
     }
     json_t *driver = json_pack("{s:s, s:s, s:s, s:o}", "name", "review-lsp", "version",

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/utf8.h"
 #include "lsp/server.h"
 #include "lsp/uri.h"
 
@@ -351,15 +352,20 @@ static json_t *finding_diag(pass *ps, const finding *f, const char *text, size_t
         size_t rlen = 0;
         const char *rtext = pass_text(ps, r->path, &rlen);
         char *ruri = documents_uri(s, r->path);
+        char *rmsg = utf8_sanitize(r->message);
         json_array_append_new(related,
                               json_pack("{s:{s:s, s:o}, s:s}", "location", "uri", ruri, "range",
                                         diagnostics_range(s, rtext, rlen, &r->range), "message",
-                                        r->message));
+                                        rmsg));
+        free(rmsg);
         free(ruri);
         if (!s->caps.related_information)
             sb_addf(&msg, "\n%s:%d: %s", r->path, r->range.line, r->message);
     }
-    json_object_set_new(d, "message", json_string(msg.buf));
+    /* a diagnostic without its message is invalid: text that is not UTF-8 is replaced */
+    char *message = utf8_sanitize(msg.buf);
+    json_object_set_new(d, "message", json_string(message));
+    free(message);
     sb_free(&msg);
     if (s->caps.related_information && json_array_size(related) > 0)
         json_object_set(d, "relatedInformation", related);
@@ -411,11 +417,13 @@ static json_t *family_diag(pass *ps, const derived_family *fam, int line, const 
     json_t *jids = json_array();
     for (size_t i = 0; i < n; i++)
         json_array_append_new(jids, json_string(ids[i]));
+    char *message = utf8_sanitize(msg.buf); /* rule titles come from a file */
     json_t *d = json_pack("{s:o, s:i, s:s, s:s, s:s, s:{s:s, s:s, s:o}}", "range",
                           diagnostics_range(s, text, len, &r), "severity",
                           shown_severity(s, fam->name, 4), "code", fam->name, "source", "review",
-                          "message", msg.buf, "data", "kind", "derived", "family", fam->name,
+                          "message", message, "data", "kind", "derived", "family", fam->name,
                           "rules", jids);
+    free(message);
     sb_free(&msg);
     char *href = rule_href(ps, ids[0]);
     if (href)
@@ -634,8 +642,11 @@ static void log_new_notes(server *s, const review *now, const review *before)
         bool seen = false;
         for (size_t k = 0; before && before->chg && k < before->chg->nnotes && !seen; k++)
             seen = strcmp(before->chg->notes[k], now->chg->notes[i]) == 0;
-        if (!seen)
-            log_msg(s, LOG_INFO, "%s", now->chg->notes[i]);
+        if (!seen) {
+            char *note = utf8_sanitize(now->chg->notes[i]); /* notes name paths */
+            log_msg(s, LOG_INFO, "%s", note);
+            free(note);
+        }
     }
 }
 
