@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/path_gate.h"
 #include "lsp/server.h"
 #include "lsp/uri.h"
 
@@ -131,6 +132,29 @@ static void note_cancel(server *s, json_t *params)
     }
 }
 
+/* Mark one watched-file event's path. A path under the work tree (either spelling) is
+ * normalised by the path gate and refused when it climbs out; a path elsewhere (a spelling we
+ * cannot match) marks everything, so nothing is missed and no outside path enters the change. */
+static void mark_watched(server *s, const char *uri)
+{
+    const char *why = NULL;
+    char *path = uri_to_path(uri ? uri : "", &why);
+    if (!path)
+        return;
+    const char *prefix = s->root && str_starts(path, s->root)         ? s->root
+                         : s->workdir && str_starts(path, s->workdir) ? s->workdir
+                                                                      : NULL;
+    char *rel = prefix ? gate_normalize(path + strlen(prefix), &why) : NULL;
+    if (rel && *rel)
+        engine_mark_dirty(s->eng, rel);
+    else if (prefix && !rel)
+        log_msg(s, LOG_WARNING, "watched-file event for %s ignored: %s", uri, why);
+    else
+        engine_mark_all_dirty(s->eng);
+    free(rel);
+    free(path);
+}
+
 /* workspace/didChangeWatchedFiles: the client saw files change on disk; mark them (events
  * our own watcher also saw coalesce into the same dirty set) and review after the debounce. */
 static void note_watched_files(server *s, json_t *params)
@@ -139,15 +163,8 @@ static void note_watched_files(server *s, json_t *params)
     size_t i;
     json_t *c;
     if (s->eng && json_is_array(changes)) {
-        json_array_foreach(changes, i, c) {
-            const char *why = NULL;
-            char *path = uri_to_path(jstr(c, "uri") ? jstr(c, "uri") : "", &why);
-            if (path && s->workdir && str_starts(path, s->workdir))
-                engine_mark_dirty(s->eng, path + strlen(s->workdir));
-            else if (path)
-                engine_mark_all_dirty(s->eng);
-            free(path);
-        }
+        json_array_foreach(changes, i, c)
+            mark_watched(s, jstr(c, "uri"));
     } else if (s->eng) {
         engine_mark_all_dirty(s->eng);
     }
