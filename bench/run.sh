@@ -9,3 +9,7 @@ if [ ! -d "$TREE/.git" ]; then
 fi
 python3 bench/lsp_bench.py "$BUILD/review-lsp" "$TREE" "$@"
 sh bench/batch_bench.sh "$BUILD/review-lsp"
+# Abuse cases (against the sanitizer build when it is there: a report on stderr fails a case)
+# and the 100,000-edit soak.
+if [ -x "$BUILD/review-lsp-san" ]; then python3 bench/abuse.py "$BUILD/review-lsp-san"; else python3 bench/abuse.py "$BUILD/review-lsp"; fi
+python3 bench/soak.py "$BUILD/review-lsp"
