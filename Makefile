@@ -26,7 +26,7 @@ SRC_ALL    := $(SRC_ENGINE) $(SRC_LSP) $(SRC_CLI)
 GRAMMAR_OBJS_NAMES := python_parser python_scanner cpp_parser cpp_scanner
 EMBED_NAMES := rules_md families_txt precision_txt
 
-.PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e vscode help \
+.PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e vscode install help \
         fuzz fuzz-build fuzz-maybe
 all: $(BUILD)/review-lsp
 
@@ -34,7 +34,8 @@ help:
 	@echo "make demo   build, then review a small example repository"
 	@echo "make test   build with sanitizers and run every test"
 	@echo "make e2e    real VS Code (code-server) end-to-end tests"
-	@echo "make vscode package the VS Code extension as $(BUILD)/review-lsp-$(VERSION).vsix"
+	@echo "make vscode package the VS Code extension (server included) as $(BUILD)/review-lsp-$(VERSION)-linux-x64.vsix"
+	@echo 'make install PREFIX=$$HOME/.local   the server, the rules and the Neovim plugin'
 	@echo "make bench  benchmarks"
 	@echo "make fuzz   run every libFuzzer target for SECONDS seconds each (default 60)"
 
@@ -143,7 +144,7 @@ fuzz: fuzz-build
 	@sh tests/fuzz/run.sh $(BUILD) $(SECONDS)
 
 # --- the commands from the README -------------------------------------------------------------
-test: $(BUILD)/review-lsp $(BUILD)/review-lsp-san $(UNIT_BINS) fuzz-maybe
+test: $(BUILD)/review-lsp $(BUILD)/review-lsp-san $(BUILD)/vsix/review-lsp $(UNIT_BINS) fuzz-maybe
 	@BUILD=$(BUILD) sh tests/run-all.sh
 
 demo: $(BUILD)/review-lsp
@@ -152,11 +153,27 @@ demo: $(BUILD)/review-lsp
 bench: $(BUILD)/review-lsp
 	@sh bench/run.sh $(BUILD)
 
-e2e: $(BUILD)/review-lsp
+e2e: $(BUILD)/review-lsp $(BUILD)/vsix/review-lsp
 	@BUILD=$(BUILD) bash tests/e2e/run.sh
 
-vscode:
-	@sh editors/vscode/build.sh $(BUILD)/review-lsp-$(VERSION).vsix
+# The server the .vsix carries: linked with an rpath of $ORIGIN (DT_RPATH, so it also covers the
+# libraries' own dependencies), for the shared libraries editors/vscode/build.sh puts beside it.
+$(BUILD)/vsix/review-lsp: $(OBJS) $(GRAMMAR_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -o $@ $^ $(LIBS) -Wl,-rpath,'$$ORIGIN' -Wl,--disable-new-dtags
+vscode: $(BUILD)/vsix/review-lsp
+	@sh editors/vscode/build.sh $(BUILD)/vsix/review-lsp $(BUILD)/review-lsp-$(VERSION)-linux-x64.vsix
+
+# --- install: PREFIX/bin/review-lsp, the rules under PREFIX/share/review-lsp/, the Neovim plugin
+# under PREFIX/share/review-lsp/nvim (BIN_SRC: the binary to install; DESTDIR for packagers) ---
+PREFIX  ?= /usr/local
+BIN_SRC ?= $(BUILD)/review-lsp
+SHARE    = $(DESTDIR)$(PREFIX)/share/review-lsp
+install: $(BIN_SRC)
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/nvim/lua/review_lsp
+	install -m 755 $(BIN_SRC) $(DESTDIR)$(PREFIX)/bin/review-lsp
+	install -m 644 rules/rules.md rules/families.txt LICENSE $(SHARE)/
+	install -m 644 editors/nvim/lua/review_lsp/*.lua $(SHARE)/nvim/lua/review_lsp/
 
 clean:
 	rm -rf $(BUILD)

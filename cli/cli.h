@@ -48,6 +48,7 @@ void cli_review_close(cli_review *cr);
 int cmd_check(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_syntax_coverage(int argc, char **argv);
 
 /* JSON strings for the reports that are never NULL: text with invalid UTF-8 replaced
  * (U+FFFD), a path with invalid bytes escaped (\xNN, or %NN with esc '%'). New references. */

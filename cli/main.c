@@ -49,6 +49,8 @@ int main(int argc, char **argv)
         return cmd_rules(argc - 2, argv + 2);
     if (!strcmp(cmd, "explain"))
         return cmd_explain(argc - 2, argv + 2);
+    if (!strcmp(cmd, "syntax-coverage")) /* a debugging command, see bench/syntax_coverage.sh */
+        return cmd_syntax_coverage(argc - 2, argv + 2);
     fprintf(stderr, "review-lsp: unknown command '%s' (try --help)\n", cmd);
     return EXIT_USAGE;
 }

@@ -55,11 +55,28 @@ char *collector_base_text(collector_ctx *ctx, const change_file *f, size_t *len,
 /* The parsed head (base=false) or base version of f holding text: from the shared cache when
  * the context has one (borrowed, *owned set to NULL), else parsed for this call (*owned set:
  * the caller frees it with syntax_free). NULL with *cause when the language is not parsed or
- * the parse fails. */
+ * the parse fails. A C/C++ file is parsed in the preprocessor view that keeps the #if branches
+ * its changed lines are in (the base keeps the same branches for the same edits), with the
+ * decoration macros of the first-party headers it includes (found under ctx->root). */
 struct syntax_doc;
 const struct syntax_doc *collector_doc(collector_ctx *ctx, const change_file *f, bool base,
                                        const char *text, size_t len, struct syntax_doc **owned,
                                        char **cause);
+/* How many views it takes for every changed line of f to be parsed (1 unless the change
+ * touches two branches of one #if block), and view k (0 <= k < that; 0 is collector_doc's):
+ * the same, keeping the k-th touched branch of such blocks. */
+int collector_view_count(collector_ctx *ctx, const change_file *f, bool base, const char *text,
+                         size_t len);
+const struct syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, bool base,
+                                            const char *text, size_t len, int view,
+                                            struct syntax_doc **owned, char **cause);
+/* Append to out, for a status line, how many added C/C++ lines of the change the syntax layer
+ * could not read as code (inside ERROR nodes, or in #if branches the view leaves out):
+ * "; 10 of 12 changed C/C++ line(s) analysed, the rest unparsed (a.cu:40-41)", naming where
+ * (up to three files). Nothing when every added line was read. all_views: the collector
+ * reads every view of collector_view_count (a line counts when one of them reads it), else
+ * only collector_doc's. */
+void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out);
 
 /* The registry, NULL-terminated, in the order they run. */
 extern const collector *const collectors_all[];

@@ -12,9 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/path_gate.h"
 #include "lsp/server.h"
-#include "lsp/uri.h"
 
 typedef void (*request_fn)(server *s, json_t *id, json_t *params);
 typedef void (*notify_fn)(server *s, json_t *params);
@@ -24,6 +22,7 @@ typedef struct request_entry {
     request_fn fn;
     bool wants_fresh;    /* the answer depends on the review: wait for a pending one */
     bool params_object;  /* params must be an object */
+    bool hurries;        /* waiting for a review cuts the debounce short */
 } request_entry;
 
 typedef struct notify_entry {
@@ -87,8 +86,7 @@ static void on_defer_timeout(uv_timer_t *t)
     server *s = t->data;
     uint64_t now = uv_now(&s->loop);
     size_t n = 0;
-    const char *method = s->deferred_head ? s->deferred_head->method : "";
-    char *first = xstrdup(method);
+    char *first = xstrdup(s->deferred_head ? s->deferred_head->method : "");
     while (s->deferred_head && s->deferred_head->deadline <= now && s->state == STATE_RUNNING &&
            !s->exit_requested) {
         deferred *d = deferred_unlink(s, &s->deferred_head);
@@ -97,14 +95,14 @@ static void on_defer_timeout(uv_timer_t *t)
         n++;
     }
     if (n)
-        log_msg(s, LOG_INFO, "%zu request%s (%s%s) waited %llu ms for a review and %s answered from "
-                "what is known%s", n, n == 1 ? "" : "s", first, n > 1 ? ", ..." : "",
-                (unsigned long long)s->wait_limit_ms, n == 1 ? "was" : "were",
-                s->first_scan_done ? "" : " (no review has run yet)");
+        log_msg(s, LOG_INFO, "%zu request%s (%s%s) waited %llu ms for a review and %s answered "
+                "from what is known", n, n == 1 ? "" : "s", first, n > 1 ? ", ..." : "",
+                (unsigned long long)s->wait_limit_ms, n == 1 ? "was" : "were");
     free(first);
     arm_defer_timer(s);
 }
 
+/* Set up the deferred-request timer and read the wait limit. */
 void rpc_init(server *s)
 {
     uv_timer_init(&s->loop, &s->defer_timer);
@@ -132,52 +130,14 @@ static void note_cancel(server *s, json_t *params)
     }
 }
 
-/* Mark one watched-file event's path. A path under the work tree (either spelling) is
- * normalised by the path gate and refused when it climbs out; a path elsewhere (a spelling we
- * cannot match) marks everything, so nothing is missed and no outside path enters the change. */
-static void mark_watched(server *s, const char *uri)
-{
-    const char *why = NULL;
-    char *path = uri_to_path(uri ? uri : "", &why);
-    if (!path)
-        return;
-    const char *prefix = s->root && str_starts(path, s->root)         ? s->root
-                         : s->workdir && str_starts(path, s->workdir) ? s->workdir
-                                                                      : NULL;
-    char *rel = prefix ? gate_normalize(path + strlen(prefix), &why) : NULL;
-    if (rel && *rel)
-        engine_mark_dirty(s->eng, rel);
-    else if (prefix && !rel)
-        log_msg(s, LOG_WARNING, "watched-file event for %s ignored: %s", uri, why);
-    else
-        engine_mark_all_dirty(s->eng);
-    free(rel);
-    free(path);
-}
-
-/* workspace/didChangeWatchedFiles: the client saw files change on disk; mark them (events
- * our own watcher also saw coalesce into the same dirty set) and review after the debounce. */
-static void note_watched_files(server *s, json_t *params)
-{
-    json_t *changes = json_object_get(params, "changes");
-    size_t i;
-    json_t *c;
-    if (s->eng && json_is_array(changes)) {
-        json_array_foreach(changes, i, c)
-            mark_watched(s, jstr(c, "uri"));
-    } else if (s->eng) {
-        engine_mark_all_dirty(s->eng);
-    }
-    diagnostics_schedule(s);
-}
-
 static const request_entry request_table[] = {
-    {"initialize", lifecycle_initialize, false, true},
-    {"shutdown", lifecycle_shutdown, false, false},
-    {"textDocument/hover", hover_request, true, true},
-    {"textDocument/codeAction", actions_code_action, true, true},
-    {"textDocument/diagnostic", diagnostics_pull, true, true},
-    {"workspace/executeCommand", actions_execute_command, false, true},
+    {"initialize", lifecycle_initialize, false, true, false},
+    {"shutdown", lifecycle_shutdown, false, false, false},
+    {"textDocument/hover", hover_request, true, true, true},
+    {"textDocument/codeAction", actions_code_action, true, true, true},
+    {"textDocument/diagnostic", pull_document, true, true, true},
+    {"workspace/diagnostic", pull_workspace, true, true, false},
+    {"workspace/executeCommand", actions_execute_command, false, true, false},
 };
 
 static const notify_entry notify_table[] = {
@@ -189,7 +149,8 @@ static const notify_entry notify_table[] = {
     {"textDocument/didSave", documents_did_save},
     {"textDocument/didClose", documents_did_close},
     {"workspace/didChangeConfiguration", settings_did_change_configuration},
-    {"workspace/didChangeWatchedFiles", note_watched_files},
+    {"workspace/didChangeWatchedFiles", workspaces_watched_files},
+    {"workspace/didChangeWorkspaceFolders", workspaces_did_change_folders},
 };
 
 /* Borrowed string member of an object, or NULL. */
@@ -397,6 +358,8 @@ static void handle_request(server *s, json_t *id, const char *method, json_t *pa
         return;
     }
     if (e->wants_fresh && diagnostics_stale(s)) {
+        if (e->hurries)
+            diagnostics_hurry(s);
         defer_request(s, id, method, params);
         return;
     }

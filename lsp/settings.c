@@ -18,7 +18,7 @@ void settings_init(settings *c)
 {
     memset(c, 0, sizeof *c);
     c->severity = json_object();
-    c->derived_hints = true;
+    c->derived_hints = HINTS_FILE;
     c->debounce_ms = DEFAULT_DEBOUNCE_MS;
     c->max_file_bytes = DEFAULT_MAX_FILE_BYTES;
     c->log_level = LOG_INFO;
@@ -45,13 +45,26 @@ void settings_free(settings *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Fill engine settings with pointers borrowed from c. */
-void settings_to_engine(const settings *c, engine_settings *out)
+/* A rulesPath as used for a workspace folder: absolute as written, else relative to the
+ * folder (new string; NULL when unset). */
+static char *resolve_rules_path(const char *p, const char *root)
+{
+    if (!p || !*p)
+        return NULL;
+    if (p[0] == '/' || !root)
+        return xstrdup(p);
+    size_t n = strlen(root);
+    return xasprintf("%s%s%s", root, n && root[n - 1] == '/' ? "" : "/", p);
+}
+
+/* Fill engine settings with pointers borrowed from c (the resolved rulesPath is *tmp). */
+void settings_to_engine(const settings *c, const char *root, engine_settings *out, char **tmp)
 {
     memset(out, 0, sizeof *out);
     out->base = c->base;
     out->title = c->title;
-    out->rules_path = c->rules_path;
+    *tmp = resolve_rules_path(c->rules_path, root);
+    out->rules_path = *tmp;
     out->max_file_bytes = c->max_file_bytes;
     out->disabled_rules = (const char *const *)c->disabled_rules;
     out->precision_policy = c->precision_policy;
@@ -97,6 +110,75 @@ static int severity_number(const char *name)
     return -1;
 }
 
+/* The first folder where a rulesPath cannot be read (new string), or NULL when every
+ * workspace (or, while initialize runs, the folder it names) can read it. */
+static char *unreadable_rules(server *s, const char *p)
+{
+    if (!s->wss || s->root_hint) {
+        char *abs = resolve_rules_path(p, s->root_hint);
+        if (access(abs, R_OK) == 0) {
+            free(abs);
+            return NULL;
+        }
+        return abs;
+    }
+    for (workspace *ws = s->wss; ws; ws = ws->next) {
+        char *abs = resolve_rules_path(p, ws->root);
+        if (access(abs, R_OK) != 0)
+            return abs;
+        free(abs);
+    }
+    return NULL;
+}
+
+/* Apply rulesPath (a string, "" or null for the default). Returns the change mask. */
+static int apply_rules_path(server *s, json_t *v)
+{
+    settings *c = &s->cfg;
+    const char *keep = c->rules_path ? c->rules_path : "the default rules file";
+    if (!json_is_string(v) && !json_is_null(v)) {
+        show_message(s, LOG_WARNING, "review.rulesPath: expected a string; keeping %s", keep);
+        return 0;
+    }
+    const char *p = json_string_value(v);
+    if (p && !*p)
+        p = NULL;
+    char *bad = p ? unreadable_rules(s, p) : NULL;
+    if (bad) {
+        show_message(s, LOG_WARNING, "review.rulesPath: cannot read %s; keeping %s", bad, keep);
+        free(bad);
+        return 0;
+    }
+    if (same_str(p, c->rules_path))
+        return 0;
+    free(c->rules_path);
+    c->rules_path = p ? xstrdup(p) : NULL;
+    return SET_ENGINE | SET_PUBLISH;
+}
+
+/* Apply derivedHints: "file", "line" or "off" (true and false, the old boolean, mean file and
+ * off). Returns the change mask. */
+static int apply_derived_hints(server *s, json_t *v)
+{
+    static const char *const names[] = {"off", "file", "line"};
+    settings *c = &s->cfg;
+    int mode = -1;
+    if (json_is_boolean(v))
+        mode = json_is_true(v) ? HINTS_FILE : HINTS_OFF;
+    for (int i = 0; i < 3 && json_is_string(v); i++)
+        if (strcmp(json_string_value(v), names[i]) == 0)
+            mode = i;
+    if (mode < 0) {
+        show_message(s, LOG_WARNING, "review.derivedHints: expected \"file\", \"line\" or \"off\"; keeping %s",
+                     names[c->derived_hints]);
+        return 0;
+    }
+    if (mode == c->derived_hints)
+        return 0;
+    c->derived_hints = mode;
+    return SET_PUBLISH;
+}
+
 /* Apply a "review" settings object. */
 int settings_apply(server *s, json_t *obj)
 {
@@ -113,25 +195,8 @@ int settings_apply(server *s, json_t *obj)
         mask |= SET_ENGINE;
 
     json_t *v = json_object_get(obj, "rulesPath");
-    if (v) {
-        const char *p = json_string_value(v);
-        char *abs = NULL;
-        if (p && *p)
-            abs = p[0] == '/' || !s->root ? xstrdup(p) : xasprintf("%s%s", s->root, p);
-        if (abs && access(abs, R_OK) != 0) {
-            show_message(s, LOG_WARNING, "review.rulesPath: cannot read %s; keeping %s", abs,
-                         c->rules_path ? c->rules_path : "the default rules file");
-        } else if (v && !json_is_string(v) && !json_is_null(v)) {
-            show_message(s, LOG_WARNING, "review.rulesPath: expected a string; keeping %s",
-                         c->rules_path ? c->rules_path : "the default rules file");
-        } else if (!same_str(abs, c->rules_path)) {
-            free(c->rules_path);
-            c->rules_path = abs;
-            abs = NULL;
-            mask |= SET_ENGINE | SET_PUBLISH;
-        }
-        free(abs);
-    }
+    if (v)
+        mask |= apply_rules_path(s, v);
 
     v = json_object_get(obj, "severity");
     if (v && !json_is_null(v)) {
@@ -195,15 +260,8 @@ int settings_apply(server *s, json_t *obj)
     }
 
     v = json_object_get(obj, "derivedHints");
-    if (v) {
-        if (!json_is_boolean(v))
-            show_message(s, LOG_WARNING, "review.derivedHints: expected true or false; keeping %s",
-                         c->derived_hints ? "true" : "false");
-        else if (json_is_true(v) != c->derived_hints) {
-            c->derived_hints = json_is_true(v);
-            mask |= SET_PUBLISH;
-        }
-    }
+    if (v)
+        mask |= apply_derived_hints(s, v);
 
     v = json_object_get(obj, "debounceMs");
     if (v) {
@@ -251,12 +309,9 @@ void settings_changed(server *s, int mask)
     if (!s->first_scan_done)
         return; /* the first scan picks everything up */
     if (mask & SET_ENGINE) {
-        if (s->eng) {
-            engine_settings es;
-            settings_to_engine(&s->cfg, &es);
-            engine_configure(s->eng, &es);
-        }
-        diagnostics_schedule(s);
+        for (workspace *ws = s->wss; ws; ws = ws->next)
+            workspaces_configure(s, ws);
+        diagnostics_schedule(s, NULL);
     } else if (mask & SET_PUBLISH) {
         diagnostics_republish(s);
     }
@@ -296,8 +351,8 @@ void settings_request_configuration(server *s, void (*then)(server *s))
     config_ctx *cc = xcalloc(1, sizeof *cc);
     cc->then = then;
     json_t *item = json_pack("{s:s}", "section", "review");
-    if (s->root) {
-        char *u = documents_uri(s, "");
+    if (s->wss) {
+        char *u = documents_uri(s, s->wss, "");
         json_object_set_new(item, "scopeUri", json_string(u));
         free(u);
     }

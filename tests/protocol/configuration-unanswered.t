@@ -7,7 +7,7 @@
 --> {"jsonrpc":"2.0","method":"initialized","params":{}}
 <-- {"id":"$capture:cfg","method":"workspace/configuration"}
 --> {"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu"},"position":{"line":3,"character":0}}}
-<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"modified-kernel"}]}}
+<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"derived"}]}}
 <-- {"id":2,"result":{"contents":"*"}}
 %log workspace/configuration unanswered after 400 ms
 # The answer comes late: its settings (hints off) apply.

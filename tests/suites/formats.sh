@@ -21,13 +21,14 @@ def rms_norm(x, w):
 P
 commit_all fr base
 cat > fr/aiter/ops/flydsl/kernels/copy.py <<'P'
-from flydsl import buffer_ops
+from flydsl import buffer_ops, gpu
 
 
-def copy_kernel(src, dst):
+def copy_kernel(src, dst, n: Int32):
     src_rsrc = buffer_ops.create_buffer_resource(src)
     dst_rsrc = buffer_ops.create_buffer_resource(dst)  # review: ignore[B8]
-    return src_rsrc, dst_rsrc
+    i = gpu.block_idx.x * 256 + gpu.thread_idx.x
+    buffer_ops.buffer_store(buffer_ops.buffer_load(src_rsrc, i), dst_rsrc, i)
 P
 cat > fr/aiter/ops/norm.py <<'P'
 def rms_norm(x, w):
