@@ -9,9 +9,10 @@ cd "$TMPD"
 
 new_repo ws
 mkdir -p ws/csrc/kernels
-printf '__global__ void k(float *o) {\n    o[0] = 1.0f;\n}\n' > ws/csrc/kernels/k.cu
+# a deleted guard: its finding links to the rule in the rules file
+printf '__global__ void k(float *o, int n) {\n    TORCH_CHECK(n > 0);\n    o[0] = 1.0f;\n}\n' > ws/csrc/kernels/k.cu
 commit_all ws base
-printf '__global__ void k(float *o) {\n    o[0] = 2.0f;\n}\n' > ws/csrc/kernels/k.cu
+printf '__global__ void k(float *o, int n) {\n    o[0] = 2.0f;\n}\n' > ws/csrc/kernels/k.cu
 
 frame() { printf 'Content-Length: %d\r\n\r\n%s' "$(printf '%s' "$1" | wc -c)" "$1"; }
 {
