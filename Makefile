@@ -129,6 +129,8 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) $(GRAMMAR_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ $< $(FUZZ_OBJS) $(GRAMMAR_OBJS) $(LIBS)
 -include $(FUZZ_OBJS:.o=.d)
+# Only pattern rules name these objects: without this, make would delete them as intermediate.
+.SECONDARY: $(FUZZ_OBJS)
 
 $(BUILD)/.fuzz-deps-ok: scripts/deps.sh
 	@mkdir -p $(BUILD)
