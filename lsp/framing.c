@@ -63,6 +63,7 @@ static void advance(framer *f, size_t k)
     f->prev = (unsigned char)f->buf[f->start + k - 1];
     f->start += k;
     f->no_end = f->no_end > k ? f->no_end - k : 0;
+    f->name_len = 0;
     f->ready_header = 0;
 }
 
@@ -223,10 +224,12 @@ static int framer_next_once(framer *f, const char **body, size_t *len, const cha
         if (n == 0)
             return 0;
         size_t lim = n < FRAMER_MAX_HEADER ? n : FRAMER_MAX_HEADER;
-        /* The first line must begin with a header name and a colon. */
-        size_t i = 0;
+        /* The first line must begin with a header name and a colon (the part already seen is
+         * remembered, so a stream fed byte by byte is not scanned again and again). */
+        size_t i = f->name_len;
         while (i < lim && is_token_char((unsigned char)p[i]))
             i++;
+        f->name_len = i;
         if (i == lim)
             return n >= FRAMER_MAX_HEADER ? bad(f, 1, cause, "garbage instead of a message header") : 0;
         if (i == 0 || p[i] != ':')

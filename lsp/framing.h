@@ -32,6 +32,7 @@ typedef struct framer {
     bool reported;           /* this garbage run has been reported */
     unsigned char prev;      /* the byte before buf[start] ('\n' at the start of the stream) */
     size_t no_end;           /* buf[start, start + no_end) holds no end of a header block */
+    size_t name_len;         /* buf[start, start + name_len) are header-name characters */
     size_t ready_header;     /* a checked header block of this length waits for its body ... */
     size_t ready_body;       /* ... of this length (valid when ready_header > 0) */
     size_t skipped;          /* bytes discarded as garbage (statistics) */
