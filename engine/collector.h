@@ -9,6 +9,7 @@
 
 #include "engine/change.h"
 #include "engine/finding.h"
+#include "engine/path_gate.h"  /* every file a collector opens goes through the gate */
 #include "engine/util.h"
 
 typedef struct repo repo;
