@@ -222,7 +222,7 @@ void actions_code_action(server *s, json_t *id, json_t *params)
     workspace *ws = NULL;
     char *rel = workspaces_relpath(s, uri, &ws, &why);
     if (!rel) {
-        log_msg(s, LOG_LOG, "code actions for %s: none (%s)", uri, why);
+        log_msg(&s->log, LOG_LOG, "code actions for %s: none (%s)", uri, why);
         rpc_respond(s, id, out);
         return;
     }
@@ -340,7 +340,7 @@ static void cmd_show_derived(server *s, json_t *id, json_t *arg)
         rpc_error(s, id, RPC_INVALID_PARAMS, "review.showDerivedRules: no review yet");
         return;
     }
-    log_msg(s, LOG_INFO, "derived rules:\n%s", sb.buf);
+    log_msg(&s->log, LOG_INFO, "derived rules:\n%s", sb.buf);
     rpc_respond(s, id, json_string(sb.buf));
     sb_free(&sb);
 }
@@ -394,7 +394,7 @@ static void cmd_show_config(server *s, json_t *id, json_t *arg)
     char *text = effective_format(engine_config(ws->eng), ws->workdir);
     const char *problem = engine_config_problem(ws->eng);
     char *all = problem ? xasprintf("%s# not in force: %s\n", text, problem) : xstrdup(text);
-    log_msg(s, LOG_INFO, "configuration:\n%s", all);
+    log_msg(&s->log, LOG_INFO, "configuration:\n%s", all);
     rpc_respond(s, id, json_pack("{s:s}", "text", all));
     free(all);
     free(text);

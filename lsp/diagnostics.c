@@ -547,14 +547,14 @@ static void publish_workspace(server *s, workspace *ws, bool force)
         free(files.v[i]);
     free(files.v);
     pass_free(&ps);
-    log_msg(s, LOG_LOG, "published %s: %zu files in the change, %zu findings, %zu derived families",
+    log_msg(&s->log, LOG_LOG, "published %s: %zu files in the change, %zu findings, %zu derived families",
             ws->workdir, r->chg ? r->chg->nfiles : 0, nfindings, r->derived.n);
 }
 
 /* Compute every workspace's diagnostics from its last review, store them, and push them. */
 static void publish_all(server *s, bool force)
 {
-    if (transport_backed_up(s)) {
+    if (transport_backed_up(&s->io)) {
         s->publish_pending = true;
         return;
     }
@@ -597,11 +597,11 @@ static void config_messages(server *s, workspace *ws, const review *out)
     const review *prev = ws->last;
     const char *was = prev ? prev->config_problem : NULL;
     if (out->config_problem && changed_text(was, out->config_problem))
-        show_message(s, LOG_ERROR, "review-lsp: %s", out->config_problem);
+        show_message(&s->log, LOG_ERROR, "review-lsp: %s", out->config_problem);
     else if (!out->config_problem && was)
-        show_message(s, LOG_INFO, "review-lsp: the repository configuration reads cleanly again and is in force");
+        show_message(&s->log, LOG_INFO, "review-lsp: the repository configuration reads cleanly again and is in force");
     if (out->config_warnings && changed_text(prev ? prev->config_warnings : NULL, out->config_warnings))
-        show_message(s, LOG_WARNING, "review-lsp: %s", out->config_warnings);
+        show_message(&s->log, LOG_WARNING, "review-lsp: %s", out->config_warnings);
 }
 
 /* Log the notes of a review (skipped files, refused paths, fallbacks) that the previous
@@ -614,7 +614,7 @@ static void log_new_notes(server *s, const review *now, const review *before)
             seen = strcmp(before->chg->notes[k], now->chg->notes[i]) == 0;
         if (!seen) {
             char *note = utf8_sanitize(now->chg->notes[i]); /* notes name paths */
-            log_msg(s, LOG_INFO, "%s", note);
+            log_msg(&s->log, LOG_INFO, "%s", note);
             free(note);
         }
     }
@@ -628,7 +628,7 @@ static void review_workspace(server *s, workspace *ws)
     char *cause = NULL;
     uint64_t t0 = uv_hrtime();
     if (engine_review(ws->eng, &out, &cause) < 0) {
-        log_msg(s, LOG_ERROR, "review of %s failed: %s", ws->workdir, cause ? cause : "unknown error");
+        log_msg(&s->log, LOG_ERROR, "review of %s failed: %s", ws->workdir, cause ? cause : "unknown error");
         free(cause);
         return;
     }
@@ -637,7 +637,7 @@ static void review_workspace(server *s, workspace *ws)
        review above used the default meanwhile */
     if (out->base_error && (!ws->last || !ws->last->base_error ||
                             strcmp(ws->last->base_error, out->base_error) != 0))
-        show_message(s, LOG_ERROR, "%s: %s; reviewing against %s meanwhile",
+        show_message(&s->log, LOG_ERROR, "%s: %s; reviewing against %s meanwhile",
                      engine_config(ws->eng)->base_from_file ? engine_config(ws->eng)->base_source
                                                             : "review.base",
                      out->base_error, out->base_desc);
@@ -646,7 +646,7 @@ static void review_workspace(server *s, workspace *ws)
         review_free(ws->last);
     ws->last = out;
     s->reviews_run++;
-    log_msg(s, LOG_LOG, "review %lu: %.1f ms in the engine; %s, base %s", s->reviews_run,
+    log_msg(&s->log, LOG_LOG, "review %lu: %.1f ms in the engine; %s, base %s", s->reviews_run,
             (double)(uv_hrtime() - t0) / 1e6, ws->workdir, out->base_desc ? out->base_desc : "?");
 }
 
@@ -666,7 +666,7 @@ void diagnostics_review_now(server *s)
     if (any) {
         uint64_t t1 = uv_hrtime();
         publish_all(s, false);
-        log_msg(s, LOG_LOG, "published in %.1f ms", (double)(uv_hrtime() - t1) / 1e6);
+        log_msg(&s->log, LOG_LOG, "published in %.1f ms", (double)(uv_hrtime() - t1) / 1e6);
     }
     rpc_run_deferred(s);
 }

@@ -80,21 +80,21 @@ void documents_did_open(server *s, json_t *params)
     const char *uri = jstr(td, "uri");
     json_t *text = json_object_get(td, "text");
     if (!uri || !json_is_string(text)) {
-        log_msg(s, LOG_WARNING, "didOpen without textDocument.uri and text; dropped");
+        log_msg(&s->log, LOG_WARNING, "didOpen without textDocument.uri and text; dropped");
         return;
     }
     const char *why;
     workspace *ws = NULL;
     char *rel = workspaces_relpath(s, uri, &ws, &why);
     if (!rel) {
-        log_msg(s, LOG_INFO, "not reviewing %s: %s", uri, why);
+        log_msg(&s->log, LOG_INFO, "not reviewing %s: %s", uri, why);
         return;
     }
     document *d = find_by_uri(s, uri);
     if (!d)
         d = documents_find(s, ws, rel);
     if (d) {
-        log_msg(s, LOG_LOG, "%s opened again; replacing its text", uri);
+        log_msg(&s->log, LOG_LOG, "%s opened again; replacing its text", uri);
         doc_remove(s, d);
     }
     d = xcalloc(1, sizeof *d);
@@ -149,12 +149,12 @@ void documents_did_change(server *s, json_t *params)
     const char *uri = jstr(json_object_get(params, "textDocument"), "uri");
     json_t *changes = json_object_get(params, "contentChanges");
     if (!uri || !json_is_array(changes)) {
-        log_msg(s, LOG_WARNING, "didChange without textDocument.uri and contentChanges; dropped");
+        log_msg(&s->log, LOG_WARNING, "didChange without textDocument.uri and contentChanges; dropped");
         return;
     }
     document *d = find_by_uri(s, uri);
     if (!d) {
-        log_msg(s, LOG_WARNING, "didChange for %s, which is not open; dropped", uri);
+        log_msg(&s->log, LOG_WARNING, "didChange for %s, which is not open; dropped", uri);
         return;
     }
     size_t i;
@@ -163,12 +163,12 @@ void documents_did_change(server *s, json_t *params)
         json_t *text = json_object_get(c, "text");
         json_t *range = json_object_get(c, "range");
         if (!json_is_string(text)) {
-            log_msg(s, LOG_WARNING, "didChange for %s: change %zu has no text; skipped", uri, i);
+            log_msg(&s->log, LOG_WARNING, "didChange for %s: change %zu has no text; skipped", uri, i);
             continue;
         }
         if (range && !json_is_null(range)) {
             if (apply_range_change(s, d, range, json_string_value(text), json_string_length(text)) < 0)
-                log_msg(s, LOG_WARNING, "didChange for %s: change %zu has a malformed range; skipped",
+                log_msg(&s->log, LOG_WARNING, "didChange for %s: change %zu has a malformed range; skipped",
                         uri, i);
         } else {
             free(d->text);
@@ -188,7 +188,7 @@ void documents_did_save(server *s, json_t *params)
 {
     const char *uri = jstr(json_object_get(params, "textDocument"), "uri");
     if (!uri) {
-        log_msg(s, LOG_WARNING, "didSave without textDocument.uri; dropped");
+        log_msg(&s->log, LOG_WARNING, "didSave without textDocument.uri; dropped");
         return;
     }
     /* The disk changed under the overlay; the watcher may report it later, or never. */
@@ -207,12 +207,12 @@ void documents_did_close(server *s, json_t *params)
 {
     const char *uri = jstr(json_object_get(params, "textDocument"), "uri");
     if (!uri) {
-        log_msg(s, LOG_WARNING, "didClose without textDocument.uri; dropped");
+        log_msg(&s->log, LOG_WARNING, "didClose without textDocument.uri; dropped");
         return;
     }
     document *d = find_by_uri(s, uri);
     if (!d) {
-        log_msg(s, LOG_LOG, "didClose for %s, which is not open; ignored", uri);
+        log_msg(&s->log, LOG_LOG, "didClose for %s, which is not open; ignored", uri);
         return;
     }
     workspace *ws = d->ws;

@@ -190,7 +190,7 @@ void hover_request(server *s, json_t *id, json_t *params)
     workspace *ws = NULL;
     char *rel = workspaces_relpath(s, uri, &ws, &why);
     if (!rel) {
-        log_msg(s, LOG_LOG, "hover on %s: %s", uri, why);
+        log_msg(&s->log, LOG_LOG, "hover on %s: %s", uri, why);
         rpc_respond(s, id, json_null());
         return;
     }

@@ -61,7 +61,7 @@ static char **client_folders(server *s, json_t *params)
         if (p)
             *ARRAY_PUSH(v, n, cap) = p;
         else
-            log_msg(s, LOG_WARNING, "workspace folder %s refused: %s", uri ? uri : "(no uri)",
+            log_msg(&s->log, LOG_WARNING, "workspace folder %s refused: %s", uri ? uri : "(no uri)",
                     why ? why : "no uri");
     }
     if (n == 0 && jstr(params, "rootUri")) {
@@ -70,7 +70,7 @@ static char **client_folders(server *s, json_t *params)
         if (p)
             *ARRAY_PUSH(v, n, cap) = p;
         else
-            log_msg(s, LOG_WARNING, "workspace %s refused: %s", jstr(params, "rootUri"), why);
+            log_msg(&s->log, LOG_WARNING, "workspace %s refused: %s", jstr(params, "rootUri"), why);
     } else if (n == 0 && !json_is_array(folders) && jstr(params, "rootPath")) {
         *ARRAY_PUSH(v, n, cap) = xstrdup(jstr(params, "rootPath"));
     }
@@ -110,12 +110,12 @@ static void on_wait_timeout(uv_timer_t *t)
     if (s->state != STATE_RUNNING || s->exit_requested || s->scan_started)
         return;
     if (!s->initialized_seen) {
-        show_message(s, LOG_WARNING, "review-lsp: the client has not sent `initialized` %llu ms "
+        show_message(&s->log, LOG_WARNING, "review-lsp: the client has not sent `initialized` %llu ms "
                      "after `initialize`, so no review runs; requests are answered without findings",
                      (unsigned long long)s->wait_limit_ms);
         return;
     }
-    log_msg(s, LOG_WARNING, "workspace/configuration unanswered after %llu ms: scanning with the "
+    log_msg(&s->log, LOG_WARNING, "workspace/configuration unanswered after %llu ms: scanning with the "
             "settings given at initialize", (unsigned long long)s->wait_limit_ms);
     diagnostics_first_scan(s);
 }
@@ -144,7 +144,7 @@ void lifecycle_initialize(server *s, json_t *id, json_t *params)
         s->root_hint = NULL;
     }
     if (!folders[0])
-        log_msg(s, LOG_WARNING, "no workspace folder: nothing to review");
+        log_msg(&s->log, LOG_WARNING, "no workspace folder: nothing to review");
     for (size_t i = 0; folders[i]; i++) {
         workspaces_add(s, folders[i]);
         free(folders[i]);

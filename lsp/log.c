@@ -1,13 +1,16 @@
-/* Logging: every message goes to the --log file (when given) and, at or above the configured
- * level ("review.logLevel", default info), to the client as window/logMessage. Messages the
- * client must see go out as window/showMessage. When the write queue is backed up, log
- * notifications are dropped and counted instead of growing it. */
+/* Logging (log.h): every message goes to the --log file (when given) with a timestamp, then to
+ * the sink the server installed, which forwards it to the client when the client may be told.
+ * Nothing here calls upward: the level filter, the lifecycle rules and dropping messages while
+ * the client is not reading are the sink's business. */
+#include "lsp/log.h"
+
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
-#include "lsp/server.h"
+#include "engine/util.h"
 
 static const char *const level_names[] = {"off", "error", "warning", "info", "log"};
 
@@ -28,55 +31,48 @@ int log_level_parse(const char *name)
 }
 
 /* Write a line to the log file. */
-static void log_file_line(server *s, int level, const char *text)
+static void log_file_line(logger *lg, int level, const char *text)
 {
-    if (!s->log_file)
+    if (!lg->file)
         return;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     struct tm tm;
     gmtime_r(&ts.tv_sec, &tm);
-    fprintf(s->log_file, "%02d:%02d:%02d.%03ld %-7s %s\n", tm.tm_hour, tm.tm_min, tm.tm_sec,
-            ts.tv_nsec / 1000000, level_names[level > LOG_LOG ? LOG_LOG : level], text);
-    fflush(s->log_file);
+    fprintf(lg->file, "%02d:%02d:%02d.%03ld %-7s %s\n", tm.tm_hour, tm.tm_min, tm.tm_sec,
+            ts.tv_nsec / 1000000, level_names[level > LOG_LOG || level < 0 ? LOG_LOG : level], text);
+    fflush(lg->file);
 }
 
 /* Log a message at a level (LOG_ERROR .. LOG_LOG). */
-void log_msg(server *s, int level, const char *fmt, ...)
+void log_msg(logger *lg, int level, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *text = xvasprintf(fmt, ap);
     va_end(ap);
-    log_file_line(s, level, text);
-    if (level <= s->cfg.log_level && s->state != STATE_UNINITIALIZED && !s->exit_requested) {
-        if (transport_backed_up(s)) {
-            s->logs_dropped++;
-        } else {
-            if (s->logs_dropped) {
-                char *note = xasprintf("%zu log messages dropped while the client was not reading",
-                                       s->logs_dropped);
-                s->logs_dropped = 0;
-                rpc_notify(s, "window/logMessage", json_pack("{s:i, s:s}", "type", LOG_WARNING,
-                                                             "message", note));
-                free(note);
-            }
-            rpc_notify(s, "window/logMessage",
-                       json_pack("{s:i, s:s}", "type", level, "message", text));
-        }
-    }
+    log_file_line(lg, level, text);
+    if (lg->sink)
+        lg->sink(lg->data, false, level, text);
     free(text);
 }
 
 /* Show a message to the user (window/showMessage) and log it. */
-void show_message(server *s, int type, const char *fmt, ...)
+void show_message(logger *lg, int type, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *text = xvasprintf(fmt, ap);
     va_end(ap);
-    log_file_line(s, type, text);
-    if (!s->exit_requested)
-        rpc_notify(s, "window/showMessage", json_pack("{s:i, s:s}", "type", type, "message", text));
+    log_file_line(lg, type, text);
+    if (lg->sink)
+        lg->sink(lg->data, true, type, text);
     free(text);
+}
+
+/* Write one line of protocol traffic to the file (see log.h). */
+void log_traffic(logger *lg, const char *direction, const char *text, size_t len)
+{
+    if (lg->file)
+        fprintf(lg->file, "%s %.*s\n", direction, len > 2000 ? 2000 : (int)len, text);
 }

@@ -38,7 +38,7 @@ void pull_document(server *s, json_t *id, json_t *params)
     workspace *ws = NULL;
     char *rel = workspaces_relpath(s, uri, &ws, &why);
     if (!rel)
-        log_msg(s, LOG_LOG, "diagnostics for %s: none (%s)", uri, why);
+        log_msg(&s->log, LOG_LOG, "diagnostics for %s: none (%s)", uri, why);
     json_t *items = rel ? file_items(s, ws, rel) : json_array();
     free(rel);
     char rid[32];
@@ -93,7 +93,7 @@ void pull_workspace(server *s, json_t *id, json_t *params)
 {
     if (!s->workspace_pull) {
         s->workspace_pull = true;
-        log_msg(s, LOG_INFO, "the client pulls workspace diagnostics: no more pushes");
+        log_msg(&s->log, LOG_INFO, "the client pulls workspace diagnostics: no more pushes");
         diagnostics_republish(s);
     }
     json_t *prev = json_object_get(params, "previousResultIds");

@@ -59,9 +59,9 @@ static deferred *deferred_unlink(server *s, deferred **pp)
 {
     deferred *d = *pp;
     *pp = d->next;
-    s->ndeferred--;
-    if (!s->deferred_head)
-        s->defer_overflowed = false;
+    s->rpc.ndeferred--;
+    if (!s->rpc.deferred_head)
+        s->rpc.defer_overflowed = false;
     return d;
 }
 
@@ -72,12 +72,12 @@ static void arm_defer_timer(server *s)
 {
     if (s->exit_requested)
         return; /* the timer is closed with the other handles */
-    if (!s->deferred_head) {
-        uv_timer_stop(&s->defer_timer);
+    if (!s->rpc.deferred_head) {
+        uv_timer_stop(&s->rpc.defer_timer);
         return;
     }
-    uint64_t now = uv_now(&s->loop), due = s->deferred_head->deadline;
-    uv_timer_start(&s->defer_timer, on_defer_timeout, due > now ? due - now : 0, 0);
+    uint64_t now = uv_now(&s->loop), due = s->rpc.deferred_head->deadline;
+    uv_timer_start(&s->rpc.defer_timer, on_defer_timeout, due > now ? due - now : 0, 0);
 }
 
 /* Deadlines passed: answer those requests from what is known (the last review, if any). */
@@ -86,16 +86,16 @@ static void on_defer_timeout(uv_timer_t *t)
     server *s = t->data;
     uint64_t now = uv_now(&s->loop);
     size_t n = 0;
-    char *first = xstrdup(s->deferred_head ? s->deferred_head->method : "");
-    while (s->deferred_head && s->deferred_head->deadline <= now && s->state == STATE_RUNNING &&
+    char *first = xstrdup(s->rpc.deferred_head ? s->rpc.deferred_head->method : "");
+    while (s->rpc.deferred_head && s->rpc.deferred_head->deadline <= now && s->state == STATE_RUNNING &&
            !s->exit_requested) {
-        deferred *d = deferred_unlink(s, &s->deferred_head);
+        deferred *d = deferred_unlink(s, &s->rpc.deferred_head);
         rpc_dispatch_request(s, d->id, d->method, d->params);
         deferred_free(d);
         n++;
     }
     if (n)
-        log_msg(s, LOG_INFO, "%zu request%s (%s%s) waited %llu ms for a review and %s answered "
+        log_msg(&s->log, LOG_INFO, "%zu request%s (%s%s) waited %llu ms for a review and %s answered "
                 "from what is known", n, n == 1 ? "" : "s", first, n > 1 ? ", ..." : "",
                 (unsigned long long)s->wait_limit_ms, n == 1 ? "was" : "were");
     free(first);
@@ -105,8 +105,8 @@ static void on_defer_timeout(uv_timer_t *t)
 /* Set up the deferred-request timer and read the wait limit. */
 void rpc_init(server *s)
 {
-    uv_timer_init(&s->loop, &s->defer_timer);
-    s->defer_timer.data = s;
+    uv_timer_init(&s->loop, &s->rpc.defer_timer);
+    s->rpc.defer_timer.data = s;
     /* The tests shorten the limit to see it act. */
     const char *v = getenv("REVIEW_LSP_WAIT_LIMIT_MS");
     s->wait_limit_ms = v && atol(v) > 0 ? (uint64_t)atol(v) : DEFAULT_WAIT_LIMIT_MS;
@@ -119,7 +119,7 @@ static void note_cancel(server *s, json_t *params)
     json_t *id = json_object_get(params, "id");
     if (!id || !(json_is_integer(id) || json_is_string(id)))
         return;
-    for (deferred **pp = &s->deferred_head; *pp; pp = &(*pp)->next) {
+    for (deferred **pp = &s->rpc.deferred_head; *pp; pp = &(*pp)->next) {
         if (!json_equal((*pp)->id, id))
             continue;
         deferred *d = deferred_unlink(s, pp);
@@ -190,9 +190,9 @@ static void send_message(server *s, json_t *msg)
     json_decref(msg);
     if (!text)
         return;
-    if (s->log_file && s->cfg.log_level >= LOG_LOG)
-        fprintf(s->log_file, "<-- %.2000s\n", text);
-    transport_send(s, text, strlen(text));
+    if (s->cfg.log_level >= LOG_LOG)
+        log_traffic(&s->log, "<--", text, strlen(text));
+    transport_send(&s->io, text, strlen(text));
     free(text);
 }
 
@@ -231,11 +231,11 @@ void rpc_request(server *s, const char *method, json_t *params,
                  void (*done)(server *s, json_t *result, json_t *error, void *ctx), void *ctx)
 {
     server_request *r = xcalloc(1, sizeof *r);
-    r->id = ++s->next_request_id;
+    r->id = ++s->rpc.next_request_id;
     r->done = done;
     r->ctx = ctx;
-    r->next = s->requests;
-    s->requests = r;
+    r->next = s->rpc.requests;
+    s->rpc.requests = r;
     json_t *msg = json_pack("{s:s, s:I, s:s, s:o}", "jsonrpc", "2.0", "id", (json_int_t)r->id,
                             "method", method, "params", params ? params : json_null());
     send_message(s, msg);
@@ -246,24 +246,24 @@ static void handle_response(server *s, json_t *msg)
 {
     json_t *id = json_object_get(msg, "id");
     if (!json_is_integer(id)) {
-        log_msg(s, LOG_LOG, "response with an id the server never used; ignored");
+        log_msg(&s->log, LOG_LOG, "response with an id the server never used; ignored");
         return;
     }
-    for (server_request **pp = &s->requests; *pp; pp = &(*pp)->next) {
+    for (server_request **pp = &s->rpc.requests; *pp; pp = &(*pp)->next) {
         server_request *r = *pp;
         if (r->id != (long)json_integer_value(id))
             continue;
         *pp = r->next;
         json_t *err = json_object_get(msg, "error");
         if (err)
-            log_msg(s, LOG_LOG, "client answered request %ld with an error: %s", r->id,
+            log_msg(&s->log, LOG_LOG, "client answered request %ld with an error: %s", r->id,
                     jstr(err, "message") ? jstr(err, "message") : "?");
         if (r->done)
             r->done(s, err ? NULL : json_object_get(msg, "result"), err, r->ctx);
         free(r);
         return;
     }
-    log_msg(s, LOG_LOG, "response to unknown request; ignored");
+    log_msg(&s->log, LOG_LOG, "response to unknown request; ignored");
 }
 
 /* Look up a request method. */
@@ -288,12 +288,12 @@ void rpc_dispatch_request(server *s, json_t *id, const char *method, json_t *par
 /* Queue a request until the review is fresh; past the cap, the oldest is answered now. */
 static void defer_request(server *s, json_t *id, const char *method, json_t *params)
 {
-    if (s->ndeferred >= RPC_DEFER_MAX) {
-        if (!s->defer_overflowed)
-            log_msg(s, LOG_INFO, "%d requests already wait for a review: answering the oldest "
+    if (s->rpc.ndeferred >= RPC_DEFER_MAX) {
+        if (!s->rpc.defer_overflowed)
+            log_msg(&s->log, LOG_INFO, "%d requests already wait for a review: answering the oldest "
                     "ones from what is known", RPC_DEFER_MAX);
-        s->defer_overflowed = true;
-        deferred *old = deferred_unlink(s, &s->deferred_head);
+        s->rpc.defer_overflowed = true;
+        deferred *old = deferred_unlink(s, &s->rpc.deferred_head);
         rpc_dispatch_request(s, old->id, old->method, old->params);
         deferred_free(old);
     }
@@ -302,19 +302,19 @@ static void defer_request(server *s, json_t *id, const char *method, json_t *par
     d->method = xstrdup(method);
     d->params = json_incref(params);
     d->deadline = uv_now(&s->loop) + s->wait_limit_ms;
-    deferred **pp = &s->deferred_head;
+    deferred **pp = &s->rpc.deferred_head;
     while (*pp)
         pp = &(*pp)->next;
     *pp = d;
-    s->ndeferred++;
+    s->rpc.ndeferred++;
     arm_defer_timer(s);
 }
 
 /* Answer every deferred request, oldest first. */
 void rpc_run_deferred(server *s)
 {
-    while (s->deferred_head && !diagnostics_stale(s) && s->state == STATE_RUNNING) {
-        deferred *d = deferred_unlink(s, &s->deferred_head);
+    while (s->rpc.deferred_head && !diagnostics_stale(s) && s->state == STATE_RUNNING) {
+        deferred *d = deferred_unlink(s, &s->rpc.deferred_head);
         rpc_dispatch_request(s, d->id, d->method, d->params);
         deferred_free(d);
     }
@@ -324,8 +324,8 @@ void rpc_run_deferred(server *s)
 /* Answer every deferred request with RequestCancelled (shutdown before a review could run). */
 void rpc_cancel_deferred(server *s, const char *why)
 {
-    while (s->deferred_head) {
-        deferred *d = deferred_unlink(s, &s->deferred_head);
+    while (s->rpc.deferred_head) {
+        deferred *d = deferred_unlink(s, &s->rpc.deferred_head);
         rpc_error(s, d->id, RPC_REQUEST_CANCELLED, "%s", why);
         deferred_free(d);
     }
@@ -374,7 +374,7 @@ static void handle_notification(server *s, const char *method, json_t *params)
         return;
     }
     if (s->state != STATE_RUNNING) {
-        log_msg(s, LOG_LOG, "%s dropped: server %s", method,
+        log_msg(&s->log, LOG_LOG, "%s dropped: server %s", method,
                 s->state == STATE_SHUTDOWN ? "is shut down" : "not initialized");
         return;
     }
@@ -382,24 +382,24 @@ static void handle_notification(server *s, const char *method, json_t *params)
         if (strcmp(notify_table[i].method, method) != 0)
             continue;
         if (!json_is_object(params) && strcmp(method, "initialized") != 0) {
-            log_msg(s, LOG_WARNING, "%s: params must be an object; dropped", method);
+            log_msg(&s->log, LOG_WARNING, "%s: params must be an object; dropped", method);
             return;
         }
         notify_table[i].fn(s, params);
         return;
     }
-    log_msg(s, LOG_LOG, "notification %s ignored", method);
+    log_msg(&s->log, LOG_LOG, "notification %s ignored", method);
 }
 
 /* Parse and handle one message body. */
-void rpc_handle_message(server *s, const char *body, size_t len)
+static void handle_message(server *s, const char *body, size_t len)
 {
     json_error_t err;
     json_t *msg = json_loadb(body, len, JSON_ALLOW_NUL | JSON_DECODE_ANY, &err);
-    if (s->log_file && s->cfg.log_level >= LOG_LOG)
-        fprintf(s->log_file, "--> %.*s\n", len > 2000 ? 2000 : (int)len, body);
+    if (s->cfg.log_level >= LOG_LOG)
+        log_traffic(&s->log, "-->", body, len);
     if (!msg) {
-        log_msg(s, LOG_WARNING, "invalid JSON at byte %d: %s", err.position, err.text);
+        log_msg(&s->log, LOG_WARNING, "invalid JSON at byte %d: %s", err.position, err.text);
         rpc_error(s, NULL, RPC_PARSE_ERROR, "invalid JSON: %s", err.text);
         return;
     }
@@ -425,20 +425,20 @@ void rpc_handle_message(server *s, const char *body, size_t len)
         if (id)
             rpc_error(s, reply_id, RPC_INVALID_REQUEST, "\"jsonrpc\" must be \"2.0\"");
         else
-            log_msg(s, LOG_WARNING, "message without \"jsonrpc\":\"2.0\" dropped");
+            log_msg(&s->log, LOG_WARNING, "message without \"jsonrpc\":\"2.0\" dropped");
     } else if (!json_is_string(jmethod)) {
         if (id || jmethod)
             rpc_error(s, reply_id, RPC_INVALID_REQUEST,
                       jmethod ? "\"method\" must be a string" : "message without a method");
         else
-            log_msg(s, LOG_WARNING, "message without method or id dropped");
+            log_msg(&s->log, LOG_WARNING, "message without method or id dropped");
     } else if (id && !id_ok) {
         rpc_error(s, NULL, RPC_INVALID_REQUEST, "\"id\" must be an integer or a string");
     } else if (params && !json_is_object(params) && !json_is_array(params) && !json_is_null(params)) {
         if (id)
             rpc_error(s, id, RPC_INVALID_PARAMS, "\"params\" must be an object or an array");
         else
-            log_msg(s, LOG_WARNING, "%s: params must be structured; dropped",
+            log_msg(&s->log, LOG_WARNING, "%s: params must be structured; dropped",
                     json_string_value(jmethod));
     } else if (id) {
         handle_request(s, id, json_string_value(jmethod), params);
@@ -448,14 +448,77 @@ void rpc_handle_message(server *s, const char *body, size_t len)
     json_decref(msg);
 }
 
+/* The transport's on_message: a message body, or the start of a garbage run in the input
+ * (answered with a ParseError whose id is null). */
+static void on_message(void *data, const char *body, size_t len, const char *problem)
+{
+    server *s = data;
+    if (body) {
+        handle_message(s, body, len);
+        return;
+    }
+    json_t *null = json_null();
+    rpc_error(s, null, RPC_PARSE_ERROR, "%s", problem);
+    json_decref(null);
+}
+
+/* The transport's on_drained: send what waited for the client to read. */
+static void on_drained(void *data)
+{
+    diagnostics_output_drained(data);
+}
+
+/* The transport's on_closed: the input ended or the client is gone. */
+static void on_closed(void *data, bool failed)
+{
+    server *s = data;
+    if (s->exit_requested)
+        return;
+    if (!failed)
+        log_msg(&s->log, LOG_INFO, "input closed without exit");
+    server_stop(s, !failed && s->state == STATE_SHUTDOWN ? 0 : 1);
+}
+
+const transport_callbacks rpc_transport_callbacks = {on_message, on_drained, on_closed};
+
+/* The logger's sink: a message at or under the client's level goes out as window/logMessage
+ * (once the client is initialized and until exit); one to show goes out as
+ * window/showMessage. While output is backed up log lines are dropped and counted, and the
+ * count is told first once they can go again. */
+void rpc_log_sink(void *data, bool show, int level, const char *text)
+{
+    server *s = data;
+    if (s->exit_requested)
+        return;
+    if (show) {
+        rpc_notify(s, "window/showMessage", json_pack("{s:i, s:s}", "type", level, "message", text));
+        return;
+    }
+    if (level > s->cfg.log_level || s->state == STATE_UNINITIALIZED)
+        return;
+    if (transport_backed_up(&s->io)) {
+        s->rpc.logs_dropped++;
+        return;
+    }
+    if (s->rpc.logs_dropped) {
+        char *note = xasprintf("%zu log messages dropped while the client was not reading",
+                               s->rpc.logs_dropped);
+        s->rpc.logs_dropped = 0;
+        rpc_notify(s, "window/logMessage", json_pack("{s:i, s:s}", "type", LOG_WARNING,
+                                                     "message", note));
+        free(note);
+    }
+    rpc_notify(s, "window/logMessage", json_pack("{s:i, s:s}", "type", level, "message", text));
+}
+
 /* Free pending lists at shutdown (no responses are sent any more). */
 void rpc_free_all(server *s)
 {
-    while (s->deferred_head)
-        deferred_free(deferred_unlink(s, &s->deferred_head));
-    while (s->requests) {
-        server_request *r = s->requests;
-        s->requests = r->next;
+    while (s->rpc.deferred_head)
+        deferred_free(deferred_unlink(s, &s->rpc.deferred_head));
+    while (s->rpc.requests) {
+        server_request *r = s->rpc.requests;
+        s->rpc.requests = r->next;
         if (r->done)
             r->done(s, NULL, NULL, r->ctx); /* lets the callback free its context */
         free(r);

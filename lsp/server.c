@@ -30,13 +30,13 @@ void server_stop(server *s, int code)
         return;
     s->exit_requested = true;
     s->exit_code = code;
-    log_msg(s, LOG_LOG, "exiting with code %d", code);
+    log_msg(&s->log, LOG_LOG, "exiting with code %d", code);
     workspaces_stop_watching(s);
     close_handle((uv_handle_t *)&s->debounce);
     close_handle((uv_handle_t *)&s->progress_timeout);
-    close_handle((uv_handle_t *)&s->defer_timer);
+    close_handle((uv_handle_t *)&s->rpc.defer_timer);
     close_handle((uv_handle_t *)&s->wait_timer);
-    transport_close(s);
+    transport_close(&s->io);
 }
 
 /* Print usage to stderr. */
@@ -75,9 +75,11 @@ int lsp_main(int argc, char **argv)
     }
     signal(SIGPIPE, SIG_IGN);
     settings_init(&s->cfg);
+    s->log.sink = rpc_log_sink;
+    s->log.data = s;
     if (log_path) {
-        s->log_file = fopen(log_path, "a");
-        if (!s->log_file)
+        s->log.file = fopen(log_path, "a");
+        if (!s->log.file)
             fprintf(stderr, "review-lsp: cannot open log file %s; logging to the client only\n",
                     log_path);
     }
@@ -87,17 +89,22 @@ int lsp_main(int argc, char **argv)
     lifecycle_init(s);
     char *cause = NULL;
     int code;
-    if (transport_start(s, &cause) < 0) {
+    /* The tests lower the high-water mark to exercise back-pressure without megabytes of
+     * output. */
+    const char *limit = getenv("REVIEW_LSP_QUEUE_LIMIT");
+    size_t high_water = limit && atol(limit) > 0 ? (size_t)atol(limit) : 0;
+    if (transport_start(&s->io, &s->loop, &s->log, high_water, &rpc_transport_callbacks, s,
+                        &cause) < 0) {
         fprintf(stderr, "review-lsp: %s\n", cause);
         free(cause);
         s->exit_requested = true;
         close_handle((uv_handle_t *)&s->debounce);
         close_handle((uv_handle_t *)&s->progress_timeout);
-        close_handle((uv_handle_t *)&s->defer_timer);
+        close_handle((uv_handle_t *)&s->rpc.defer_timer);
         close_handle((uv_handle_t *)&s->wait_timer);
         code = 2;
     } else {
-        log_msg(s, LOG_LOG, "review-lsp %s started", REVIEW_LSP_VERSION);
+        log_msg(&s->log, LOG_LOG, "review-lsp %s started", REVIEW_LSP_VERSION);
         uv_run(&s->loop, UV_RUN_DEFAULT);
         if (!s->exit_requested)
             server_stop(s, 1);
@@ -118,8 +125,8 @@ int lsp_main(int argc, char **argv)
     settings_free(&s->cfg);
     free(s->client_name);
     free(s->bundled_rules_file);
-    if (s->log_file)
-        fclose(s->log_file);
+    if (s->log.file)
+        fclose(s->log.file);
     free(s);
     return code;
 }

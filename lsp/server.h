@@ -3,7 +3,8 @@
  * concern and exports a few functions with its prefix:
  *
  *   framing.c      Content-Length message framing (pure; see framing.h)
- *   transport.c    stdin/stdout on libuv: reading, the bounded write queue, back-pressure
+ *   transport.c    stdin/stdout on libuv, the bounded write queue (transport.h; below this
+ *                  header: it calls back only through the callbacks rpc.c gives it)
  *   rpc.c          JSON-RPC 2.0: parsing, validation, dispatch table, replies, cancellation
  *   lifecycle.c    initialize / initialized / shutdown / exit and the capabilities
  *   position.c     UTF-8 / UTF-16 position conversion (pure; see position.h)
@@ -16,7 +17,7 @@
  *   actions.c      textDocument/codeAction and workspace/executeCommand
  *   checklist.c    the review checklist (Markdown) and the rule list
  *   settings.c     the "review" settings: parsing, validation, applying
- *   log.c          window/logMessage, window/showMessage and the --log file
+ *   log.c          the --log file and a sink for the client (log.h; below this header too)
  *   server.c       lsp_main: the loop, arguments, start-up and tear-down
  *
  * Ownership: json_t parameters named `params`/`result`/`data` passed to rpc_respond,
@@ -33,8 +34,9 @@
 
 #include "engine/engine.h"
 #include "engine/util.h"
-#include "lsp/framing.h"
+#include "lsp/log.h"
 #include "lsp/position.h"
+#include "lsp/transport.h"
 #include "lsp/watch.h"
 
 typedef struct server server;
@@ -49,9 +51,6 @@ enum {
     RPC_SERVER_NOT_INITIALIZED = -32002,
     RPC_REQUEST_CANCELLED = -32800,
 };
-
-/* window/logMessage and window/showMessage types; LOG_OFF silences the client log. */
-enum { LOG_OFF = 0, LOG_ERROR = 1, LOG_WARNING = 2, LOG_INFO = 3, LOG_LOG = 4 };
 
 typedef enum server_state {
     STATE_UNINITIALIZED, /* before `initialize` */
@@ -156,42 +155,32 @@ typedef struct stored_diag {
     char *rule_id;                /* a finding's rule, or NULL for a derived-family hint */
 } stored_diag;
 
-struct server {
-    uv_loop_t loop;
-    /* transport */
-    uv_stream_t *in_stream;       /* stdin as a pipe or tty, or NULL when stdin is a file */
-    uv_pipe_t in_pipe;
-    uv_tty_t in_tty;
-    uv_fs_t in_file_req;
-    char in_file_buf[65536];
-    bool in_is_file, reading, in_eof;
-    uv_pipe_t out_pipe;
-    uv_tty_t out_tty;
-    uv_stream_t *out_stream;
-    bool out_broken;              /* a write failed: the client is gone */
-    int out_fd;                   /* used with blocking writes when stdout is a file */
-    size_t out_queued;            /* bytes handed to uv_write and not yet written */
-    size_t out_high_water;        /* above this: reading pauses, publishes wait */
-    size_t logs_dropped;
-    framer fr;
-    /* protocol */
-    server_state state;
-    bool exit_requested;
-    int exit_code;
+/* rpc.c's part: requests the server sent, requests waiting for a review, dropped logs. */
+typedef struct rpc_state {
     long next_request_id;
     server_request *requests;
     deferred *deferred_head;
     size_t ndeferred;
     bool defer_overflowed;        /* the cap was hit since the queue last emptied (logged once) */
     uv_timer_t defer_timer;       /* answers deferred requests past their deadline */
-    uint64_t wait_limit_ms;       /* REVIEW_LSP_WAIT_LIMIT_MS, default 10 s */
+    size_t logs_dropped;          /* log notifications dropped while output was backed up */
+} rpc_state;
+
+struct server {
+    uv_loop_t loop;
+    transport io;                 /* transport.c: stdin/stdout, framing, back-pressure */
+    logger log;                   /* log.c: the --log file; its sink is rpc.c's */
+    rpc_state rpc;                /* rpc.c */
+    /* protocol */
+    server_state state;
+    bool exit_requested;
+    int exit_code;
+    uint64_t wait_limit_ms;       /* REVIEW_LSP_WAIT_LIMIT_MS, default 10 s (read once) */
     uv_timer_t wait_timer;        /* `initialized` / workspace/configuration overdue */
     bool initialized_seen;
     client_caps caps;
     char *client_name;
     bool dynamic_watch;           /* client registers watched-file globs for us */
-    /* logging */
-    FILE *log_file;
     /* repositories under review, in the order of the client's workspace folders */
     workspace *wss;
     char *root_hint;              /* the first folder while settings are read in initialize */
@@ -218,16 +207,12 @@ struct server {
 /* Leave the loop: close every handle (flushing stdout) and make lsp_main return code. */
 void server_stop(server *s, int code);
 
-/* --- transport.c --- */
-int transport_start(server *s, char **cause);
-/* Queue one framed message (body is borrowed; copied). Never blocks. */
-void transport_send(server *s, const char *body, size_t len);
-bool transport_backed_up(const server *s);
-void transport_close(server *s);
-
 /* --- rpc.c --- */
-/* Handle one message body from the framer. */
-void rpc_handle_message(server *s, const char *body, size_t len);
+/* The transport's callbacks: one message (or a framing problem), output drained, the client
+ * gone. */
+extern const transport_callbacks rpc_transport_callbacks;
+/* The logger's sink: forwards log lines and messages to the client when it may be told. */
+void rpc_log_sink(void *data, bool show, int level, const char *text);
 void rpc_respond(server *s, json_t *id, json_t *result);
 void rpc_error(server *s, json_t *id, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -265,11 +250,6 @@ void settings_to_engine(const settings *c, const char *root, engine_settings *ou
 void settings_changed(server *s, int mask);
 void settings_did_change_configuration(server *s, json_t *params);
 void settings_request_configuration(server *s, void (*then)(server *s));
-
-/* --- log.c --- */
-void log_msg(server *s, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void show_message(server *s, int type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int log_level_parse(const char *name);
 
 /* --- workspaces.c --- */
 /* Open the repository holding a folder (borrowed path) and add it, unless its work tree is
@@ -326,6 +306,7 @@ void diagnostics_free_all(server *s);
 void diagnostics_forget(server *s, workspace *ws);
 /* The LSP range for an engine range in a text (new object). */
 json_t *diagnostics_range(server *s, const char *text, size_t len, const text_range *r);
+/* The write queue drained: publish what was held back. */
 void diagnostics_output_drained(server *s);
 /* The derived families whose sites include a file, in family order (caller frees the array;
  * the families are borrowed from ws->last). */

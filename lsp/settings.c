@@ -104,7 +104,7 @@ static bool apply_string(server *s, json_t *v, const char *name, char **slot)
     if (!v)
         return false;
     if (!json_is_string(v) && !json_is_null(v)) {
-        show_message(s, LOG_WARNING, "review.%s: expected a string; keeping %s%s%s", name,
+        show_message(&s->log, LOG_WARNING, "review.%s: expected a string; keeping %s%s%s", name,
                      *slot ? "\"" : "", *slot ? *slot : "the default", *slot ? "\"" : "");
         return false;
     }
@@ -159,7 +159,7 @@ static int apply_rules_path(server *s, json_t *v)
     settings *c = &s->cfg;
     const char *keep = c->rules_path ? c->rules_path : "the default rules file";
     if (!json_is_string(v) && !json_is_null(v)) {
-        show_message(s, LOG_WARNING, "review.rulesPath: expected a string; keeping %s", keep);
+        show_message(&s->log, LOG_WARNING, "review.rulesPath: expected a string; keeping %s", keep);
         return 0;
     }
     const char *p = json_string_value(v);
@@ -167,7 +167,7 @@ static int apply_rules_path(server *s, json_t *v)
         p = NULL;
     char *bad = p ? unreadable_rules(s, p) : NULL;
     if (bad) {
-        show_message(s, LOG_WARNING, "review.rulesPath: cannot read %s; keeping %s", bad, keep);
+        show_message(&s->log, LOG_WARNING, "review.rulesPath: cannot read %s; keeping %s", bad, keep);
         free(bad);
         return 0;
     }
@@ -192,7 +192,7 @@ static int apply_derived_hints(server *s, json_t *v)
         if (strcmp(json_string_value(v), HINT_NAMES[i]) == 0)
             mode = i;
     if (mode == -2) {
-        show_message(s, LOG_WARNING, "review.derivedHints: expected \"file\", \"line\" or \"off\"; keeping %s",
+        show_message(&s->log, LOG_WARNING, "review.derivedHints: expected \"file\", \"line\" or \"off\"; keeping %s",
                      c->derived_hints == HINTS_UNSET ? "file" : HINT_NAMES[c->derived_hints]);
         return 0;
     }
@@ -211,7 +211,7 @@ int settings_apply(server *s, json_t *obj)
     int mask = 0;
     if (!json_is_object(obj)) {
         if (obj && !json_is_null(obj))
-            show_message(s, LOG_WARNING, "review: settings must be an object; ignored");
+            show_message(&s->log, LOG_WARNING, "review: settings must be an object; ignored");
         return 0;
     }
     if (apply_string(s, json_object_get(obj, "base"), "base", &c->base))
@@ -240,7 +240,7 @@ int settings_apply(server *s, json_t *obj)
             json_object_set_new(nsev, key, json_integer(n));
         }
         if (bad) {
-            show_message(s, LOG_WARNING, "review.severity: %s; keeping the previous overrides", bad);
+            show_message(&s->log, LOG_WARNING, "review.severity: %s; keeping the previous overrides", bad);
             json_decref(nsev);
         } else if (!json_equal(nsev, c->severity)) {
             json_decref(c->severity);
@@ -265,7 +265,7 @@ int settings_apply(server *s, json_t *obj)
         bool ok = json_is_array(v) || json_is_null(v);
         json_array_foreach(v, i, e) ok = ok && json_is_string(e);
         if (!ok) {
-            show_message(s, LOG_WARNING,
+            show_message(&s->log, LOG_WARNING,
                          "review.disabledRules: expected an array of rule ids; keeping the previous list");
         } else {
             size_t n = json_is_array(v) ? json_array_size(v) : 0;
@@ -295,7 +295,7 @@ int settings_apply(server *s, json_t *obj)
     v = json_object_get(obj, "debounceMs");
     if (v) {
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 60000)
-            show_message(s, LOG_WARNING,
+            show_message(&s->log, LOG_WARNING,
                          "review.debounceMs: expected an integer from 0 to 60000; keeping %ld",
                          c->debounce_ms);
         else
@@ -309,7 +309,7 @@ int settings_apply(server *s, json_t *obj)
     } else if (v && !json_is_null(v)) {
         if (!json_is_integer(v) || json_integer_value(v) < 1 ||
             json_integer_value(v) > ((json_int_t)1 << 30))
-            show_message(s, LOG_WARNING,
+            show_message(&s->log, LOG_WARNING,
                          "review.maxFileBytes: expected a positive integer up to 1 GiB; keeping %zu",
                          c->max_file_bytes ? c->max_file_bytes : DEFAULT_MAX_FILE_BYTES);
         else if ((size_t)json_integer_value(v) != (c->max_file_bytes ? c->max_file_bytes
@@ -326,7 +326,7 @@ int settings_apply(server *s, json_t *obj)
     if (v) {
         int lv = log_level_parse(json_string_value(v));
         if (lv < 0)
-            show_message(s, LOG_WARNING,
+            show_message(&s->log, LOG_WARNING,
                          "review.logLevel: expected off, error, warning, info or log; keeping %s",
                          c->log_level == LOG_OFF       ? "off"
                          : c->log_level == LOG_ERROR   ? "error"
@@ -371,9 +371,9 @@ static void on_configuration(server *s, json_t *result, json_t *error, void *ctx
         if (json_is_object(item))
             mask = settings_apply(s, item);
         else if (!json_is_null(item))
-            show_message(s, LOG_WARNING, "review: settings must be an object; ignored");
+            show_message(&s->log, LOG_WARNING, "review: settings must be an object; ignored");
     } else if (!error) {
-        log_msg(s, LOG_LOG, "workspace/configuration answered with no items");
+        log_msg(&s->log, LOG_LOG, "workspace/configuration answered with no items");
     }
     if (then)
         then(s);
@@ -406,6 +406,6 @@ void settings_did_change_configuration(server *s, json_t *params)
     } else if (s->caps.configuration) {
         settings_request_configuration(s, NULL);
     } else if (st && !json_is_null(st) && !json_is_object(st)) {
-        show_message(s, LOG_WARNING, "review: settings must be an object; ignored");
+        show_message(&s->log, LOG_WARNING, "review: settings must be an object; ignored");
     }
 }

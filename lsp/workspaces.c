@@ -58,14 +58,14 @@ workspace *workspaces_add(server *s, const char *root)
     engine *eng = engine_open_repo(root, &es, &cause);
     free(tmp);
     if (!eng) {
-        show_message(s, LOG_WARNING, "review-lsp: %s: %s; no findings will be shown", root,
+        show_message(&s->log, LOG_WARNING, "review-lsp: %s: %s; no findings will be shown", root,
                      cause ? cause : "cannot open the repository");
         free(cause);
         return NULL;
     }
     workspace *old = find_workdir(s, engine_workdir(eng));
     if (old) {
-        log_msg(s, LOG_INFO, "%s is inside the work tree %s, reviewed already", root, old->workdir);
+        log_msg(&s->log, LOG_INFO, "%s is inside the work tree %s, reviewed already", root, old->workdir);
         old->nfolders++;
         engine_free(eng);
         return old;
@@ -91,8 +91,8 @@ workspace *workspaces_add(server *s, const char *root)
     *pp = ws;
     const char *problem = engine_catalog_problem(eng);
     if (problem)
-        show_message(s, LOG_WARNING, "review-lsp: %s", problem);
-    log_msg(s, LOG_INFO, "review-lsp %s: work tree %s, rules %s, positions in %s",
+        show_message(&s->log, LOG_WARNING, "review-lsp: %s", problem);
+    log_msg(&s->log, LOG_INFO, "review-lsp %s: work tree %s, rules %s, positions in %s",
             REVIEW_LSP_VERSION, ws->workdir, engine_catalog(eng)->path,
             s->caps.utf8 ? "utf-8" : "utf-16");
     return ws;
@@ -120,13 +120,13 @@ void workspaces_watch(server *s)
         ws->owner = s;
         ws->watch = watcher_start(&s->loop, ws->eng, ws->workdir, on_watch, ws, &warning);
         if (warning) {
-            log_msg(s, LOG_WARNING, "%s", warning);
-            show_message(s, LOG_WARNING, "%s", warning);
+            log_msg(&s->log, LOG_WARNING, "%s", warning);
+            show_message(&s->log, LOG_WARNING, "%s", warning);
             free(warning);
         }
         if (ws->watch)
             engine_set_incremental(ws->eng, true);
-        log_msg(s, LOG_LOG, "watching %zu directories of %s", watcher_count(ws->watch), ws->workdir);
+        log_msg(&s->log, LOG_LOG, "watching %zu directories of %s", watcher_count(ws->watch), ws->workdir);
     }
 }
 
@@ -386,7 +386,7 @@ static const char *bundled_rules_file(server *s, const rule_catalog *cat)
         path = NULL;
     }
     if (!path) {
-        log_msg(s, LOG_WARNING, "not writing the bundled rules to a cache directory (%s); rule "
+        log_msg(&s->log, LOG_WARNING, "not writing the bundled rules to a cache directory (%s); rule "
                 "links are left out", why ? why : "unknown error");
         free(why);
         s->bundled_rules_file = xstrdup("");
@@ -443,7 +443,7 @@ void workspaces_watched_files(server *s, json_t *params)
          * it (ws/../secret) is refused and never enters the change */
         char *rel = w ? gate_normalize(path + at, &why) : NULL;
         if (w && !rel) {
-            log_msg(s, LOG_WARNING, "watched-file event for %s ignored: %s", uri, why);
+            log_msg(&s->log, LOG_WARNING, "watched-file event for %s ignored: %s", uri, why);
         } else if (w) {
             if (*rel)
                 engine_mark_dirty(w->eng, rel);
@@ -479,7 +479,7 @@ static void remove_folder(server *s, const char *uri)
             best = pp;
     if (best && --(*best)->nfolders == 0) {
         workspace *ws = *best;
-        log_msg(s, LOG_INFO, "workspace folder %s closed: no longer reviewing %s", uri, ws->workdir);
+        log_msg(&s->log, LOG_INFO, "workspace folder %s closed: no longer reviewing %s", uri, ws->workdir);
         diagnostics_forget(s, ws);
         documents_forget(s, ws);
         *best = ws->next;
@@ -502,7 +502,7 @@ void workspaces_did_change_folders(server *s, json_t *params)
         const char *why = NULL;
         char *path = jstr(f, "uri") ? uri_to_path(jstr(f, "uri"), &why) : NULL;
         if (!path) {
-            log_msg(s, LOG_WARNING, "workspace folder %s refused: %s",
+            log_msg(&s->log, LOG_WARNING, "workspace folder %s refused: %s",
                     jstr(f, "uri") ? jstr(f, "uri") : "(no uri)", why ? why : "no uri");
             continue;
         }
