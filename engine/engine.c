@@ -54,6 +54,7 @@ struct engine {
     syntax_cache *syn;     /* parsed head/base documents, reused across reviews */
     precision_policy policy; /* which rules may report at Warning */
     void *states[64];      /* each collector's state kept between reviews */
+    bool prepared;         /* engine_prepare_review ran since the last review */
     char **touched;        /* paths changed on disk since the previous review (NULL: unknown) */
 };
 
@@ -635,9 +636,17 @@ static char *repo_title(engine *e, change *c)
     return t;
 }
 
-int engine_review(engine *e, review **out, char **cause)
+void engine_prepare_review(engine *e)
 {
     refresh_config(e);
+    e->prepared = true;
+}
+
+int engine_review(engine *e, review **out, char **cause)
+{
+    if (!e->prepared)
+        refresh_config(e);
+    e->prepared = false;
     if (!e->rp) {
         *out = review_diff(e);
         return 0;

@@ -102,6 +102,13 @@ void engine_drop_overlay(engine *e, const char *relpath);
  * paths marked dirty and the overlays set or dropped since the last review, and rebuilds
  * everything only when marked all-dirty or when the base commit moved. */
 int engine_review(engine *e, review **out, char **cause);
+/* The part of a review that changes what engine_catalog, engine_config and
+ * engine_catalog_problem return: the repository configuration re-read, the rules file
+ * reloaded when it changed. engine_review does it itself unless this ran since the last
+ * review. A caller that runs engine_review on another thread calls this first on its own
+ * thread; while that review runs it may then read those three and engine_workdir (the review
+ * only reads them too), and must call nothing else on the engine. */
+void engine_prepare_review(engine *e);
 void engine_set_incremental(engine *e, bool on);
 /* A path (relative to the work tree) changed on disk. */
 void engine_mark_dirty(engine *e, const char *relpath);

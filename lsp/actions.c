@@ -311,18 +311,38 @@ static void cmd_open_location(server *s, json_t *id, json_t *arg)
     rpc_respond(s, id, res);
 }
 
-/* Bring the reviews up to date before a command that reports on them. */
-static void freshen(server *s)
+/* Commands that report on the reviews: rpc.c holds them until the reviews are fresh. */
+static const char *const fresh_commands[] = {"review.rescan", "review.showDerivedRules",
+                                             "review.showChecklist", "review.showConfig",
+                                             "review.listRules", NULL};
+
+/* True when an executeCommand request (params borrowed) reports on the reviews and so waits
+ * for a fresh one. */
+bool actions_command_wants_fresh(json_t *params)
 {
-    if (s->first_scan_done && diagnostics_stale(s))
-        diagnostics_review_now(s);
+    const char *cmd = jstr(params, "command");
+    for (size_t i = 0; cmd && fresh_commands[i]; i++)
+        if (strcmp(cmd, fresh_commands[i]) == 0)
+            return true;
+    return false;
+}
+
+/* An executeCommand request arrived (before it may wait): review.rescan marks everything
+ * changed, so the answer waits for a review of the whole change. */
+void actions_command_arrived(server *s, json_t *params)
+{
+    const char *cmd = jstr(params, "command");
+    if (!cmd || strcmp(cmd, "review.rescan") != 0)
+        return;
+    for (workspace *ws = s->wss; ws; ws = ws->next)
+        worker_mark_dirty(ws, NULL);
+    diagnostics_schedule(s, NULL, NULL);
 }
 
 /* review.showDerivedRules: the families in the original rules.txt format (one repository: as
  * is; several: each under a "# work tree" line). */
 static void cmd_show_derived(server *s, json_t *id, json_t *arg)
 {
-    freshen(s);
     workspace *only = json_is_object(arg) && jstr(arg, "uri") ? arg_workspace(s, arg) : NULL;
     strbuf sb;
     sb_init(&sb);
@@ -349,7 +369,6 @@ static void cmd_show_derived(server *s, json_t *id, json_t *arg)
  * uri, or for every repository without one. */
 static void cmd_show_checklist(server *s, json_t *id, json_t *arg)
 {
-    freshen(s);
     workspace *only = json_is_object(arg) && jstr(arg, "uri") ? arg_workspace(s, arg) : NULL;
     bool any = false;
     for (workspace *ws = s->wss; ws && !any; ws = ws->next)
@@ -363,14 +382,10 @@ static void cmd_show_checklist(server *s, json_t *id, json_t *arg)
     free(md);
 }
 
-/* review.rescan: re-read everything (the watcher may not have reported yet) and republish. */
+/* review.rescan: everything was re-read (the watcher may not have reported yet) and
+ * republished (actions_command_arrived, then rpc.c waited for the review); report on it. */
 static void cmd_rescan(server *s, json_t *id)
 {
-    for (workspace *ws = s->wss; ws; ws = ws->next)
-        engine_mark_all_dirty(ws->eng);
-    diagnostics_schedule(s, NULL);
-    if (s->first_scan_done)
-        diagnostics_review_now(s);
     size_t files = 0, findings = 0, repos = 0;
     for (workspace *ws = s->wss; ws; ws = ws->next) {
         files += ws->last && ws->last->chg ? ws->last->chg->nfiles : 0;
@@ -385,7 +400,6 @@ static void cmd_rescan(server *s, json_t *id)
  * first) with the source of each value, the editor's settings among them; also logged. */
 static void cmd_show_config(server *s, json_t *id, json_t *arg)
 {
-    freshen(s);
     workspace *ws = arg_workspace(s, arg);
     if (!ws) {
         rpc_error(s, id, RPC_INVALID_PARAMS, "review.showConfig: no repository");
@@ -421,8 +435,7 @@ void actions_execute_command(server *s, json_t *id, json_t *params)
     } else if (strcmp(cmd, "review.showConfig") == 0) {
         cmd_show_config(s, id, arg);
     } else if (strcmp(cmd, "review.listRules") == 0) {
-        freshen(s);
-        workspace *ws = arg_workspace(s, arg);
+            workspace *ws = arg_workspace(s, arg);
         if (ws)
             rpc_respond(s, id, checklist_rules(s, ws));
         else

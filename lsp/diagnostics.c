@@ -33,29 +33,57 @@ void diagnostics_init(server *s)
     s->progress_timeout.data = s;
 }
 
-/* True when some workspace has a review due. */
-static bool any_pending(const server *s)
+/* True when some workspace has a review due (none begun covers its changes). */
+static bool any_due(const server *s)
 {
     for (const workspace *ws = s->wss; ws; ws = ws->next)
-        if (ws->review_pending)
+        if (worker_due(ws))
             return true;
     return false;
 }
 
-/* True when an answer computed now would not reflect the latest edits. */
-bool diagnostics_stale(const server *s)
+/* True when a review runs on the worker. */
+bool diagnostics_busy(const server *s)
 {
-    return s->wss && (!s->first_scan_done || any_pending(s));
+    for (const workspace *ws = s->wss; ws; ws = ws->next)
+        if (worker_busy(ws))
+            return true;
+    return s->closing_reviews > 0;
 }
 
-/* Schedule a review of ws (NULL: of every workspace) after the debounce. */
-void diagnostics_schedule(server *s, workspace *ws)
+/* True when an answer about uri (NULL: about anything) from the last complete reviews could
+ * differ from a fresh one. */
+bool diagnostics_stale(server *s, const char *uri)
+{
+    if (!s->wss)
+        return false;
+    if (!s->first_scan_done)
+        return true;
+    if (uri) {
+        workspace *ws = NULL;
+        const char *why = NULL;
+        char *rel = workspaces_relpath(s, uri, &ws, &why);
+        if (rel) {
+            bool stale = worker_stale(ws, rel);
+            free(rel);
+            return stale;
+        }
+    }
+    for (const workspace *ws = s->wss; ws; ws = ws->next)
+        if (worker_stale(ws, NULL))
+            return true;
+    return false;
+}
+
+/* Note that relpath (NULL: anything) changed in ws (NULL: in every workspace) and review
+ * after the debounce. */
+void diagnostics_schedule(server *s, workspace *ws, const char *relpath)
 {
     if (!s->wss || s->state != STATE_RUNNING)
         return;
     for (workspace *w = s->wss; w; w = w->next)
         if (!ws || w == ws)
-            w->review_pending = true;
+            worker_note_change(w, relpath);
     if (!s->first_scan_done)
         return; /* the first scan will see it */
     uv_timer_start(&s->debounce, on_debounce, (uint64_t)s->cfg.debounce_ms, 0);
@@ -65,7 +93,7 @@ void diagnostics_schedule(server *s, workspace *ws)
  * rest of the debounce (requests already read in this turn are answered by the same review). */
 void diagnostics_hurry(server *s)
 {
-    if (s->first_scan_done && any_pending(s) && !s->exit_requested)
+    if (s->first_scan_done && any_due(s) && !s->exit_requested)
         uv_timer_start(&s->debounce, on_debounce, 0, 0);
 }
 
@@ -620,18 +648,13 @@ static void log_new_notes(server *s, const review *now, const review *before)
     }
 }
 
-/* Review one workspace now. */
-static void review_workspace(server *s, workspace *ws)
+static void review_done(server *s, workspace *ws, review *out, char *cause, double ms,
+                        bool superseded);
+
+/* Take in a review that came back: tell the user what is new about the configuration, the
+ * base and the notes, and make it the workspace's last review. */
+static void take_review(server *s, workspace *ws, review *out, double ms)
 {
-    ws->review_pending = false;
-    review *out = NULL;
-    char *cause = NULL;
-    uint64_t t0 = uv_hrtime();
-    if (engine_review(ws->eng, &out, &cause) < 0) {
-        log_msg(&s->log, LOG_ERROR, "review of %s failed: %s", ws->workdir, cause ? cause : "unknown error");
-        free(cause);
-        return;
-    }
     config_messages(s, ws, out);
     /* a base setting that names no commit: an error shown once (until it changes); the
        review above used the default meanwhile */
@@ -647,28 +670,113 @@ static void review_workspace(server *s, workspace *ws)
     ws->last = out;
     s->reviews_run++;
     log_msg(&s->log, LOG_LOG, "review %lu: %.1f ms in the engine; %s, base %s", s->reviews_run,
-            (double)(uv_hrtime() - t0) / 1e6, ws->workdir, out->base_desc ? out->base_desc : "?");
+            ms, ws->workdir, out->base_desc ? out->base_desc : "?");
 }
 
-/* Review every workspace with something pending now (cancelling a pending debounce),
- * publish, and answer waiting requests. */
+/* Publish every workspace's last review and answer the requests that waited for it; close
+ * the first scan's progress once nothing is left to review. */
+static void publish_reviews(server *s)
+{
+    uint64_t t1 = uv_hrtime();
+    publish_all(s, false);
+    log_msg(&s->log, LOG_LOG, "published in %.1f ms", (double)(uv_hrtime() - t1) / 1e6);
+    rpc_run_deferred(s);
+    if (s->progress_open && !any_due(s) && !diagnostics_busy(s)) {
+        s->progress_open = false;
+        size_t files = 0, findings = 0;
+        for (workspace *ws = s->wss; ws; ws = ws->next) {
+            files += ws->last && ws->last->chg ? ws->last->chg->nfiles : 0;
+            findings += ws->last ? ws->last->findings.n : 0;
+        }
+        char *m = xasprintf("%zu files, %zu findings", files, findings);
+        rpc_notify(s, "$/progress", json_pack("{s:s, s:{s:s, s:s}}", "token", "review-lsp/scan",
+                                              "value", "kind", "end", "message", m));
+        free(m);
+    }
+}
+
+/* A review came back (worker_done_fn). A superseded one (edits arrived while it ran) is
+ * dropped: its findings describe text the documents no longer hold; the next review, already
+ * due, replaces it. Then the next review starts, or whoever waits for the worker to be idle
+ * (shutdown) goes on. */
+static void review_done(server *s, workspace *ws, review *out, char *cause, double ms,
+                        bool superseded)
+{
+    if (ws->work.doomed) {
+        s->closing_reviews--;
+        review_free(out);
+        free(cause);
+        workspaces_release(ws);
+    } else if (!out) {
+        log_msg(&s->log, LOG_ERROR, "review of %s failed: %s", ws->workdir,
+                cause ? cause : "unknown error");
+        free(cause);
+    } else if (s->exit_requested) {
+        review_free(out);
+    } else if (superseded) {
+        log_msg(&s->log, LOG_LOG, "review of %s superseded by later edits after %.1f ms; not "
+                "published", ws->workdir, ms);
+        review_free(out);
+    } else {
+        take_review(s, ws, out, ms);
+        if (!s->reviewing_here)
+            publish_reviews(s);
+    }
+    if (s->exit_requested || s->reviewing_here)
+        return;
+    if (s->when_idle && !diagnostics_busy(s)) {
+        void (*fn)(server *) = s->when_idle;
+        s->when_idle = NULL;
+        fn(s);
+        return;
+    }
+    if (!uv_is_active((uv_handle_t *)&s->debounce))
+        diagnostics_review_now(s);
+}
+
+/* Start reviewing the next workspace with something due on the worker (one review at a time:
+ * the next starts when it comes back). */
 void diagnostics_review_now(server *s)
 {
     uv_timer_stop(&s->debounce);
-    if (!s->wss || s->exit_requested)
+    if (!s->wss || s->exit_requested || diagnostics_busy(s))
+        return;
+    for (workspace *ws = s->wss; ws; ws = ws->next)
+        if (worker_due(ws)) {
+            worker_start(s, ws, review_done);
+            return;
+        }
+    rpc_run_deferred(s);
+}
+
+/* Call fn once no review runs on the worker: now, or when the running one comes back. */
+void diagnostics_when_idle(server *s, void (*fn)(server *s))
+{
+    if (!diagnostics_busy(s)) {
+        fn(s);
+        return;
+    }
+    s->when_idle = fn;
+}
+
+/* Review everything due here, on the loop, and publish (shutdown: nothing runs). */
+void diagnostics_review_here(server *s)
+{
+    uv_timer_stop(&s->debounce);
+    if (!s->wss || s->exit_requested || diagnostics_busy(s))
         return;
     bool any = false;
+    s->reviewing_here = true;
     for (workspace *ws = s->wss; ws; ws = ws->next)
-        if (ws->review_pending || !ws->last) {
-            review_workspace(s, ws);
+        if (worker_due(ws)) {
+            worker_review_here(s, ws, review_done);
             any = true;
         }
-    if (any) {
-        uint64_t t1 = uv_hrtime();
-        publish_all(s, false);
-        log_msg(&s->log, LOG_LOG, "published in %.1f ms", (double)(uv_hrtime() - t1) / 1e6);
-    }
-    rpc_run_deferred(s);
+    s->reviewing_here = false;
+    if (any)
+        publish_reviews(s);
+    else
+        rpc_run_deferred(s);
 }
 
 /* Republish from the last reviews (presentation settings changed). */
@@ -715,7 +823,8 @@ void diagnostics_output_drained(server *s)
         publish_all(s, false);
 }
 
-/* Run the first scan, with work-done progress when a token was created. */
+/* Run the first scan, with work-done progress when a token was created (ended when the
+ * scan is published). */
 static void run_first_scan(server *s, bool progress)
 {
     uv_timer_stop(&s->progress_timeout);
@@ -726,25 +835,16 @@ static void run_first_scan(server *s, bool progress)
         rpc_run_deferred(s);
         return;
     }
-    if (progress)
+    if (progress) {
         rpc_notify(s, "$/progress",
                    json_pack("{s:s, s:{s:s, s:s, s:b, s:s}}", "token", "review-lsp/scan", "value",
                              "kind", "begin", "title", "review: scanning the change",
                              "cancellable", 0, "message", s->wss->workdir));
-    for (workspace *ws = s->wss; ws; ws = ws->next)
-        ws->review_pending = true;
-    diagnostics_review_now(s);
-    if (progress) {
-        size_t files = 0, findings = 0;
-        for (workspace *ws = s->wss; ws; ws = ws->next) {
-            files += ws->last && ws->last->chg ? ws->last->chg->nfiles : 0;
-            findings += ws->last ? ws->last->findings.n : 0;
-        }
-        char *m = xasprintf("%zu files, %zu findings", files, findings);
-        rpc_notify(s, "$/progress", json_pack("{s:s, s:{s:s, s:s}}", "token", "review-lsp/scan",
-                                              "value", "kind", "end", "message", m));
-        free(m);
+        s->progress_open = true;
     }
+    for (workspace *ws = s->wss; ws; ws = ws->next)
+        worker_note_change(ws, NULL);
+    diagnostics_review_now(s);
 }
 
 /* The client answered window/workDoneProgress/create. */

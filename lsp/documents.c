@@ -1,6 +1,6 @@
 /* Open documents and text synchronisation: didOpen / didChange (incremental ranges in the
  * negotiated encoding, or whole text) / didSave / didClose. Each open buffer is laid over the
- * work tree of its repository in that repository's engine (engine_set_overlay), so findings
+ * work tree of its repository in that repository's engine (through worker.c, which holds it while a review runs), so findings
  * reflect what the user sees, not the disk; every change schedules a debounced re-review of
  * that repository. Documents outside every work tree are refused politely, with a log line. */
 #include <stdlib.h>
@@ -108,8 +108,8 @@ void documents_did_open(server *s, json_t *params)
     d->text = xstrndup(json_string_value(text), d->len);
     d->next = s->docs;
     s->docs = d;
-    engine_set_overlay(ws->eng, d->relpath, d->text, d->len);
-    diagnostics_schedule(s, ws);
+    worker_set_overlay(ws, d->relpath, d->text, d->len);
+    diagnostics_schedule(s, ws, d->relpath);
 }
 
 /* Apply one incremental change (range in the negotiated encoding) to a document. Returns 0,
@@ -179,8 +179,8 @@ void documents_did_change(server *s, json_t *params)
     json_t *ver = json_object_get(json_object_get(params, "textDocument"), "version");
     if (json_is_integer(ver))
         d->version = (int)json_integer_value(ver);
-    engine_set_overlay(d->ws->eng, d->relpath, d->text, d->len);
-    diagnostics_schedule(s, d->ws);
+    worker_set_overlay(d->ws, d->relpath, d->text, d->len);
+    diagnostics_schedule(s, d->ws, d->relpath);
 }
 
 /* textDocument/didSave: the disk changed (the overlay already holds the text). */
@@ -196,8 +196,8 @@ void documents_did_save(server *s, json_t *params)
     workspace *ws = NULL;
     char *rel = workspaces_relpath(s, uri, &ws, &why);
     if (rel) {
-        engine_mark_dirty(ws->eng, rel);
-        diagnostics_schedule(s, ws);
+        worker_mark_dirty(ws, rel);
+        diagnostics_schedule(s, ws, rel);
     }
     free(rel);
 }
@@ -216,9 +216,9 @@ void documents_did_close(server *s, json_t *params)
         return;
     }
     workspace *ws = d->ws;
-    engine_drop_overlay(ws->eng, d->relpath);
+    worker_drop_overlay(ws, d->relpath);
+    diagnostics_schedule(s, ws, d->relpath);
     doc_remove(s, d);
-    diagnostics_schedule(s, ws);
 }
 
 /* The current text of a file: open buffer, else the review's head text, else the disk. */

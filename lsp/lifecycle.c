@@ -194,12 +194,12 @@ void lifecycle_initialized(server *s, json_t *params)
     }
 }
 
-/* shutdown: answer what is pending, then refuse everything but exit. */
-void lifecycle_shutdown(server *s, json_t *id, json_t *params)
+/* Finish shutdown once no review runs: review what is still due here, answer what waited
+ * for it, cancel what cannot be answered, then refuse everything but exit. */
+static void finish_shutdown(server *s, json_t *id)
 {
-    (void)params;
-    if (diagnostics_stale(s) && s->scan_started)
-        diagnostics_review_now(s);
+    if (diagnostics_stale(s, NULL) && s->scan_started)
+        diagnostics_review_here(s);
     rpc_run_deferred(s);
     /* the first scan never ran: nothing fresh to answer with */
     rpc_cancel_deferred(s, "server shutting down");
@@ -207,6 +207,31 @@ void lifecycle_shutdown(server *s, json_t *id, json_t *params)
     uv_timer_stop(&s->debounce);
     uv_timer_stop(&s->wait_timer);
     rpc_respond(s, id, json_null());
+}
+
+/* The running review is back: finish the shutdown that waited for it and read on. */
+static void shutdown_after_review(server *s)
+{
+    json_t *id = s->shutdown_id;
+    s->shutdown_id = NULL;
+    finish_shutdown(s, id);
+    json_decref(id);
+    transport_hold(&s->io, false);
+}
+
+/* shutdown: wait for a review running on the worker (holding back the messages after this
+ * one, so they are handled after the answer, as sent), then finish. */
+void lifecycle_shutdown(server *s, json_t *id, json_t *params)
+{
+    (void)params;
+    if (!diagnostics_busy(s)) {
+        finish_shutdown(s, id);
+        return;
+    }
+    log_msg(&s->log, LOG_LOG, "shutdown waits for the running review");
+    s->shutdown_id = json_incref(id);
+    transport_hold(&s->io, true);
+    diagnostics_when_idle(s, shutdown_after_review);
 }
 
 /* exit: leave with 0 after shutdown, 1 otherwise. */

@@ -17,12 +17,22 @@
 typedef void (*request_fn)(server *s, json_t *id, json_t *params);
 typedef void (*notify_fn)(server *s, json_t *params);
 
+/* Which reviews an answer depends on (it waits while they are stale). */
+enum fresh {
+    FRESH_NONE,          /* none: answered at once */
+    FRESH_DOCUMENT,      /* the review of params.textDocument: answered from the last complete
+                            review unless that document changed since (or is being reviewed) */
+    FRESH_ALL,           /* every review */
+    FRESH_COMMAND,       /* executeCommand: every review, for the commands that report on them */
+};
+
 typedef struct request_entry {
     const char *method;
     request_fn fn;
-    bool wants_fresh;    /* the answer depends on the review: wait for a pending one */
+    enum fresh fresh;
     bool params_object;  /* params must be an object */
     bool hurries;        /* waiting for a review cuts the debounce short */
+    notify_fn arrived;   /* run once when the request arrives, before it may wait (or NULL) */
 } request_entry;
 
 typedef struct notify_entry {
@@ -67,6 +77,13 @@ static deferred *deferred_unlink(server *s, deferred **pp)
 
 static void on_defer_timeout(uv_timer_t *t);
 
+/* How long past its deadline a deferred request may still wait: while a review runs on the
+ * worker, one more wait limit (that review, or the one after it, will answer it fresh). */
+static uint64_t grace(const server *s)
+{
+    return diagnostics_busy(s) ? s->wait_limit_ms : 0;
+}
+
 /* Arm the timer for the oldest deferred request's deadline (or stop it: none wait). */
 static void arm_defer_timer(server *s)
 {
@@ -76,7 +93,7 @@ static void arm_defer_timer(server *s)
         uv_timer_stop(&s->rpc.defer_timer);
         return;
     }
-    uint64_t now = uv_now(&s->loop), due = s->rpc.deferred_head->deadline;
+    uint64_t now = uv_now(&s->loop), due = s->rpc.deferred_head->deadline + grace(s);
     uv_timer_start(&s->rpc.defer_timer, on_defer_timeout, due > now ? due - now : 0, 0);
 }
 
@@ -84,11 +101,11 @@ static void arm_defer_timer(server *s)
 static void on_defer_timeout(uv_timer_t *t)
 {
     server *s = t->data;
-    uint64_t now = uv_now(&s->loop);
+    uint64_t now = uv_now(&s->loop), extra = grace(s);
     size_t n = 0;
     char *first = xstrdup(s->rpc.deferred_head ? s->rpc.deferred_head->method : "");
-    while (s->rpc.deferred_head && s->rpc.deferred_head->deadline <= now && s->state == STATE_RUNNING &&
-           !s->exit_requested) {
+    while (s->rpc.deferred_head && s->rpc.deferred_head->deadline + extra <= now &&
+           s->state == STATE_RUNNING && !s->exit_requested) {
         deferred *d = deferred_unlink(s, &s->rpc.deferred_head);
         rpc_dispatch_request(s, d->id, d->method, d->params);
         deferred_free(d);
@@ -97,7 +114,7 @@ static void on_defer_timeout(uv_timer_t *t)
     if (n)
         log_msg(&s->log, LOG_INFO, "%zu request%s (%s%s) waited %llu ms for a review and %s answered "
                 "from what is known", n, n == 1 ? "" : "s", first, n > 1 ? ", ..." : "",
-                (unsigned long long)s->wait_limit_ms, n == 1 ? "was" : "were");
+                (unsigned long long)(s->wait_limit_ms + extra), n == 1 ? "was" : "were");
     free(first);
     arm_defer_timer(s);
 }
@@ -131,13 +148,14 @@ static void note_cancel(server *s, json_t *params)
 }
 
 static const request_entry request_table[] = {
-    {"initialize", lifecycle_initialize, false, true, false},
-    {"shutdown", lifecycle_shutdown, false, false, false},
-    {"textDocument/hover", hover_request, true, true, true},
-    {"textDocument/codeAction", actions_code_action, true, true, true},
-    {"textDocument/diagnostic", pull_document, true, true, true},
-    {"workspace/diagnostic", pull_workspace, true, true, false},
-    {"workspace/executeCommand", actions_execute_command, false, true, false},
+    {"initialize", lifecycle_initialize, FRESH_NONE, true, false, NULL},
+    {"shutdown", lifecycle_shutdown, FRESH_NONE, false, false, NULL},
+    {"textDocument/hover", hover_request, FRESH_DOCUMENT, true, true, NULL},
+    {"textDocument/codeAction", actions_code_action, FRESH_DOCUMENT, true, true, NULL},
+    {"textDocument/diagnostic", pull_document, FRESH_DOCUMENT, true, true, NULL},
+    {"workspace/diagnostic", pull_workspace, FRESH_ALL, true, false, NULL},
+    {"workspace/executeCommand", actions_execute_command, FRESH_COMMAND, true, true,
+     actions_command_arrived},
 };
 
 static const notify_entry notify_table[] = {
@@ -275,6 +293,22 @@ static const request_entry *find_request(const char *method)
     return NULL;
 }
 
+/* True when the answer to a request would come from a stale review, so it waits. */
+static bool request_stale(server *s, const request_entry *e, json_t *params)
+{
+    switch (e ? e->fresh : FRESH_NONE) {
+    case FRESH_DOCUMENT:
+        return diagnostics_stale(s, jstr(json_object_get(params, "textDocument"), "uri"));
+    case FRESH_ALL:
+        return diagnostics_stale(s, NULL);
+    case FRESH_COMMAND:
+        return actions_command_wants_fresh(params) && diagnostics_stale(s, NULL);
+    case FRESH_NONE:
+        break;
+    }
+    return false;
+}
+
 /* Run the handler of an accepted request. */
 void rpc_dispatch_request(server *s, json_t *id, const char *method, json_t *params)
 {
@@ -310,13 +344,21 @@ static void defer_request(server *s, json_t *id, const char *method, json_t *par
     arm_defer_timer(s);
 }
 
-/* Answer every deferred request, oldest first. */
+/* Answer every deferred request whose review is fresh now, oldest first. */
 void rpc_run_deferred(server *s)
 {
-    while (s->rpc.deferred_head && !diagnostics_stale(s) && s->state == STATE_RUNNING) {
-        deferred *d = deferred_unlink(s, &s->rpc.deferred_head);
-        rpc_dispatch_request(s, d->id, d->method, d->params);
-        deferred_free(d);
+    bool answered = true;
+    while (answered && s->state == STATE_RUNNING) {
+        answered = false;
+        for (deferred **pp = &s->rpc.deferred_head; *pp; pp = &(*pp)->next) {
+            if (request_stale(s, find_request((*pp)->method), (*pp)->params))
+                continue;
+            deferred *d = deferred_unlink(s, pp);
+            rpc_dispatch_request(s, d->id, d->method, d->params);
+            deferred_free(d);
+            answered = true; /* the handler may have changed the list: start over */
+            break;
+        }
     }
     arm_defer_timer(s);
 }
@@ -357,7 +399,9 @@ static void handle_request(server *s, json_t *id, const char *method, json_t *pa
         rpc_error(s, id, RPC_INVALID_PARAMS, "%s: params must be an object", method);
         return;
     }
-    if (e->wants_fresh && diagnostics_stale(s)) {
+    if (e->arrived)
+        e->arrived(s, params);
+    if (request_stale(s, e, params)) {
         if (e->hurries)
             diagnostics_hurry(s);
         defer_request(s, id, method, params);

@@ -123,6 +123,7 @@ int lsp_main(int argc, char **argv)
     diagnostics_free_all(s);
     workspaces_free_all(s);
     settings_free(&s->cfg);
+    json_decref(s->shutdown_id);
     free(s->client_name);
     free(s->bundled_rules_file);
     if (s->log.file)

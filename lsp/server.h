@@ -11,7 +11,9 @@
  *   uri.c          file: URIs <-> paths (pure; see uri.h)
  *   workspaces.c   one repository (engine, watcher, last review) per workspace folder
  *   documents.c    open documents and text synchronisation, overlays into the engine
- *   diagnostics.c  running reviews (debounced), publishing diagnostics, derived-family hints
+ *   diagnostics.c  scheduling reviews (debounced), publishing diagnostics, derived-family hints
+ *   worker.c       reviews off the loop: the engine handed to a libuv worker thread and back,
+ *                  the edits that wait meanwhile, what each review covers
  *   pull.c         textDocument/diagnostic and workspace/diagnostic
  *   hover.c        textDocument/hover
  *   actions.c      textDocument/codeAction and workspace/executeCommand
@@ -89,6 +91,27 @@ typedef struct client_caps {
     bool code_action_literals;
 } client_caps;
 
+/* A set of paths relative to a work tree (owned strings). */
+typedef struct path_set {
+    char **v;
+    size_t n, cap;
+} path_set;
+
+typedef struct held_edit held_edit;
+typedef struct review_job review_job;
+
+/* worker.c's part of a workspace: who has the engine, what waits for it, and what the pending
+ * and the running review cover (for answering from the last complete review meanwhile). */
+typedef struct worker_state {
+    review_job *job;              /* the review running on a worker thread, or NULL */
+    held_edit *held, *held_last;  /* engine edits that wait for the job, in arrival order */
+    path_set pending;             /* changed since the last review began ... */
+    bool pending_all;             /* ... or anything may have */
+    path_set running;             /* what the running review covers ... */
+    bool running_all;             /* ... or everything */
+    bool doomed;                  /* the workspace was closed while its review ran */
+} worker_state;
+
 /* One repository under review: the git work tree of one or more workspace folders, with its
  * own engine, watcher and latest review. */
 typedef struct workspace {
@@ -98,8 +121,8 @@ typedef struct workspace {
     char *workdir;                /* engine_workdir: absolute, trailing '/' */
     engine *eng;
     watcher *watch;               /* our own work tree watcher (lsp/watch.c), or NULL */
-    review *last;                 /* the latest review, or NULL */
-    bool review_pending;          /* something changed since the last review */
+    review *last;                 /* the latest complete (published) review, or NULL */
+    worker_state work;            /* worker.c */
     char *rules_file;             /* absolute path of the rules file in use, once known */
     struct workspace *next;
 } workspace;
@@ -191,8 +214,13 @@ struct server {
     uv_timer_t debounce;
     uv_timer_t progress_timeout;
     uv_idle_t resume_idle;
-    bool first_scan_done;
+    bool first_scan_done;         /* the first scan has begun */
     bool scan_started;
+    bool progress_open;           /* the first scan's $/progress ends when it is published */
+    bool reviewing_here;          /* diagnostics_review_here runs (no job is started meanwhile) */
+    size_t closing_reviews;       /* reviews still running for workspaces already closed */
+    void (*when_idle)(server *s); /* called once the running review is back (shutdown) */
+    json_t *shutdown_id;          /* a shutdown request waiting for that, owned */
     bool publish_pending;         /* output is backed up: publish when it drains */
     bool workspace_pull;          /* the client pulls workspace/diagnostic: push nothing */
     stored_diag *diags;
@@ -261,6 +289,8 @@ void workspaces_configure(server *s, workspace *ws);
 void workspaces_watch(server *s);
 void workspaces_stop_watching(server *s);
 void workspaces_free_all(server *s);
+/* Free a workspace already unlinked from the server (its review, engine, watcher). */
+void workspaces_release(workspace *ws);
 /* Map a client URI to its workspace and a path relative to its work tree (owned), or NULL
  * with *why (static text). */
 char *workspaces_relpath(server *s, const char *uri, workspace **ws, const char **why);
@@ -287,20 +317,64 @@ char *documents_text(server *s, workspace *ws, const char *relpath, size_t *len)
 /* A file URI for a path relative to a work tree (caller frees). */
 char *documents_uri(server *s, workspace *ws, const char *relpath);
 
+/* --- worker.c --- */
+/* Engine edits from the loop: applied at once when the engine is idle, else held until its
+ * review comes back (strings copied). relpath NULL for worker_mark_dirty: everything. */
+void worker_set_overlay(workspace *ws, const char *relpath, const char *text, size_t len);
+void worker_drop_overlay(workspace *ws, const char *relpath);
+void worker_mark_dirty(workspace *ws, const char *relpath);
+void worker_configure(workspace *ws, const engine_settings *es);
+void worker_set_incremental(workspace *ws);
+/* A path the watcher reported (relpath NULL: anything): marked dirty when git does not ignore
+ * it — at once when the engine is idle, else when the review comes back. Returns true when it
+ * was marked now (the caller schedules a review); a held one is noted as a change when it is
+ * applied. */
+bool worker_watched(workspace *ws, const char *relpath);
+/* For the watcher: is relpath ignored by git? While a review runs the engine cannot be asked,
+ * and the answer is false (worker_watched checks again later). */
+bool worker_path_ignored(void *ws, const char *relpath);
+/* Note that relpath (NULL: anything) changed since the last review began. */
+void worker_note_change(workspace *ws, const char *relpath);
+/* True when something changed that no review has begun to cover. */
+bool worker_due(const workspace *ws);
+bool worker_busy(const workspace *ws);
+/* True when an answer about relpath (NULL: about anything in ws) from the last complete
+ * review could differ from a fresh one: it changed since, or a review covering it is pending
+ * or running, or no review is complete yet while one is pending or running. */
+bool worker_stale(const workspace *ws, const char *relpath);
+/* Called on the loop when a review is back: out (owned by the callee) or NULL with cause
+ * (owned); superseded when edits arrived meanwhile (its result no longer matches the
+ * documents). Called after the held edits were applied. */
+typedef void (*worker_done_fn)(server *s, workspace *ws, review *out, char *cause, double ms,
+                               bool superseded);
+/* Start reviewing ws on a worker thread (the caller checks nothing runs). */
+void worker_start(server *s, workspace *ws, worker_done_fn done);
+/* Review ws on the loop thread itself (nothing may be running), for shutdown. */
+void worker_review_here(server *s, workspace *ws, worker_done_fn done);
+/* Free what the worker keeps for a workspace (no job may be running). */
+void worker_free(workspace *ws);
+
 /* --- diagnostics.c --- */
 void diagnostics_init(server *s);
-/* Note that something changed in ws (NULL: every workspace); re-review after debounceMs (0:
- * at the next loop turn). */
-void diagnostics_schedule(server *s, workspace *ws);
+/* Note that relpath (NULL: anything) changed in ws (NULL: in every workspace); re-review after
+ * debounceMs (0: at the next loop turn). */
+void diagnostics_schedule(server *s, workspace *ws, const char *relpath);
 /* A request wants a fresh answer: review at the next loop turn instead of after the debounce. */
 void diagnostics_hurry(server *s);
-/* Review every workspace with something pending now, and publish. */
+/* Start the next review that is due, on the worker (none while one runs). */
 void diagnostics_review_now(server *s);
+/* Review everything due on the loop itself and publish (nothing may run: shutdown). */
+void diagnostics_review_here(server *s);
+/* True when a review runs on the worker. */
+bool diagnostics_busy(const server *s);
+/* Call fn once no review runs: now, or when the running one is back. */
+void diagnostics_when_idle(server *s, void (*fn)(server *s));
 /* Republish from the last reviews (settings that only change presentation). */
 void diagnostics_republish(server *s);
 void diagnostics_first_scan(server *s);
-/* True when a review is due, so answers would be stale. */
-bool diagnostics_stale(const server *s);
+/* True when an answer about uri (NULL: about anything) from the last complete reviews could
+ * differ from a fresh one, so a request about it waits. */
+bool diagnostics_stale(server *s, const char *uri);
 void diagnostics_free_all(server *s);
 /* Clear what was published for a workspace that goes away. */
 void diagnostics_forget(server *s, workspace *ws);
@@ -333,6 +407,10 @@ void hover_request(server *s, json_t *id, json_t *params);
 /* --- actions.c --- */
 void actions_code_action(server *s, json_t *id, json_t *params);
 void actions_execute_command(server *s, json_t *id, json_t *params);
+/* An executeCommand request arrived (review.rescan marks everything changed). */
+void actions_command_arrived(server *s, json_t *params);
+/* True when an executeCommand request waits for fresh reviews (params borrowed). */
+bool actions_command_wants_fresh(json_t *params);
 /* The executeCommand command names (NULL-terminated). */
 extern const char *const actions_commands[];
 

@@ -347,7 +347,7 @@ void settings_changed(server *s, int mask)
     if (mask & SET_ENGINE) {
         for (workspace *ws = s->wss; ws; ws = ws->next)
             workspaces_configure(s, ws);
-        diagnostics_schedule(s, NULL);
+        diagnostics_schedule(s, NULL, NULL);
     } else if (mask & SET_PUBLISH) {
         diagnostics_republish(s);
     }

@@ -19,9 +19,9 @@ typedef struct dir_watch {
 
 struct watcher {
     uv_loop_t *loop;
-    engine *eng;
     char *workdir;
     watch_fn fn;
+    watch_ignored_fn ignored;
     void *data;
     dir_watch **dirs;
     size_t ndirs, cap;
@@ -142,7 +142,7 @@ static void add_tree(watcher *w, const char *rel)
         if (!is_dir)
             continue;
         char *sub = xasprintf("%s%s/", rel, de->d_name);
-        if (!engine_path_ignored(w->eng, sub))
+        if (!w->ignored(w->data, sub))
             add_tree(w, sub);
         free(sub);
     }
@@ -213,7 +213,7 @@ static void on_event(uv_fs_event_t *h, const char *filename, int events, int sta
     if (exists && S_ISDIR(st.st_mode)) {
         /* a new (or renamed-in) directory: watch it, and let a full rescan find its files */
         char *sub = xasprintf("%s/", rel);
-        if (!skip_dir_name(filename) && !engine_path_ignored(w->eng, sub))
+        if (!skip_dir_name(filename) && !w->ignored(w->data, sub))
             add_tree(w, sub);
         free(sub);
         w->fn(w->data, NULL);
@@ -228,19 +228,19 @@ static void on_event(uv_fs_event_t *h, const char *filename, int events, int sta
             }
         free(sub);
         w->fn(w->data, was_dir ? NULL : rel);
-    } else if (!engine_path_ignored(w->eng, rel)) {
+    } else if (!w->ignored(w->data, rel)) {
         w->fn(w->data, rel);
     }
     free(abs);
     free(rel);
 }
 
-watcher *watcher_start(uv_loop_t *loop, engine *eng, const char *workdir, watch_fn fn, void *data,
-                       char **warning)
+watcher *watcher_start(uv_loop_t *loop, const char *workdir, watch_fn fn, watch_ignored_fn ignored,
+                       void *data, char **warning)
 {
     watcher *w = xcalloc(1, sizeof *w);
     w->loop = loop;
-    w->eng = eng;
+    w->ignored = ignored;
     w->workdir = xstrdup(workdir);
     w->fn = fn;
     w->data = data;

@@ -32,10 +32,8 @@ void workspaces_configure(server *s, workspace *ws)
     engine_settings es;
     char *tmp = NULL;
     settings_to_engine(&s->cfg, ws->root, &es, &tmp);
-    engine_configure(ws->eng, &es);
+    worker_configure(ws, &es);
     free(tmp);
-    free(ws->rules_file);
-    ws->rules_file = NULL;
 }
 
 /* The workspace whose work tree is workdir, or NULL. */
@@ -102,11 +100,9 @@ workspace *workspaces_add(server *s, const char *root)
 static void on_watch(void *data, const char *relpath)
 {
     workspace *ws = data;
-    if (relpath)
-        engine_mark_dirty(ws->eng, relpath);
-    else
-        engine_mark_all_dirty(ws->eng);
-    diagnostics_schedule(ws->owner, ws);
+    if (worker_watched(ws, relpath))
+        diagnostics_schedule(ws->owner, ws, relpath);
+    /* else held for the running review to come back, then checked against .gitignore */
 }
 
 /* Watch each work tree not watched yet (not every client sends watched-file events); with
@@ -118,14 +114,14 @@ void workspaces_watch(server *s)
             continue;
         char *warning = NULL;
         ws->owner = s;
-        ws->watch = watcher_start(&s->loop, ws->eng, ws->workdir, on_watch, ws, &warning);
+        ws->watch = watcher_start(&s->loop, ws->workdir, on_watch, worker_path_ignored, ws, &warning);
         if (warning) {
             log_msg(&s->log, LOG_WARNING, "%s", warning);
             show_message(&s->log, LOG_WARNING, "%s", warning);
             free(warning);
         }
         if (ws->watch)
-            engine_set_incremental(ws->eng, true);
+            worker_set_incremental(ws);
         log_msg(&s->log, LOG_LOG, "watching %zu directories of %s", watcher_count(ws->watch), ws->workdir);
     }
 }
@@ -139,10 +135,11 @@ void workspaces_stop_watching(server *s)
     }
 }
 
-/* Release one workspace. */
-static void ws_free(workspace *ws)
+/* Release one workspace (no review of it may be running). */
+void workspaces_release(workspace *ws)
 {
     watcher_stop(ws->watch);
+    worker_free(ws);
     if (ws->last)
         review_free(ws->last);
     engine_free(ws->eng);
@@ -158,7 +155,7 @@ void workspaces_free_all(server *s)
     while (s->wss) {
         workspace *ws = s->wss;
         s->wss = ws->next;
-        ws_free(ws);
+        workspaces_release(ws);
     }
 }
 
@@ -422,8 +419,8 @@ void workspaces_watched_files(server *s, json_t *params)
     json_t *c;
     if (!json_is_array(changes)) {
         for (workspace *ws = s->wss; ws; ws = ws->next)
-            engine_mark_all_dirty(ws->eng);
-        diagnostics_schedule(s, NULL);
+            worker_mark_dirty(ws, NULL);
+        diagnostics_schedule(s, NULL, NULL);
         return;
     }
     json_array_foreach(changes, i, c) {
@@ -445,15 +442,12 @@ void workspaces_watched_files(server *s, json_t *params)
         if (w && !rel) {
             log_msg(&s->log, LOG_WARNING, "watched-file event for %s ignored: %s", uri, why);
         } else if (w) {
-            if (*rel)
-                engine_mark_dirty(w->eng, rel);
-            else
-                engine_mark_all_dirty(w->eng);
-            diagnostics_schedule(s, w);
+            worker_mark_dirty(w, *rel ? rel : NULL);
+            diagnostics_schedule(s, w, *rel ? rel : NULL);
         } else if (path) {
             for (workspace *ws = s->wss; ws; ws = ws->next)
-                engine_mark_all_dirty(ws->eng);
-            diagnostics_schedule(s, NULL);
+                worker_mark_dirty(ws, NULL);
+            diagnostics_schedule(s, NULL, NULL);
         }
         free(rel);
         free(path);
@@ -483,7 +477,13 @@ static void remove_folder(server *s, const char *uri)
         diagnostics_forget(s, ws);
         documents_forget(s, ws);
         *best = ws->next;
-        ws_free(ws);
+        if (worker_busy(ws)) {
+            /* its review is still running on the worker: freed when it comes back */
+            ws->work.doomed = true;
+            s->closing_reviews++;
+        } else {
+            workspaces_release(ws);
+        }
     }
     free(slashed);
     free(rslashed);
@@ -510,7 +510,7 @@ void workspaces_did_change_folders(server *s, json_t *params)
         free(path);
         if (ws && !ws->last) {
             workspaces_watch(s);
-            diagnostics_schedule(s, ws);
+            diagnostics_schedule(s, ws, NULL);
         }
     }
 }
