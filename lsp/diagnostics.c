@@ -27,10 +27,43 @@ static void on_debounce(uv_timer_t *t)
 /* Set up the timers. */
 void diagnostics_init(server *s)
 {
-    uv_timer_init(&s->loop, &s->debounce);
-    s->debounce.data = s;
-    uv_timer_init(&s->loop, &s->progress_timeout);
-    s->progress_timeout.data = s;
+    uv_timer_init(&s->loop, &s->rev.debounce);
+    s->rev.debounce.data = s;
+    uv_timer_init(&s->loop, &s->rev.progress_timeout);
+    s->rev.progress_timeout.data = s;
+}
+
+/* Stop the review timers: no review starts on its own any more (shutdown). */
+void diagnostics_stop_timers(server *s)
+{
+    uv_timer_stop(&s->rev.debounce);
+    uv_timer_stop(&s->rev.progress_timeout);
+}
+
+/* Close the review timers (exit). */
+void diagnostics_close(server *s)
+{
+    uv_handle_t *h[2] = {(uv_handle_t *)&s->rev.debounce, (uv_handle_t *)&s->rev.progress_timeout};
+    for (int i = 0; i < 2; i++)
+        if (h[i]->loop && !uv_is_closing(h[i]))
+            uv_close(h[i], NULL);
+}
+
+bool diagnostics_scan_begun(const server *s)
+{
+    return s->rev.first_scan_done;
+}
+
+bool diagnostics_scan_started(const server *s)
+{
+    return s->rev.scan_started;
+}
+
+/* A workspace closed while its review runs (it is unlinked already): review_done frees it. */
+void diagnostics_release_later(server *s, workspace *ws)
+{
+    ws->work.doomed = true;
+    s->rev.closing_reviews++;
 }
 
 /* True when some workspace has a review due (none begun covers its changes). */
@@ -48,7 +81,7 @@ bool diagnostics_busy(const server *s)
     for (const workspace *ws = s->wss; ws; ws = ws->next)
         if (worker_busy(ws))
             return true;
-    return s->closing_reviews > 0;
+    return s->rev.closing_reviews > 0;
 }
 
 /* True when an answer about uri (NULL: about anything) from the last complete reviews could
@@ -57,7 +90,7 @@ bool diagnostics_stale(server *s, const char *uri)
 {
     if (!s->wss)
         return false;
-    if (!s->first_scan_done)
+    if (!s->rev.first_scan_done)
         return true;
     if (uri) {
         workspace *ws = NULL;
@@ -84,17 +117,17 @@ void diagnostics_schedule(server *s, workspace *ws, const char *relpath)
     for (workspace *w = s->wss; w; w = w->next)
         if (!ws || w == ws)
             worker_note_change(w, relpath);
-    if (!s->first_scan_done)
+    if (!s->rev.first_scan_done)
         return; /* the first scan will see it */
-    uv_timer_start(&s->debounce, on_debounce, (uint64_t)s->cfg.debounce_ms, 0);
+    uv_timer_start(&s->rev.debounce, on_debounce, (uint64_t)s->cfg.debounce_ms, 0);
 }
 
 /* A request waits for a pending review: run it at the next loop turn rather than after the
  * rest of the debounce (requests already read in this turn are answered by the same review). */
 void diagnostics_hurry(server *s)
 {
-    if (s->first_scan_done && any_due(s) && !s->exit_requested)
-        uv_timer_start(&s->debounce, on_debounce, 0, 0);
+    if (s->rev.first_scan_done && any_due(s) && !s->exit_requested)
+        uv_timer_start(&s->rev.debounce, on_debounce, 0, 0);
 }
 
 /* Free the stored diagnostics of the last publish pass. */
@@ -668,8 +701,8 @@ static void take_review(server *s, workspace *ws, review *out, double ms)
     if (ws->last)
         review_free(ws->last);
     ws->last = out;
-    s->reviews_run++;
-    log_msg(&s->log, LOG_LOG, "review %lu: %.1f ms in the engine; %s, base %s", s->reviews_run,
+    s->rev.reviews_run++;
+    log_msg(&s->log, LOG_LOG, "review %lu: %.1f ms in the engine; %s, base %s", s->rev.reviews_run,
             ms, ws->workdir, out->base_desc ? out->base_desc : "?");
 }
 
@@ -681,8 +714,8 @@ static void publish_reviews(server *s)
     publish_all(s, false);
     log_msg(&s->log, LOG_LOG, "published in %.1f ms", (double)(uv_hrtime() - t1) / 1e6);
     rpc_run_deferred(s);
-    if (s->progress_open && !any_due(s) && !diagnostics_busy(s)) {
-        s->progress_open = false;
+    if (s->rev.progress_open && !any_due(s) && !diagnostics_busy(s)) {
+        s->rev.progress_open = false;
         size_t files = 0, findings = 0;
         for (workspace *ws = s->wss; ws; ws = ws->next) {
             files += ws->last && ws->last->chg ? ws->last->chg->nfiles : 0;
@@ -703,7 +736,7 @@ static void review_done(server *s, workspace *ws, review *out, char *cause, doub
                         bool superseded)
 {
     if (ws->work.doomed) {
-        s->closing_reviews--;
+        s->rev.closing_reviews--;
         review_free(out);
         free(cause);
         workspaces_release(ws);
@@ -719,18 +752,18 @@ static void review_done(server *s, workspace *ws, review *out, char *cause, doub
         review_free(out);
     } else {
         take_review(s, ws, out, ms);
-        if (!s->reviewing_here)
+        if (!s->rev.reviewing_here)
             publish_reviews(s);
     }
-    if (s->exit_requested || s->reviewing_here)
+    if (s->exit_requested || s->rev.reviewing_here)
         return;
-    if (s->when_idle && !diagnostics_busy(s)) {
-        void (*fn)(server *) = s->when_idle;
-        s->when_idle = NULL;
+    if (s->rev.when_idle && !diagnostics_busy(s)) {
+        void (*fn)(server *) = s->rev.when_idle;
+        s->rev.when_idle = NULL;
         fn(s);
         return;
     }
-    if (!uv_is_active((uv_handle_t *)&s->debounce))
+    if (!uv_is_active((uv_handle_t *)&s->rev.debounce))
         diagnostics_review_now(s);
 }
 
@@ -738,7 +771,7 @@ static void review_done(server *s, workspace *ws, review *out, char *cause, doub
  * the next starts when it comes back). */
 void diagnostics_review_now(server *s)
 {
-    uv_timer_stop(&s->debounce);
+    uv_timer_stop(&s->rev.debounce);
     if (!s->wss || s->exit_requested || diagnostics_busy(s))
         return;
     for (workspace *ws = s->wss; ws; ws = ws->next)
@@ -756,23 +789,23 @@ void diagnostics_when_idle(server *s, void (*fn)(server *s))
         fn(s);
         return;
     }
-    s->when_idle = fn;
+    s->rev.when_idle = fn;
 }
 
 /* Review everything due here, on the loop, and publish (shutdown: nothing runs). */
 void diagnostics_review_here(server *s)
 {
-    uv_timer_stop(&s->debounce);
+    uv_timer_stop(&s->rev.debounce);
     if (!s->wss || s->exit_requested || diagnostics_busy(s))
         return;
     bool any = false;
-    s->reviewing_here = true;
+    s->rev.reviewing_here = true;
     for (workspace *ws = s->wss; ws; ws = ws->next)
         if (worker_due(ws)) {
             worker_review_here(s, ws, review_done);
             any = true;
         }
-    s->reviewing_here = false;
+    s->rev.reviewing_here = false;
     if (any)
         publish_reviews(s);
     else
@@ -827,10 +860,10 @@ void diagnostics_output_drained(server *s)
  * scan is published). */
 static void run_first_scan(server *s, bool progress)
 {
-    uv_timer_stop(&s->progress_timeout);
-    if (s->first_scan_done || s->exit_requested)
+    uv_timer_stop(&s->rev.progress_timeout);
+    if (s->rev.first_scan_done || s->exit_requested)
         return;
-    s->first_scan_done = true;
+    s->rev.first_scan_done = true;
     if (!s->wss) {
         rpc_run_deferred(s);
         return;
@@ -840,7 +873,7 @@ static void run_first_scan(server *s, bool progress)
                    json_pack("{s:s, s:{s:s, s:s, s:b, s:s}}", "token", "review-lsp/scan", "value",
                              "kind", "begin", "title", "review: scanning the change",
                              "cancellable", 0, "message", s->wss->workdir));
-        s->progress_open = true;
+        s->rev.progress_open = true;
     }
     for (workspace *ws = s->wss; ws; ws = ws->next)
         worker_note_change(ws, NULL);
@@ -866,15 +899,15 @@ static void on_progress_timeout(uv_timer_t *t)
 /* Start the first scan (after `initialized` and the settings). */
 void diagnostics_first_scan(server *s)
 {
-    if (s->scan_started || s->exit_requested)
+    if (s->rev.scan_started || s->exit_requested)
         return;
-    s->scan_started = true;
+    s->rev.scan_started = true;
     for (workspace *ws = s->wss; ws; ws = ws->next)
         workspaces_configure(s, ws);
     if (s->wss && s->caps.work_done_progress) {
         rpc_request(s, "window/workDoneProgress/create", json_pack("{s:s}", "token", "review-lsp/scan"),
                     on_progress_created, NULL);
-        uv_timer_start(&s->progress_timeout, on_progress_timeout, 5000, 0);
+        uv_timer_start(&s->rev.progress_timeout, on_progress_timeout, 5000, 0);
     } else {
         run_first_scan(s, false);
     }

@@ -107,7 +107,7 @@ static json_t *server_capabilities(server *s)
 static void on_wait_timeout(uv_timer_t *t)
 {
     server *s = t->data;
-    if (s->state != STATE_RUNNING || s->exit_requested || s->scan_started)
+    if (s->state != STATE_RUNNING || s->exit_requested || diagnostics_scan_started(s))
         return;
     if (!s->initialized_seen) {
         show_message(&s->log, LOG_WARNING, "review-lsp: the client has not sent `initialized` %llu ms "
@@ -169,7 +169,7 @@ static void register_watchers(server *s)
  * with the initialize settings) apply it as a settings change. */
 static void after_configuration(server *s)
 {
-    if (!s->scan_started)
+    if (!diagnostics_scan_started(s))
         diagnostics_first_scan(s);
     else
         settings_changed(s, SET_ENGINE | SET_PUBLISH);
@@ -179,7 +179,7 @@ static void after_configuration(server *s)
 void lifecycle_initialized(server *s, json_t *params)
 {
     (void)params;
-    if (s->scan_started || s->initialized_seen)
+    if (diagnostics_scan_started(s) || s->initialized_seen)
         return;
     s->initialized_seen = true;
     uv_timer_stop(&s->wait_timer);
@@ -198,13 +198,13 @@ void lifecycle_initialized(server *s, json_t *params)
  * for it, cancel what cannot be answered, then refuse everything but exit. */
 static void finish_shutdown(server *s, json_t *id)
 {
-    if (diagnostics_stale(s, NULL) && s->scan_started)
+    if (diagnostics_stale(s, NULL) && diagnostics_scan_started(s))
         diagnostics_review_here(s);
     rpc_run_deferred(s);
     /* the first scan never ran: nothing fresh to answer with */
     rpc_cancel_deferred(s, "server shutting down");
     s->state = STATE_SHUTDOWN;
-    uv_timer_stop(&s->debounce);
+    diagnostics_stop_timers(s);
     uv_timer_stop(&s->wait_timer);
     rpc_respond(s, id, json_null());
 }

@@ -32,8 +32,7 @@ void server_stop(server *s, int code)
     s->exit_code = code;
     log_msg(&s->log, LOG_LOG, "exiting with code %d", code);
     workspaces_stop_watching(s);
-    close_handle((uv_handle_t *)&s->debounce);
-    close_handle((uv_handle_t *)&s->progress_timeout);
+    diagnostics_close(s);
     close_handle((uv_handle_t *)&s->rpc.defer_timer);
     close_handle((uv_handle_t *)&s->wait_timer);
     transport_close(&s->io);
@@ -98,8 +97,7 @@ int lsp_main(int argc, char **argv)
         fprintf(stderr, "review-lsp: %s\n", cause);
         free(cause);
         s->exit_requested = true;
-        close_handle((uv_handle_t *)&s->debounce);
-        close_handle((uv_handle_t *)&s->progress_timeout);
+        diagnostics_close(s);
         close_handle((uv_handle_t *)&s->rpc.defer_timer);
         close_handle((uv_handle_t *)&s->wait_timer);
         code = 2;

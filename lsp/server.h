@@ -178,6 +178,19 @@ typedef struct stored_diag {
     char *rule_id;                /* a finding's rule, or NULL for a derived-family hint */
 } stored_diag;
 
+/* diagnostics.c's part: the debounce, the first scan, the review running on the worker. */
+typedef struct review_sched {
+    uv_timer_t debounce;
+    uv_timer_t progress_timeout;
+    bool first_scan_done;         /* the first scan has begun */
+    bool scan_started;            /* ... or waits for the client's progress token */
+    bool progress_open;           /* the first scan's $/progress ends when it is published */
+    bool reviewing_here;          /* diagnostics_review_here runs (no job is started meanwhile) */
+    size_t closing_reviews;       /* reviews still running for workspaces already closed */
+    void (*when_idle)(server *s); /* called once the running review is back (shutdown) */
+    unsigned long reviews_run;    /* statistics for the log */
+} review_sched;
+
 /* rpc.c's part: requests the server sent, requests waiting for a review, dropped logs. */
 typedef struct rpc_state {
     long next_request_id;
@@ -210,25 +223,14 @@ struct server {
     settings cfg;
     char *bundled_rules_file;     /* where the bundled rules were written for links */
     document *docs;
-    /* reviews */
-    uv_timer_t debounce;
-    uv_timer_t progress_timeout;
-    uv_idle_t resume_idle;
-    bool first_scan_done;         /* the first scan has begun */
-    bool scan_started;
-    bool progress_open;           /* the first scan's $/progress ends when it is published */
-    bool reviewing_here;          /* diagnostics_review_here runs (no job is started meanwhile) */
-    size_t closing_reviews;       /* reviews still running for workspaces already closed */
-    void (*when_idle)(server *s); /* called once the running review is back (shutdown) */
-    json_t *shutdown_id;          /* a shutdown request waiting for that, owned */
+    review_sched rev;             /* diagnostics.c: when reviews run */
+    json_t *shutdown_id;          /* lifecycle.c: a shutdown waiting for the running review */
+    /* publishing (diagnostics.c; pull.c reads them and switches workspace_pull) */
     bool publish_pending;         /* output is backed up: publish when it drains */
     bool workspace_pull;          /* the client pulls workspace/diagnostic: push nothing */
-    stored_diag *diags;
+    stored_diag *diags;           /* read by hover.c, actions.c and pull.c */
     size_t ndiags, diags_cap;
     published *pubs;
-    long progress_token;
-    /* statistics for the log */
-    unsigned long reviews_run;
 };
 
 /* --- server.c --- */
@@ -356,6 +358,14 @@ void worker_free(workspace *ws);
 
 /* --- diagnostics.c --- */
 void diagnostics_init(server *s);
+/* Stop the review timers (shutdown) / close them (exit). */
+void diagnostics_stop_timers(server *s);
+void diagnostics_close(server *s);
+/* True once the first scan has begun / has been asked for (diagnostics_first_scan). */
+bool diagnostics_scan_begun(const server *s);
+bool diagnostics_scan_started(const server *s);
+/* A workspace closed while its review runs: freed when that review is back. */
+void diagnostics_release_later(server *s, workspace *ws);
 /* Note that relpath (NULL: anything) changed in ws (NULL: in every workspace); re-review after
  * debounceMs (0: at the next loop turn). */
 void diagnostics_schedule(server *s, workspace *ws, const char *relpath);

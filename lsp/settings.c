@@ -342,7 +342,7 @@ int settings_apply(server *s, json_t *obj)
 /* Act on changed settings: re-review for engine settings, re-publish for presentation. */
 void settings_changed(server *s, int mask)
 {
-    if (!s->first_scan_done)
+    if (!diagnostics_scan_begun(s))
         return; /* the first scan picks everything up */
     if (mask & SET_ENGINE) {
         for (workspace *ws = s->wss; ws; ws = ws->next)

@@ -479,8 +479,7 @@ static void remove_folder(server *s, const char *uri)
         *best = ws->next;
         if (worker_busy(ws)) {
             /* its review is still running on the worker: freed when it comes back */
-            ws->work.doomed = true;
-            s->closing_reviews++;
+            diagnostics_release_later(s, ws);
         } else {
             workspaces_release(ws);
         }
