@@ -744,6 +744,8 @@ static void review_done(server *s, workspace *ws, review *out, char *cause, doub
         log_msg(&s->log, LOG_ERROR, "review of %s failed: %s", ws->workdir,
                 cause ? cause : "unknown error");
         free(cause);
+        if (!s->rev.reviewing_here && !s->exit_requested)
+            publish_reviews(s); /* the other workspaces, the waiting requests, the progress */
     } else if (s->exit_requested) {
         review_free(out);
     } else if (superseded) {

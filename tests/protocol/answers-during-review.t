@@ -30,10 +30,15 @@
 <-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/aiter/ops/act.py","version":2,"diagnostics":[{"code":"derived","range":{"start":{"line":1}}}]}}
 <-- {"id":4,"result":{"contents":{"value":"re:ops-wrapper"}}}
 
-# shutdown right after an edit: answered once that edit is reviewed and published.
+# shutdown while a review runs: it waits for that review, publishes it, then answers; what the
+# client sent after it is handled after that answer, as sent (a request is refused: shut down).
 --> {"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"${WSURI}/aiter/ops/act.py","version":3},"contentChanges":[{"text":"def act(x):\n    return x\n"}]}}
+%sleep 200
 --> {"jsonrpc":"2.0","id":6,"method":"shutdown"}
+--> {"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu"},"position":{"line":3,"character":0}}}
 <-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/aiter/ops/act.py","version":3,"diagnostics":[]}}
 <-- {"id":6,"result":null}
+<-- {"id":7,"error":{"code":-32600,"message":"re:shut down"}}
+%log shutdown waits for the running review
 --> {"jsonrpc":"2.0","method":"exit"}
 %exit 0
