@@ -229,12 +229,32 @@ static void apply_held(workspace *ws)
     ws->work.held_last = NULL;
 }
 
+/* Forget the held overlay edits of a path: a newer one replaces them (only the last text
+ * matters, and setting an overlay marks the path dirty anyway), so a flood of edits during a
+ * long review holds one copy of the text, not one per edit. */
+static void forget_overlay_edits(workspace *ws, const char *relpath)
+{
+    held_edit *prev = NULL;
+    for (held_edit **pp = &ws->work.held; *pp;) {
+        held_edit *h = *pp;
+        if ((h->kind == EDIT_OVERLAY || h->kind == EDIT_DROP) && strcmp(h->relpath, relpath) == 0) {
+            *pp = h->next;
+            held_free(h);
+            continue;
+        }
+        prev = h;
+        pp = &h->next;
+    }
+    ws->work.held_last = prev;
+}
+
 void worker_set_overlay(workspace *ws, const char *relpath, const char *text, size_t len)
 {
     if (!worker_busy(ws)) {
         engine_set_overlay(ws->eng, relpath, text, len);
         return;
     }
+    forget_overlay_edits(ws, relpath);
     held_edit *h = hold(ws, EDIT_OVERLAY, relpath);
     h->text = xstrndup(text, len);
     h->len = len;
@@ -242,10 +262,12 @@ void worker_set_overlay(workspace *ws, const char *relpath, const char *text, si
 
 void worker_drop_overlay(workspace *ws, const char *relpath)
 {
-    if (!worker_busy(ws))
+    if (!worker_busy(ws)) {
         engine_drop_overlay(ws->eng, relpath);
-    else
-        hold(ws, EDIT_DROP, relpath);
+        return;
+    }
+    forget_overlay_edits(ws, relpath);
+    hold(ws, EDIT_DROP, relpath);
 }
 
 void worker_mark_dirty(workspace *ws, const char *relpath)
