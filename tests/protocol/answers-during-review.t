@@ -16,10 +16,12 @@
 %log published .*: 1001 files in the change
 %watch textDocument/publishDiagnostics
 
-# Open act.py and change it at once: a second long review starts. Requests about attn.cu,
-# untouched since the first review, are answered from it before the new review is published;
-# the hover on act.py waits for the review that includes its change.
+# Open act.py: a second long review starts. Change it while that review runs: the change is
+# held and reviewed next, and the review of version 1 is not published. Requests about
+# attn.cu, untouched since the first review, are answered from it before the new review is
+# published; the hover on act.py waits for the review that includes its change.
 --> {"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"${WSURI}/aiter/ops/act.py","languageId":"python","version":1,"text":"def act(x):\n    return x\n"}}}
+%sleep 50
 --> {"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"${WSURI}/aiter/ops/act.py","version":2},"contentChanges":[{"text":"def act(x):\n    y = x\n    return y\n"}]}}
 --> {"jsonrpc":"2.0","id":3,"method":"textDocument/hover","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu"},"position":{"line":3,"character":0}}}
 --> {"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":{"textDocument":{"uri":"${WSURI}/aiter/ops/act.py"},"position":{"line":1,"character":0}}}
@@ -29,11 +31,12 @@
 # The first publish of act.py is of version 2: version 1 alone was never published.
 <-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/aiter/ops/act.py","version":2,"diagnostics":[{"code":"derived","range":{"start":{"line":1}}}]}}
 <-- {"id":4,"result":{"contents":{"value":"re:ops-wrapper"}}}
+%log review of .* superseded by later edits
 
 # shutdown while a review runs: it waits for that review, publishes it, then answers; what the
 # client sent after it is handled after that answer, as sent (a request is refused: shut down).
 --> {"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"${WSURI}/aiter/ops/act.py","version":3},"contentChanges":[{"text":"def act(x):\n    return x\n"}]}}
-%sleep 200
+%sleep 50
 --> {"jsonrpc":"2.0","id":6,"method":"shutdown"}
 --> {"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu"},"position":{"line":3,"character":0}}}
 <-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/aiter/ops/act.py","version":3,"diagnostics":[]}}
