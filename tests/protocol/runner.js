@@ -314,7 +314,7 @@ async function runOne(file) {
   } else if (!failure && wantExit !== null && code !== wantExit) {
     failure = `server exited with ${code}, want ${wantExit}`;
   }
-  if (!failure && /AddressSanitizer|LeakSanitizer|runtime error:|==\d+== (Invalid|Conditional|.*definitely lost)/.test(stderr))
+  if (!failure && /AddressSanitizer|ThreadSanitizer|LeakSanitizer|runtime error:|==\d+== (Invalid|Conditional|.*definitely lost)/.test(stderr))
     failure = 'sanitizer/valgrind report on stderr';
   if (!failure && code === 99 && valgrind) failure = 'valgrind reported errors';
   if (failure) {
