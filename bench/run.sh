@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make bench`: generates a 5,000-file aiter-shaped tree under BUILD/bench-tree (once) and runs
-# the server benchmarks (bench/lsp_bench.py, bench/hover_during_review.py), the batch benchmark (bench/batch_bench.sh), the
-# abuse cases (bench/abuse.py) and the 100,000-edit soak (bench/soak.py).
+# the server benchmarks (bench/lsp_bench.py, bench/hover_during_review.py), the batch benchmark
+# (bench/batch_bench.sh), the abuse cases (bench/abuse.py) and the 100,000-edit soak
+# (bench/soak.py).
 set -eu
 BUILD=${1:-build}
 TREE="$BUILD/bench-tree"

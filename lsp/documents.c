@@ -1,8 +1,9 @@
 /* Open documents and text synchronisation: didOpen / didChange (incremental ranges in the
  * negotiated encoding, or whole text) / didSave / didClose. Each open buffer is laid over the
- * work tree of its repository in that repository's engine (through worker.c, which holds it while a review runs), so findings
- * reflect what the user sees, not the disk; every change schedules a debounced re-review of
- * that repository. Documents outside every work tree are refused politely, with a log line. */
+ * work tree of its repository in that repository's engine (through worker.c, which holds the
+ * edit while a review runs), so findings reflect what the user sees, not the disk; every
+ * change schedules a debounced re-review of that repository. Documents outside every work
+ * tree are refused politely, with a log line. */
 #include <stdlib.h>
 #include <string.h>
 
