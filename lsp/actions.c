@@ -135,7 +135,7 @@ static json_t *ignore_action(server *s, workspace *ws, const char *rel, const ch
 }
 
 /* True when the client's diagnostic list names this stored diagnostic's code (or is empty). */
-static json_t *matching_client_diag(json_t *ctx_diags, stored_diag *sd)
+static json_t *matching_client_diag(json_t *ctx_diags, const stored_diag *sd)
 {
     size_t i;
     json_t *d;
@@ -182,7 +182,8 @@ static json_t *evidence_action(server *s, json_t *sd_diag, json_t *diag)
 }
 
 /* The actions of one finding: open its rule, go to its evidence, ignore it on this line. */
-static void finding_actions(server *s, json_t *out, stored_diag *sd, const char *uri, json_t *diag)
+static void finding_actions(server *s, json_t *out, const stored_diag *sd, const char *uri,
+                            json_t *diag)
 {
     int line = 0;
     json_t *loc = rule_location(s, sd->ws, sd->rule_id, &line);
@@ -228,8 +229,10 @@ void actions_code_action(server *s, json_t *id, json_t *params)
     }
     json_int_t a = json_integer_value(l0), b = json_integer_value(l1);
     json_t *checklist = NULL;
-    for (size_t i = 0; i < s->ndiags; i++) {
-        stored_diag *sd = &s->diags[i];
+    size_t ndiags = 0;
+    const stored_diag *diags = diagnostics_stored(s, &ndiags);
+    for (size_t i = 0; i < ndiags; i++) {
+        const stored_diag *sd = &diags[i];
         if (sd->ws != ws || strcmp(sd->relpath, rel) != 0 || sd->line0 < a || sd->line0 > b)
             continue;
         json_t *cd = filter ? matching_client_diag(ctx_diags, sd) : NULL;

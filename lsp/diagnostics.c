@@ -133,24 +133,24 @@ void diagnostics_hurry(server *s)
 /* Free the stored diagnostics of the last publish pass. */
 static void clear_stored(server *s)
 {
-    for (size_t i = 0; i < s->ndiags; i++) {
-        free(s->diags[i].relpath);
-        json_decref(s->diags[i].diag);
-        free(s->diags[i].rule_id);
+    for (size_t i = 0; i < s->pub.ndiags; i++) {
+        free(s->pub.diags[i].relpath);
+        json_decref(s->pub.diags[i].diag);
+        free(s->pub.diags[i].rule_id);
     }
-    s->ndiags = 0;
+    s->pub.ndiags = 0;
 }
 
 /* Free everything at exit. */
 void diagnostics_free_all(server *s)
 {
     clear_stored(s);
-    free(s->diags);
-    s->diags = NULL;
-    s->diags_cap = 0;
-    while (s->pubs) {
-        published *p = s->pubs;
-        s->pubs = p->next;
+    free(s->pub.diags);
+    s->pub.diags = NULL;
+    s->pub.diags_cap = 0;
+    while (s->pub.pubs) {
+        published *p = s->pub.pubs;
+        s->pub.pubs = p->next;
         free(p->uri);
         free(p->relpath);
         free(p->digest);
@@ -268,7 +268,7 @@ static int family_severity(workspace *ws, const char *family, int dflt)
 static void store(pass *ps, const char *rel, json_t *diag, const char *rule)
 {
     server *s = ps->s;
-    stored_diag *sd = ARRAY_PUSH(s->diags, s->ndiags, s->diags_cap);
+    stored_diag *sd = ARRAY_PUSH(s->pub.diags, s->pub.ndiags, s->pub.diags_cap);
     sd->ws = ps->ws;
     sd->relpath = xstrdup(rel);
     sd->line0 = (int)json_integer_value(jpath(diag, "range.start.line"));
@@ -470,7 +470,7 @@ static int diag_cmp(const void *a, const void *b)
 /* The published-state entry for a file of a workspace (created when missing). */
 static published *pub_entry(server *s, workspace *ws, const char *rel)
 {
-    published **pp = &s->pubs;
+    published **pp = &s->pub.pubs;
     while (*pp && ((*pp)->ws != ws || strcmp((*pp)->relpath, rel) < 0))
         pp = &(*pp)->next;
     if (*pp && (*pp)->ws == ws && strcmp((*pp)->relpath, rel) == 0)
@@ -541,7 +541,7 @@ static int str_cmp(const void *a, const void *b)
 /* True when the client pulls this file's diagnostics instead of receiving pushes. */
 static bool pulled(server *s, workspace *ws, const char *rel)
 {
-    return s->workspace_pull || (s->caps.pull_diagnostics && documents_find(s, ws, rel));
+    return s->pub.workspace_pull || (s->caps.pull_diagnostics && documents_find(s, ws, rel));
 }
 
 /* Build one file's diagnostics (stored for hover and actions) and push them unless pulled. */
@@ -601,7 +601,7 @@ static void publish_workspace(server *s, workspace *ws, bool force)
         bool listed = d->ws != ws;
         for (size_t i = 0; i < files.n && !listed; i++)
             listed = strcmp(files.v[i], d->relpath) == 0;
-        if (!listed && !s->caps.pull_diagnostics && !s->workspace_pull)
+        if (!listed && !s->caps.pull_diagnostics && !s->pub.workspace_pull)
             push(s, ws, d->relpath, json_array(), false);
     }
     for (size_t i = 0; i < files.n; i++)
@@ -616,13 +616,13 @@ static void publish_workspace(server *s, workspace *ws, bool force)
 static void publish_all(server *s, bool force)
 {
     if (transport_backed_up(&s->io)) {
-        s->publish_pending = true;
+        s->pub.pending = true;
         return;
     }
-    s->publish_pending = false;
+    s->pub.pending = false;
     clear_stored(s);
     /* Entries of workspaces without a review (failed) stay as they are. */
-    for (published *p = s->pubs; p; p = p->next)
+    for (published *p = s->pub.pubs; p; p = p->next)
         p->seen = !p->ws || !p->ws->last;
     bool any = false;
     for (workspace *ws = s->wss; ws; ws = ws->next)
@@ -631,7 +631,7 @@ static void publish_all(server *s, bool force)
             any = true;
         }
     /* Files published before that no longer differ: clear them. */
-    for (published *p = s->pubs; p; p = p->next) {
+    for (published *p = s->pub.pubs; p; p = p->next) {
         if (p->seen)
             continue;
         /* Also a document closed while identical to the base: its last publish carried a
@@ -824,17 +824,17 @@ void diagnostics_republish(server *s)
 void diagnostics_forget(server *s, workspace *ws)
 {
     size_t k = 0;
-    for (size_t i = 0; i < s->ndiags; i++) {
-        if (s->diags[i].ws == ws) {
-            free(s->diags[i].relpath);
-            json_decref(s->diags[i].diag);
-            free(s->diags[i].rule_id);
+    for (size_t i = 0; i < s->pub.ndiags; i++) {
+        if (s->pub.diags[i].ws == ws) {
+            free(s->pub.diags[i].relpath);
+            json_decref(s->pub.diags[i].diag);
+            free(s->pub.diags[i].rule_id);
         } else {
-            s->diags[k++] = s->diags[i];
+            s->pub.diags[k++] = s->pub.diags[i];
         }
     }
-    s->ndiags = k;
-    for (published **pp = &s->pubs; *pp;) {
+    s->pub.ndiags = k;
+    for (published **pp = &s->pub.pubs; *pp;) {
         published *p = *pp;
         if (p->ws != ws) {
             pp = &p->next;
@@ -851,10 +851,31 @@ void diagnostics_forget(server *s, workspace *ws)
     }
 }
 
+const stored_diag *diagnostics_stored(const server *s, size_t *n)
+{
+    *n = s->pub.ndiags;
+    return s->pub.diags;
+}
+
+const published *diagnostics_published(const server *s)
+{
+    return s->pub.pubs;
+}
+
+/* The client pulls workspace/diagnostic: republish, which clears every pushed copy. */
+void diagnostics_pull_workspace(server *s)
+{
+    if (s->pub.workspace_pull)
+        return;
+    s->pub.workspace_pull = true;
+    log_msg(&s->log, LOG_INFO, "the client pulls workspace diagnostics: no more pushes");
+    diagnostics_republish(s);
+}
+
 /* The write queue drained: send what was held back. */
 void diagnostics_output_drained(server *s)
 {
-    if (s->publish_pending)
+    if (s->pub.pending)
         publish_all(s, false);
 }
 

@@ -142,8 +142,10 @@ static bool add_findings(server *s, workspace *ws, strbuf *md, const char *rel, 
     const char *seen[64];
     size_t nseen = 0;
     bool any = false;
-    for (size_t i = 0; i < s->ndiags; i++) {
-        stored_diag *sd = &s->diags[i];
+    size_t ndiags = 0;
+    const stored_diag *diags = diagnostics_stored(s, &ndiags);
+    for (size_t i = 0; i < ndiags; i++) {
+        const stored_diag *sd = &diags[i];
         if (sd->ws != ws || strcmp(sd->relpath, rel) != 0)
             continue;
         long l0 = (long)json_integer_value(jpath(sd->diag, "range.start.line"));
@@ -164,8 +166,8 @@ static bool add_findings(server *s, workspace *ws, strbuf *md, const char *rel, 
         const char *note = json_string_value(jpath(sd->diag, "data.severityNote"));
         if (note)
             sb_addf(md, "\n\n*%s*", note);
-        for (size_t k = i; k < s->ndiags; k++) {
-            stored_diag *o = &s->diags[k];
+        for (size_t k = i; k < ndiags; k++) {
+            const stored_diag *o = &diags[k];
             if (o->ws == ws && o->rule_id && strcmp(o->rule_id, rule) == 0 &&
                 strcmp(o->relpath, rel) == 0 &&
                 line >= (long)json_integer_value(jpath(o->diag, "range.start.line")) &&

@@ -12,9 +12,11 @@
 static json_t *file_items(server *s, workspace *ws, const char *rel)
 {
     json_t *items = json_array();
-    for (size_t i = 0; ws && i < s->ndiags; i++)
-        if (s->diags[i].ws == ws && strcmp(s->diags[i].relpath, rel) == 0)
-            json_array_append(items, s->diags[i].diag);
+    size_t n = 0;
+    const stored_diag *sd = diagnostics_stored(s, &n);
+    for (size_t i = 0; ws && i < n; i++)
+        if (sd[i].ws == ws && strcmp(sd[i].relpath, rel) == 0)
+            json_array_append(items, sd[i].diag);
     return items;
 }
 
@@ -63,7 +65,7 @@ static const char *previous_id(json_t *prev, const char *uri)
 }
 
 /* One file's report for a workspace pull: full, or unchanged when the client has it. */
-static json_t *file_report(server *s, published *p, json_t *prev)
+static json_t *file_report(server *s, const published *p, json_t *prev)
 {
     json_t *items = file_items(s, p->ws, p->relpath);
     char rid[32];
@@ -91,14 +93,10 @@ static json_t *file_report(server *s, published *p, json_t *prev)
  * own document pulls for open files (VS Code). */
 void pull_workspace(server *s, json_t *id, json_t *params)
 {
-    if (!s->workspace_pull) {
-        s->workspace_pull = true;
-        log_msg(&s->log, LOG_INFO, "the client pulls workspace diagnostics: no more pushes");
-        diagnostics_republish(s);
-    }
+    diagnostics_pull_workspace(s);
     json_t *prev = json_object_get(params, "previousResultIds");
     json_t *reports = json_array();
-    for (published *p = s->pubs; p; p = p->next) {
+    for (const published *p = diagnostics_published(s); p; p = p->next) {
         if (!p->ws)
             continue;
         json_array_append_new(reports, file_report(s, p, prev));

@@ -178,6 +178,17 @@ typedef struct stored_diag {
     char *rule_id;                /* a finding's rule, or NULL for a derived-family hint */
 } stored_diag;
 
+/* diagnostics.c's part: what was published to the client, and the diagnostics stored for
+ * hover, code actions and pulls (others read them through diagnostics_stored and
+ * diagnostics_published). */
+typedef struct publish_state {
+    bool pending;                 /* output is backed up: publish when it drains */
+    bool workspace_pull;          /* the client pulls workspace/diagnostic: push nothing */
+    stored_diag *diags;
+    size_t ndiags, diags_cap;
+    published *pubs;              /* ordered by workspace, then path */
+} publish_state;
+
 /* diagnostics.c's part: the debounce, the first scan, the review running on the worker. */
 typedef struct review_sched {
     uv_timer_t debounce;
@@ -225,12 +236,7 @@ struct server {
     document *docs;
     review_sched rev;             /* diagnostics.c: when reviews run */
     json_t *shutdown_id;          /* lifecycle.c: a shutdown waiting for the running review */
-    /* publishing (diagnostics.c; pull.c reads them and switches workspace_pull) */
-    bool publish_pending;         /* output is backed up: publish when it drains */
-    bool workspace_pull;          /* the client pulls workspace/diagnostic: push nothing */
-    stored_diag *diags;           /* read by hover.c, actions.c and pull.c */
-    size_t ndiags, diags_cap;
-    published *pubs;
+    publish_state pub;            /* diagnostics.c: what was published and stored */
 };
 
 /* --- server.c --- */
@@ -392,6 +398,12 @@ void diagnostics_forget(server *s, workspace *ws);
 json_t *diagnostics_range(server *s, const char *text, size_t len, const text_range *r);
 /* The write queue drained: publish what was held back. */
 void diagnostics_output_drained(server *s);
+/* The diagnostics the last publish pass stored (borrowed, valid until the next pass). */
+const stored_diag *diagnostics_stored(const server *s, size_t *n);
+/* What was last published per file (borrowed list). */
+const published *diagnostics_published(const server *s);
+/* The client pulls workspace/diagnostic: push nothing from now on (pushed copies cleared). */
+void diagnostics_pull_workspace(server *s);
 /* The derived families whose sites include a file, in family order (caller frees the array;
  * the families are borrowed from ws->last). */
 const derived_family **diagnostics_file_families(server *s, workspace *ws, const char *relpath,
