@@ -1,7 +1,8 @@
 /* The text report of `check`: one `file:line:col: severity [ID] message` line per finding
- * (related evidence indented under it), then the trailer: `# ` lines for the derived families,
+ * (related evidence indented under it, then its exhibits as aligned text), then the trailer: `# ` lines for the derived families,
  * each collector's status and any notes, and a closing summary. */
 #include "cli/report.h"
+#include "lsp/exhibit_render.h"
 
 void report_text(FILE *out, const cli_review *cr)
 {
@@ -13,6 +14,13 @@ void report_text(FILE *out, const cli_review *cr)
         for (size_t k = 0; k < f->nrelated; k++)
             fprintf(out, "    %s:%d: %s\n", f->related[k].path, f->related[k].range.line,
                     f->related[k].message);
+        if (f->nexhibits) {
+            strbuf sb;
+            sb_init(&sb);
+            exhibit_text(&sb, f->exhibits, f->nexhibits, 4);
+            fputs(sb.buf, out);
+            sb_free(&sb);
+        }
     }
     report_text_trailer(out, r);
 }
