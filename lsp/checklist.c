@@ -171,7 +171,7 @@ void checklist_finding(server *s, workspace *ws, strbuf *md, const finding *f, c
 {
     place_ctx pc = {s, ws};
     char *link = documents_place_link(&pc, f->path, f->range.line);
-    sb_addf(md, "\n%s %s — [%s:%d](%s)\n\n- [ ] %s\n", hashes, f->rule_id, f->path, f->range.line,
+    sb_addf(md, "\n%s %s — [%s:%d](%s)\n\n- [ ] %s", hashes, f->rule_id, f->path, f->range.line,
             link, f->message);
     free(link);
     exhibit_markdown(md, f->exhibits, f->nexhibits, EXHIBIT_FULL, documents_place_link, &pc);
@@ -186,8 +186,7 @@ void checklist_finding(server *s, workspace *ws, strbuf *md, const finding *f, c
         free(link);
         first = false;
     }
-    if (f->nexhibits || !first)
-        sb_addc(md, '\n');
+    sb_addc(md, '\n');
 }
 
 char *checklist_evidence(server *s, workspace *ws, const char *relpath, long line)
@@ -263,8 +262,9 @@ char *checklist_markdown(server *s, workspace *only)
     strbuf md;
     sb_init(&md);
     sb_adds(&md, "# Review checklist\n\n"
-                 "The rules this change derives, grouped by family, with the lines that "
-                 "triggered each family. Tick a rule once the change answers it.\n");
+                 "The change's findings with their evidence, then the rules it derives, "
+                 "grouped by family, with the lines that triggered each family. Tick each "
+                 "once the change answers it.\n");
     size_t nws = 0;
     for (workspace *ws = s->wss; ws; ws = ws->next)
         nws += ws->last && (!only || ws == only);
