@@ -207,7 +207,9 @@ static int file_coverage(collector_ctx *ctx, const change_file *f, const char *t
 
 void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out)
 {
-    int lines = 0, analysed = 0, files = 0;
+    /* A line no view reads is unparsed; a collector that reads only the primary view also
+     * misses the lines only another preprocessor branch's view reads, said apart. */
+    int lines = 0, readable = 0, primary = 0, files = 0;
     strbuf where;
     sb_init(&where);
     for (size_t i = 0; i < ctx->chg->nfiles; i++) {
@@ -218,16 +220,29 @@ void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out)
         char *text = change_head_text(ctx->chg, f, &len, NULL);
         if (!text)
             continue;
-        int nviews = all_views ? collector_view_count(ctx, f, false, text, len) : 1;
+        int nviews = collector_view_count(ctx, f, false, text, len);
         int ok = 0, first = 0, last = 0;
         lines += file_coverage(ctx, f, text, len, nviews, &ok, &first, &last);
-        analysed += ok;
+        readable += ok;
+        if (!all_views && nviews > 1) {
+            int ok1 = 0, f1 = 0, l1 = 0;
+            file_coverage(ctx, f, text, len, 1, &ok1, &f1, &l1);
+            primary += ok1;
+        } else {
+            primary += ok;
+        }
         if (first && files++ < 3)
             sb_addf(&where, "%s%s:%d-%d", where.len ? ", " : "", f->path, first, last);
         free(text);
     }
-    if (lines && analysed < lines)
-        sb_addf(out, "; %d of %d changed C/C++ line(s) analysed, the rest unparsed (%s%s)", analysed,
-                lines, where.buf, files > 3 ? ", ..." : "");
+    int analysed = all_views ? readable : primary;
+    if (lines && analysed < lines) {
+        sb_addf(out, "; %d of %d changed C/C++ line(s) analysed", analysed, lines);
+        if (readable < lines)
+            sb_addf(out, ", %d unparsed (%s%s)", lines - readable, where.buf, files > 3 ? ", ..." : "");
+        if (readable > analysed)
+            sb_addf(out, ", %d only in another preprocessor branch (not read by this collector)",
+                    readable - analysed);
+    }
     sb_free(&where);
 }
