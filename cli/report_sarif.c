@@ -159,8 +159,12 @@ static void result_evidence(json_t *res, const change *chg, const finding *f)
     for (size_t i = 0; i < f->nexhibits; i++)
         for (size_t k = 0; k < f->exhibits[i].nrows; k++) {
             const exhibit_row *r = &f->exhibits[i].rows[k];
+            /* a chain's or a pair's place is named by its row's role, others by the title */
+            bool own = (f->exhibits[i].kind == EXHIBIT_CHAIN || f->exhibits[i].kind == EXHIBIT_PAIR)
+                       && r->label && *r->label;
             if (r->path && place_id(&ids, r->path, r->line) < 0)
-                place_add(&ids, rel, chg, r->path, r->line, NULL, f->exhibits[i].title);
+                place_add(&ids, rel, chg, r->path, r->line, NULL,
+                          own ? r->label : f->exhibits[i].title);
         }
     if (json_array_size(rel))
         json_object_set_new(res, "relatedLocations", rel);

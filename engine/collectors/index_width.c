@@ -809,19 +809,19 @@ static void chain_step(const run *r, exhibit *e, const char *label, int line)
 }
 
 /* D9's evidence: the product, where its dominant run-time value comes from, and the address
- * it reaches, as a chain of places. */
+ * it reaches, as a chain of places (labels are plain text: the faces escape them). */
 static void add_chain(const run *r, finding *f, const cand *c)
 {
     exhibit *e = finding_add_exhibit(f, EXHIBIT_CHAIN, "From `%s` to the global-memory offset",
                                      c->key);
     exhibit_add_line(e, "the 32-bit product", r->f->path, c->line, c->expr);
     if (c->key_line > 0) {
-        char *l = xasprintf("`%s` comes from", c->key);
+        char *l = xasprintf("%s comes from", c->key);
         chain_step(r, e, l, c->key_line);
         free(l);
     }
     if (c->sink_line > 0) {
-        char *l = c->via ? xasprintf("it reaches the address through `%s`", c->via)
+        char *l = c->via ? xasprintf("it reaches the address through %s", c->via)
                          : xstrdup("it reaches the address");
         chain_step(r, e, l, c->sink_line);
         free(l);

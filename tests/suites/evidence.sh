@@ -2,7 +2,8 @@
 # here, rendered by `check --format text` (aligned plain text under the finding), `--format json`
 # (the structure itself) and `--format sarif` (the exhibits' places as relatedLocations, their
 # Markdown in message.markdown linking to those locations by id; the log valid against the
-# SARIF 2.1.0 schema). Exact renderings.
+# SARIF 2.1.0 schema). Exact renderings: D11's tables; D9's chain of places (product, where its
+# run-time value comes from, the address it reaches); B8's highlighted call and its bounded form.
 . "$ROOT/tests/lib.sh"
 cd "$TMPD"
 
@@ -125,4 +126,81 @@ expect_eq d11.sarif "$got" "$(cat <<'T'
 T
 )"
 sarif_valid d11.sarif-valid d11
+
+# --- index width (D9) and FlyDSL bounds (B8): a chain of places, a highlighted call ----------
+new_repo k
+mkdir -p k/aiter/ops/triton/_triton_kernels k/aiter/ops/flydsl/kernels
+printf 'import triton\nimport triton.language as tl\n' > k/aiter/ops/triton/_triton_kernels/scale_rows.py
+printf 'from flydsl import buffer_ops, gpu\n' > k/aiter/ops/flydsl/kernels/copy_tiles.py
+commit_all k base
+cat >> k/aiter/ops/triton/_triton_kernels/scale_rows.py <<'P'
+
+
+@triton.jit
+def _scale_rows(x_ptr, out_ptr, stride_xm, N, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    row_off = pid * stride_xm
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row_off + offs, mask=offs < N)
+    tl.store(out_ptr + offs, x * 2, mask=offs < N)
+P
+cat >> k/aiter/ops/flydsl/kernels/copy_tiles.py <<'P'
+
+
+def copy_tiles(src, dst, n: Int32):
+    src_rsrc = buffer_ops.create_buffer_resource(src, max_size=True)
+    dst_rsrc = buffer_ops.create_buffer_resource(dst, max_size=False)
+    row = gpu.block_idx.x * 64 + gpu.thread_idx.x
+    buffer_ops.buffer_store(buffer_ops.buffer_load(src_rsrc, row), dst_rsrc, row)
+P
+
+got=$(cd k && "$BIN" check --format json | evidence_json D9)
+expect_eq d9.json "$got" "$(cat <<'T'
+{"kind":"chain","title":"From `pid` to the global-memory offset","rows":[{"label":"the 32-bit product","text":"pid * stride_xm","path":"aiter/ops/triton/_triton_kernels/scale_rows.py","line":8},{"label":"pid comes from","text":"pid = tl.program_id(0)","path":"aiter/ops/triton/_triton_kernels/scale_rows.py","line":7},{"label":"it reaches the address through row_off","text":"x = tl.load(x_ptr + row_off + offs, mask=offs < N)","path":"aiter/ops/triton/_triton_kernels/scale_rows.py","line":10}]}
+T
+)"
+got=$(cd k && "$BIN" check --format sarif | sarif_of D9)
+expect_eq d9.sarif "$got" "$(cat <<'T'
+0 aiter/ops/triton/_triton_kernels/scale_rows.py:7 `pid` comes from here
+1 aiter/ops/triton/_triton_kernels/scale_rows.py:8 the 32-bit product
+2 aiter/ops/triton/_triton_kernels/scale_rows.py:10 it reaches the address through row_off
+`pid * stride_xm` is computed in 32 bits and reaches a global-memory offset: `pid` (a token/row index, up to ~2^17) times `stride_xm` (a row stride, up to ~2^15) can reach ~2^32, past 2^31, and wrap; widen `pid` to 64 bits before the multiply
+
+**From `pid` to the global-memory offset**
+
+1. **the 32-bit product** — [aiter/ops/triton/\_triton\_kernels/scale\_rows.py:8](1): `pid * stride_xm`
+2. **pid comes from** — [aiter/ops/triton/\_triton\_kernels/scale\_rows.py:7](0): `pid = tl.program_id(0)`
+3. **it reaches the address through row\_off** — [aiter/ops/triton/\_triton\_kernels/scale\_rows.py:10](2): `x = tl.load(x_ptr + row_off + offs, mask=offs < N)`
+T
+)"
+got=$(cd k && "$BIN" check --format json | evidence_json B8)
+expect_eq b8.json "$got" "$(cat <<'T'
+{"kind":"code","title":"The call, its max_size highlighted","rows":[{"text":"src_rsrc = buffer_ops.create_buffer_resource(src, max_size=True)","path":"aiter/ops/flydsl/kernels/copy_tiles.py","line":5,"highlight":{"start":50,"end":63}}]}
+{"kind":"code","title":"A bounded call: max_size=False sizes the descriptor to `src`","rows":[{"text":"buffer_ops.create_buffer_resource(src, max_size=False)","highlight":{"start":39,"end":53}}]}
+T
+)"
+got=$(cd k && "$BIN" check --format sarif | sarif_of B8)
+expect_eq b8.sarif "$got" "$(cat <<'T'
+0 aiter/ops/flydsl/kernels/copy_tiles.py:8 this access steps by block over a size known only at run time, with no guard or clamp on its offset
+1 aiter/ops/flydsl/kernels/copy_tiles.py:5 The call, its max_size highlighted
+create_buffer_resource(src): max_size=True, so the descriptor covers 0xFFFFFFFF bytes instead of the extent of `src`: out-of-range offsets read and write past it rather than returning 0
+
+**The call, its max_size highlighted**
+
+```
+src_rsrc = buffer_ops.create_buffer_resource(src, max_size=True)
+                                                  ^^^^^^^^^^^^^
+```
+
+at [aiter/ops/flydsl/kernels/copy\_tiles.py:5](1)
+
+**A bounded call: max_size=False sizes the descriptor to `src`**
+
+```
+buffer_ops.create_buffer_resource(src, max_size=False)
+                                       ^^^^^^^^^^^^^^
+```
+T
+)"
+sarif_valid k.sarif-valid k
 exit 0
