@@ -127,7 +127,8 @@ static int place_id(const place_ids *p, const char *path, int line)
 }
 
 /* Give a place the next id and append its related location (whole line when range is NULL)
- * to rel. */
+ * to rel. A place only the evidence shows (range NULL) is marked so in its properties
+ * ("exhibit": true), so a reader can tell it from the finding's own related locations. */
 static void place_add(place_ids *p, json_t *rel, const change *chg, const char *path, int line,
                       const text_range *range, const char *message)
 {
@@ -138,6 +139,8 @@ static void place_add(place_ids *p, json_t *rel, const change *chg, const char *
     json_t *loc = location(chg, path, range ? range : &whole);
     json_object_set_new(loc, "id", json_integer((json_int_t)p->n - 1));
     json_object_set_new(loc, "message", json_pack("{s:o}", "text", report_json_text(message)));
+    if (!range)
+        json_object_set_new(loc, "properties", json_pack("{s:b}", "exhibit", 1));
     json_array_append_new(rel, loc);
 }
 

@@ -24,14 +24,16 @@ for e in f["evidence"]:
     print(json.dumps(e, separators=(",", ":"), ensure_ascii=False))' "$1"
 }
 # sarif_of RULE: the first RULE result of a SARIF log (stdin): its related locations (id,
-# line, message) one a line, then its message.markdown.
+# line, message, "(exhibit)" for a place only the evidence shows) one a line, then its
+# message.markdown.
 sarif_of() {
   python3 -c '
 import json, sys
 r = [r for r in json.load(sys.stdin)["runs"][0]["results"] if r["ruleId"] == sys.argv[1]][0]
 for l in r.get("relatedLocations", []):
     p = l["physicalLocation"]
-    print(l["id"], p["artifactLocation"]["uri"] + ":" + str(p["region"]["startLine"]), l["message"]["text"])
+    print(l["id"], p["artifactLocation"]["uri"] + ":" + str(p["region"]["startLine"]), l["message"]["text"]
+          + (" (exhibit)" if l.get("properties", {}).get("exhibit") else ""))
 print(r["message"].get("markdown", "(no markdown)"))' "$1"
 }
 SARIF_TOOLS="$ROOT/tests/tools/sarif"
@@ -162,8 +164,8 @@ T
 got=$(cd k && "$BIN" check --format sarif | sarif_of D9)
 expect_eq d9.sarif "$got" "$(cat <<'T'
 0 aiter/ops/triton/_triton_kernels/scale_rows.py:7 `pid` comes from here
-1 aiter/ops/triton/_triton_kernels/scale_rows.py:8 the 32-bit product
-2 aiter/ops/triton/_triton_kernels/scale_rows.py:10 it reaches the address through row_off
+1 aiter/ops/triton/_triton_kernels/scale_rows.py:8 the 32-bit product (exhibit)
+2 aiter/ops/triton/_triton_kernels/scale_rows.py:10 it reaches the address through row_off (exhibit)
 `pid * stride_xm` is computed in 32 bits and reaches a global-memory offset: `pid` (a token/row index, up to ~2^17) times `stride_xm` (a row stride, up to ~2^15) can reach ~2^32, past 2^31, and wrap; widen `pid` to 64 bits before the multiply
 
 **From `pid` to the global-memory offset**
@@ -182,7 +184,7 @@ T
 got=$(cd k && "$BIN" check --format sarif | sarif_of B8)
 expect_eq b8.sarif "$got" "$(cat <<'T'
 0 aiter/ops/flydsl/kernels/copy_tiles.py:8 this access steps by block over a size known only at run time, with no guard or clamp on its offset
-1 aiter/ops/flydsl/kernels/copy_tiles.py:5 The call, its max_size highlighted
+1 aiter/ops/flydsl/kernels/copy_tiles.py:5 The call, its max_size highlighted (exhibit)
 create_buffer_resource(src): max_size=True, so the descriptor covers 0xFFFFFFFF bytes instead of the extent of `src`: out-of-range offsets read and write past it rather than returning 0
 
 **The call, its max_size highlighted**
