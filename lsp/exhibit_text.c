@@ -2,12 +2,24 @@
  * exhibit a title line ending in ":", its rows two spaces further in; a table's columns padded
  * to their widest cell with marked rows flagged "*" in the margin and their mark last; a diff,
  * a pair and a chain as aligned columns of label, place and code; code with a caret line under
- * its highlighted span. No line ends in spaces. */
+ * its highlighted span. No line ends in spaces. Places are written as the text report writes a
+ * finding's path (invalid UTF-8 escaped). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/utf8.h"
 #include "lsp/exhibit_render.h"
+
+/* A row's place, "path:line", into buf: the path's invalid UTF-8 escaped (\xNN) as the text
+ * report writes a finding's own path. */
+static const char *place_str(const exhibit_row *r, char *buf, size_t n)
+{
+    char *p = utf8_escape_path(r->path, '\\');
+    snprintf(buf, n, "%s:%d", p, r->line);
+    free(p);
+    return buf;
+}
 
 /* Append spaces until the line (begun at `from` in out) is `width` columns wide. */
 static void pad_to(strbuf *out, size_t from, size_t width)
@@ -40,10 +52,7 @@ static const char *table_cell(const exhibit *e, const exhibit_row *r, size_t c, 
         return r && r->mark ? r->mark : "";
     if (!r)
         return "at";
-    if (!r->path)
-        return "";
-    snprintf(buf, n, "%s:%d", r->path, r->line);
-    return buf;
+    return r->path ? place_str(r, buf, n) : "";
 }
 
 static void text_table(strbuf *out, const exhibit *e, int indent)
@@ -90,7 +99,7 @@ static void text_lines(strbuf *out, const exhibit *e, int indent)
         size_t l = strlen(num) + exhibit_width(r->label ? r->label : "", SIZE_MAX);
         lw = l > lw ? l : lw;
         if (r->path) {
-            snprintf(buf, sizeof buf, "%s:%d", r->path, r->line);
+            place_str(r, buf, sizeof buf);
             pw = exhibit_width(buf, SIZE_MAX) > pw ? exhibit_width(buf, SIZE_MAX) : pw;
         }
     }
@@ -106,7 +115,7 @@ static void text_lines(strbuf *out, const exhibit *e, int indent)
         if (pw) {
             size_t at = exhibit_width(out->buf + from, out->len - from);
             if (r->path)
-                sb_addf(out, "%s:%d", r->path, r->line);
+                sb_adds(out, place_str(r, buf, sizeof buf));
             pad_to(out, from, at + pw + 2);
         }
         sb_adds(out, r->text);
@@ -117,12 +126,13 @@ static void text_lines(strbuf *out, const exhibit *e, int indent)
 /* Code lines, each after its place, with a caret line under the highlighted span. */
 static void text_code(strbuf *out, const exhibit *e, int indent)
 {
+    char buf[1100];
     for (size_t i = 0; i < e->nrows; i++) {
         const exhibit_row *r = &e->rows[i];
         indent_by(out, indent + 2);
         size_t from = out->len;
         if (r->path)
-            sb_addf(out, "%s:%d: ", r->path, r->line);
+            sb_addf(out, "%s: ", place_str(r, buf, sizeof buf));
         size_t prefix = exhibit_width(out->buf + from, out->len - from);
         sb_adds(out, r->text);
         end_line(out);

@@ -27,6 +27,7 @@ line=$(printf '%s\n' "$text" | grep -a '^csrc/kern.cu:2:1: ')
 expect_contains text.finding-shown "$line" "[D4] "
 expect_contains text.message-replaced-text "$line" "guard removed: \`TORCH_CHECK(n > 0, \"bad $(printf '\357\277\275') input\");\`"
 expect_contains text.evidence-text-replaced "$text" "- csrc/kern.cu:2  TORCH_CHECK(n > 0, \"bad $(printf '\357\277\275') input\");"
+expect_contains text.evidence-path-escaped "$text" "- csrc/b\\xfe.cu:2  TORCH_CHECK(m > 0, \"need m\");"
 expect_contains text.path-escaped "$(printf '%s\n' "$text" | grep -a '^csrc/b')" 'csrc/b\xfe.cu:2:1: '
 
 check_json() {
