@@ -43,7 +43,8 @@ typedef struct cand {
     char *why;         /* its two sides, described */
     int key_line;      /* where the key is declared (0: not known) */
     int sink_line;     /* the address it feeds (0: not known) */
-    char *via;         /* the local it feeds that address through, or NULL */
+    char *via;         /* the local it feeds that address through ("a, then b" when the
+                          address names a later local assigned from it), or NULL */
     ix_scope *kernel;
     bool done;
 } cand;
@@ -524,14 +525,18 @@ static bool names_entry(const run *r, ix_scope *s, TSNode n, const ix_entry *e)
 }
 
 /* The index in addrs of the first address that uses local e of scope s, directly or through
- * up to depth other locals of s assigned from it; -1 when none is found. */
-static long use_in_address(const run *r, ix_scope *s, const ix_entry *e, int depth)
+ * up to depth other locals of s assigned from it (*named: the local the address names); -1
+ * when none is found. */
+static long use_in_address(const run *r, ix_scope *s, const ix_entry *e, int depth,
+                           const ix_entry **named)
 {
     if (!e->feeding || depth <= 0)
         return -1;
     for (size_t i = 0; i < r->naddrs; i++)
-        if (r->addrs[i].s == s && names_entry(r, s, r->addrs[i].n, e))
+        if (r->addrs[i].s == s && names_entry(r, s, r->addrs[i].n, e)) {
+            *named = e;
             return (long)i;
+        }
     for (size_t k = 0; k < s->n; k++) {
         const ix_entry *o = &s->ents[k];
         if (o == e || !o->feeding)
@@ -540,7 +545,7 @@ static long use_in_address(const run *r, ix_scope *s, const ix_entry *e, int dep
             if (o->defs[j].kind == IX_DEF_BOUND || o->defs[j].kind == IX_DEF_OPAQUE ||
                 !names_entry(r, s, o->defs[j].value, e))
                 continue;
-            long at = use_in_address(r, s, o, depth - 1);
+            long at = use_in_address(r, s, o, depth - 1, named);
             if (at >= 0)
                 return at;
         }
@@ -589,9 +594,12 @@ static void add_cand(run *r, ix_scope *s, TSNode n, const ir_val *v)
     c->bits = v->bits;
     c->expr = flat_text(r->d, n, 100);
     c->kernel = ix_kernel_of(s);
-    long at = r->via ? use_in_address(r, r->via_scope, r->via, 4) : r->feeds;
+    const ix_entry *named = NULL;
+    long at = r->via ? use_in_address(r, r->via_scope, r->via, 4, &named) : r->feeds;
     c->sink_line = at >= 0 ? syntax_node_line(r->addrs[at].n) : 0;
-    c->via = r->via ? xstrdup(r->via->name) : NULL;
+    c->via = !r->via ? NULL
+             : named && named != r->via ? xasprintf("%s, then %s", r->via->name, named->name)
+                                        : xstrdup(r->via->name);
     if (mv.key_end) {
         TSNode k = syntax_node_at(r->d, mv.key_start, mv.key_end);
         c->key = flat_text(r->d, k, 60);
