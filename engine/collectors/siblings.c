@@ -1,135 +1,33 @@
-/* The sibling-drift collector (rule A1): when the change rewrites or removes a line inside a
- * function, look for variants of that function in the same file (names sharing a run of at
- * least 8 characters: `_decode` / `_prefill_opt`, `_2d` / `_3d`) that still carry the old
- * line, and put the finding on the variant's line, with the changed line as related
- * information. Python and C++/HIP alike (aiter#3841, the motivating case, was a HIP kernel).
+/* The sibling-drift collector (rule A1): when the change rewrites or removes a statement, a
+ * parameter or a call argument of a function, look for variants of that function in the same
+ * file (names sharing a run of at least 8 characters: `_decode` / `_prefill_opt`, `_2d` /
+ * `_3d`; the kernels nested in two builders of one family) that still carry it, and report
+ * each (changed function, variant) pair once, on the variant's first carried line, with every
+ * carried line and every place the change rewrote as related information. Python and C++/HIP
+ * alike (aiter#3841, the motivating case, was a HIP kernel).
  *
- * Better than the original's regex scan: functions come from the tree (nested defs, methods,
- * decorated, templates, kernels), the changed function of a deleted line is read from the
- * base (so a line deleted at a function's end is not blamed on the next one, and a function
- * the change deleted outright is no fix to copy), lines are compared as code (comments and
- * white space ignored), a line the change moved within its function is not a change, and a
- * variant line the change itself added is not drift. The trivial-line filters are the
- * reference's. */
+ * Units, not lines, are compared (siblings_units.c), by their code without comments, string
+ * contents or white space, with the words that tell the two names apart folded out of
+ * identifiers (`stage1_out` matches `stage2_out`; siblings_names.c). What is not drift:
+ * - a unit the file still holds as often as before the change (moved within the function or
+ *   into a helper the change added, not rewritten);
+ * - a variant unit the change itself edits;
+ * - a rewrite whose new text uses a parameter the changed function has and the variant lacks
+ *   (the variant's API cannot take the same fix);
+ * - docstrings, comments, message text, fragments of a statement (never units);
+ * - a function the change deleted outright (no fix to copy).
+ * The changed function of a deleted line is read from the base, so a line deleted at a
+ * function's end is not blamed on the next one. Only the changed file is read: variants are
+ * looked for among its own functions, so the collector costs the same on every keystroke. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/collector.h"
+#include "engine/collectors/siblings.h"
 #include "engine/syntax.h"
 
-#define MIN_COMMON 8      /* longest common substring of two variant names */
-#define MIN_LINE 25       /* shorter deleted lines never count */
-#define PER_VARIANT_MAX 5 /* findings per variant */
-#define VARIANTS_MAX 3    /* variants flagged per changed line, closest names first */
-
-/* --- line filters (reference §5.4) ------------------------------------------------------- */
-
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
-/* True when s (stripped code) is only brackets, commas and semicolons. */
-static bool is_trivial(const char *s)
-{
-    for (; *s; s++)
-        if (!strchr("{}()[];,\\ \t", *s))
-            return false;
-    return true;
-}
-
-/* True for imports, definitions, decorators and preprocessor lines. */
-static bool is_noise_line(const char *s)
-{
-    static const char *const pre[] = {"from ", "import ", "def ", "async def ", "class ", "@", "#",
-                                      "template", "using ", "namespace ", "typedef ", NULL};
-    for (int i = 0; pre[i]; i++)
-        if (str_starts(s, pre[i]))
-            return true;
-    return false;
-}
-
-/* True for `name = simple` (a bare rebinding, also `name=name,` passing a keyword argument
- * through) and `name: [` (docstring-ish tables). */
-static bool is_rebinding(const char *s)
-{
-    const char *p = s;
-    if (!ident_char(*p))
-        return false;
-    while (ident_char(*p))
-        p++;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    if (*p == ':') {
-        p++;
-        while (*p == ' ')
-            p++;
-        return *p == '[';
-    }
-    if (*p != '=' || p[1] == '=')
-        return false;
-    for (p++; *p; p++)
-        if (!(ident_char(*p) || strchr(".\"'() \t;,", *p)))
-            return false;
-    return true;
-}
-
-/* True when s does something a fix could change: arithmetic, indexing, a comparison, a call
- * chained on a result, a condition, a return or an assignment. */
-static bool is_substantive(const char *s)
-{
-    if (strpbrk(s, "-+*/%<>="))
-        return true;
-    for (const char *p = s; *p; p++) {
-        if (*p == '[' && p > s && ident_char(p[-1]))
-            return true;
-        if (*p == ')') {
-            const char *q = p + 1;
-            while (*q == ' ')
-                q++;
-            if (*q == '.')
-                return true;
-        }
-    }
-    const char *w;
-    if ((w = strstr(s, "if")) && (w == s || !ident_char(w[-1])) && !ident_char(w[2]))
-        return true;
-    if ((w = strstr(s, "return")) && (w == s || !ident_char(w[-1])) && !ident_char(w[6]))
-        return true;
-    return false;
-}
-
-/* A copy of s without white space. */
-static char *no_space(const char *s)
-{
-    strbuf sb;
-    sb_init(&sb);
-    for (; *s; s++)
-        if (!isspace((unsigned char)*s))
-            sb_addc(&sb, *s);
-    return sb_detach(&sb);
-}
-
-/* Length of the longest common substring of a and b. */
-static size_t common_run(const char *a, const char *b)
-{
-    size_t na = strlen(a), nb = strlen(b), best = 0;
-    size_t *prev = xcalloc(nb + 1, sizeof *prev), *cur = xcalloc(nb + 1, sizeof *cur);
-    for (size_t i = 1; i <= na; i++) {
-        for (size_t j = 1; j <= nb; j++) {
-            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : 0;
-            if (cur[j] > best)
-                best = cur[j];
-        }
-        size_t *t = prev;
-        prev = cur;
-        cur = t;
-    }
-    free(prev);
-    free(cur);
-    return best;
-}
+#define RELATED_MAX 24 /* carried lines listed per finding */
 
 /* True when a path is excluded as the reference does (tests, benchmarks, vendored code). */
 static bool excluded_path(const char *p)
@@ -195,71 +93,415 @@ static int deleted_head_line(const change_file *f, size_t i, int last)
     return line < 1 ? 1 : line;
 }
 
-/* A line of doc d (or, without a doc, text) with its comments removed, stripped. */
-static char *norm_code(const syntax_doc *d, int line, syn_lang lang, const char *text, size_t len)
+/* --- one side of a file: its doc, functions and their units, computed on first need ------ */
+
+typedef struct side {
+    const syntax_doc *d;
+    const syn_func_list *fl;
+    sib_unit_list **units; /* per function index */
+} side;
+
+static void side_init(side *s, const syntax_doc *d, const syn_func_list *fl)
 {
-    char *c = NULL;
-    if (d) {
-        size_t tl;
-        const char *t = syntax_line_text(d, line, &tl);
-        size_t a = tl, b = len;
-        if (t && a > 0 && t[a - 1] == '\r')
-            a--;
-        if (text && b > 0 && text[b - 1] == '\r')
-            b--;
-        if (t && (!text || (a == b && memcmp(t, text, a) == 0)))
-            c = syntax_line_nocomment(d, line);
-    }
-    if (!c && text)
-        c = syntax_text_nocomment(lang, text, len);
-    if (!c)
-        return xstrdup("");
-    char *s = str_strip(c);
-    free(c);
-    return s;
+    s->d = d;
+    s->fl = fl;
+    s->units = xcalloc(fl->n ? fl->n : 1, sizeof *s->units);
 }
 
-/* --- the collector ----------------------------------------------------------------------- */
+static void side_free(side *s)
+{
+    for (size_t i = 0; s->fl && i < s->fl->n; i++)
+        if (s->units[i]) {
+            sib_unit_list_free(s->units[i]);
+            free(s->units[i]);
+        }
+    free(s->units);
+}
+
+static const sib_unit_list *units_of(side *s, const syn_func *fn)
+{
+    size_t i = (size_t)(fn - s->fl->items);
+    if (!s->units[i]) {
+        s->units[i] = xcalloc(1, sizeof *s->units[i]);
+        sib_units(s->d, fn, s->units[i]);
+    }
+    return s->units[i];
+}
+
+/* How many units of fn have this key. */
+static int key_count(side *s, const syn_func *fn, const char *key)
+{
+    const sib_unit_list *u = units_of(s, fn);
+    int n = 0;
+    for (size_t i = 0; i < u->n; i++)
+        n += strcmp(u->items[i].key, key) == 0;
+    return n;
+}
+
+/* The function of `to` matching fn of `from`: same qualified name (the k-th of that name for
+ * the k-th, for overloads), else the only function of that plain name. NULL when none. */
+static const syn_func *counterpart(const syn_func_list *from, const syn_func *fn, const syn_func_list *to)
+{
+    int k = 0;
+    for (const syn_func *p = from->items; p < fn; p++)
+        k += strcmp(p->qualname, fn->qualname) == 0;
+    const syn_func *by_name = NULL;
+    int same_name = 0;
+    for (size_t i = 0; i < to->n; i++) {
+        if (strcmp(to->items[i].qualname, fn->qualname) == 0 && k-- == 0)
+            return &to->items[i];
+        if (strcmp(to->items[i].name, fn->name) == 0) {
+            by_name = &to->items[i];
+            same_name++;
+        }
+    }
+    return same_name == 1 ? by_name : NULL;
+}
+
+/* --- what the change did to the file ----------------------------------------------------- */
+
+typedef struct fchange {
+    const change_file *f;
+    bool *deleted; /* per base line */
+    bool *added;   /* per head line */
+    int bn, hn;
+    const syn_func **touched_b, **touched_h; /* functions owning deleted / added lines */
+    size_t ntb, nth, cap_b, cap_h;
+} fchange;
+
+static void push_unique(const syn_func ***arr, size_t *n, size_t *cap, const syn_func *fn)
+{
+    if (!fn)
+        return;
+    for (size_t i = 0; i < *n; i++)
+        if ((*arr)[i] == fn)
+            return;
+    *ARRAY_PUSH(*arr, *n, *cap) = fn;
+}
+
+static void fchange_init(fchange *c, const change_file *f, const side *b, const side *h)
+{
+    memset(c, 0, sizeof *c);
+    c->f = f;
+    c->bn = b->d->nlines;
+    c->hn = h->d->nlines;
+    c->deleted = xcalloc((size_t)c->bn + 2, sizeof *c->deleted);
+    c->added = xcalloc((size_t)c->hn + 2, sizeof *c->added);
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        if (l->kind == '-' && l->old_no >= 1 && l->old_no <= c->bn) {
+            c->deleted[l->old_no] = true;
+            push_unique(&c->touched_b, &c->ntb, &c->cap_b, syntax_enclosing_function(b->fl, l->old_no));
+        } else if (l->kind == '+' && l->new_no >= 1 && l->new_no <= c->hn) {
+            c->added[l->new_no] = true;
+            push_unique(&c->touched_h, &c->nth, &c->cap_h, syntax_enclosing_function(h->fl, l->new_no));
+        }
+    }
+    /* each side's counterparts of the other's touched functions count as touched */
+    size_t ntb = c->ntb, nth = c->nth;
+    for (size_t i = 0; i < ntb; i++)
+        push_unique(&c->touched_h, &c->nth, &c->cap_h, counterpart(b->fl, c->touched_b[i], h->fl));
+    for (size_t i = 0; i < nth; i++)
+        push_unique(&c->touched_b, &c->ntb, &c->cap_b, counterpart(h->fl, c->touched_h[i], b->fl));
+}
+
+static void fchange_free(fchange *c)
+{
+    free(c->deleted);
+    free(c->added);
+    free(c->touched_b);
+    free(c->touched_h);
+}
+
+/* True when lines [l0, l1] hold a marked line. */
+static bool any_marked(const bool *marks, int n, int l0, int l1)
+{
+    for (int l = l0 < 1 ? 1 : l0; l <= l1 && l <= n; l++)
+        if (marks[l])
+            return true;
+    return false;
+}
+
+/* How often key occurs in the units of the touched functions of one side. */
+static int touched_count(side *s, const syn_func **fns, size_t n, const char *key)
+{
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += key_count(s, fns[i], key);
+    return k;
+}
+
+/* The diff index of the first deleted line within base lines [l0, l1], or f->nlines. */
+static size_t first_deleted(const change_file *f, int l0, int l1)
+{
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '-' && f->lines[i].old_no >= l0 && f->lines[i].old_no <= l1)
+            return i;
+    return f->nlines;
+}
+
+/* The added lines that replace the deleted block holding diff line i, as one string. */
+static char *replacement(const change_file *f, size_t i)
+{
+    size_t s = i, e = i;
+    while (s > 0 && (f->lines[s - 1].kind == '-' || f->lines[s - 1].kind == '+'))
+        s--;
+    while (e < f->nlines && (f->lines[e].kind == '-' || f->lines[e].kind == '+'))
+        e++;
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t k = s; k < e; k++)
+        if (f->lines[k].kind == '+') {
+            sb_add(&sb, f->lines[k].text, f->lines[k].len);
+            sb_addc(&sb, '\n');
+        }
+    return sb.buf ? sb_detach(&sb) : xstrdup("");
+}
+
+/* True when text holds word as a whole identifier. */
+static bool has_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = strstr(text, word); n && p; p = strstr(p + 1, word)) {
+        bool l = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool r = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (l && r)
+            return true;
+    }
+    return false;
+}
+
+/* --- pairs ------------------------------------------------------------------------------- */
+
+/* A unit the change rewrote or removed in a function. */
+typedef struct removed {
+    const sib_unit *u; /* in the base */
+    int at;            /* head line where it changed */
+    char *repl;        /* the added lines of its block */
+} removed;
+
+/* A unit of a variant that carries what a changed function lost. */
+typedef struct carried {
+    const sib_unit *u;  /* in the variant (head) */
+    const syn_func *fn; /* the changed function */
+    int at;             /* the head line where it changed there */
+} carried;
+
+/* What one variant carries, from one changed function or several (`_2d` and `_4d` fixed the
+ * same way, `_3d` not: one finding on `_3d`). */
+typedef struct pair {
+    const syn_func *v;
+    carried *cs;
+    size_t ncs, cap;
+} pair;
+
+typedef struct pairs {
+    pair *items;
+    size_t n, cap;
+} pairs;
+
+/* The parameters of fn (head side) that variant v lacks, whose use in a rewrite explains the
+ * divergence. */
+static bool uses_own_param(side *h, const syn_func *fn, const syn_func *v, const char *repl)
+{
+    const sib_unit_list *fu = units_of(h, fn), *vu = units_of(h, v);
+    for (size_t i = 0; i < fu->n; i++) {
+        const char *p = fu->items[i].name;
+        if (fu->items[i].kind != SIB_PARAM || !p || !has_word(repl, p))
+            continue;
+        bool in_v = false;
+        for (size_t j = 0; j < vu->n && !in_v; j++)
+            in_v = vu->items[j].kind == SIB_PARAM && vu->items[j].name && strcmp(vu->items[j].name, p) == 0;
+        if (!in_v)
+            return true;
+    }
+    return false;
+}
 
 typedef struct scounts {
-    int files, changed_funcs, variants, found;
-    int parse_errors;        /* head files with syntax errors */
-    int no_head;             /* files whose head text could not be had */
-    char *first_error;       /* "path:line" of the first, or NULL */
+    int files, changed_funcs, pairs, lines;
+    int parse_errors;  /* head files with syntax errors */
+    int no_head;       /* files whose head text could not be had */
+    bool no_base;      /* a base rebuilt from the head failed */
+    char *first_error; /* "path:line" of the first, or NULL */
 } scounts;
 
-typedef struct hit {
-    const syn_func *variant;
-    int line;
-} hit;
-
-/* True when function a lies inside b or b inside a. */
-static bool nested(const syn_func *a, const syn_func *b)
+/* True when p already lists a unit on line. */
+static bool pair_has_line(const pair *p, int line)
 {
-    return (a->start_byte <= b->start_byte && b->end_byte <= a->end_byte) ||
-           (b->start_byte <= a->start_byte && a->end_byte <= b->end_byte);
+    for (size_t i = 0; i < p->ncs; i++)
+        if (p->cs[i].u->line == line)
+            return true;
+    return false;
 }
 
-/* The head function a deleted line belongs to: by its base function's qualified name when the
- * base parsed (NULL when that function is gone from the head), else by its head position. */
-static const syn_func *changed_function(const syn_func_list *hf, const syn_func_list *bf, bool have_base,
-                                        int old_no, int head_line, bool *in_signature)
+/* Drop the statements of cs that hold another carried unit (a statement carried only because
+ * an argument inside it is: the argument is the line to show). */
+static void drop_implied(carried *cs, size_t *ncs)
 {
-    *in_signature = false;
-    if (have_base) {
-        const syn_func *b = syntax_enclosing_function(bf, old_no);
-        if (!b)
-            return NULL;
-        *in_signature = old_no < b->body_line || old_no == b->name_line;
-        for (size_t i = 0; i < hf->n; i++)
-            if (strcmp(hf->items[i].qualname, b->qualname) == 0)
-                return &hf->items[i];
-        return NULL;
+    for (size_t i = 0; i < *ncs; i++) {
+        bool inner = false;
+        for (size_t j = 0; j < *ncs && !inner; j++)
+            inner = j != i && cs[i].u->kind == SIB_STMT && cs[j].u->kind != SIB_STMT &&
+                    cs[j].u->line >= cs[i].u->line && cs[j].u->end_line <= cs[i].u->end_line;
+        if (inner) {
+            memmove(&cs[i], &cs[i + 1], (*ncs - i - 1) * sizeof *cs);
+            (*ncs)--;
+            i--;
+        }
     }
-    const syn_func *h = syntax_enclosing_function(hf, head_line);
-    if (!h || h->start_line == head_line)
-        h = syntax_enclosing_function(hf, head_line - 1);
-    return h;
+}
+
+/* Add to ps what variant v carries of the units fn lost (merged into the pair of an earlier
+ * changed function when it names the same variant lines). */
+static void match_pair(fchange *fc, side *h, const syn_func *fn, const syn_func *v, const removed *rm,
+                       size_t nrm, pairs *ps)
+{
+    char *wa, *wb;
+    sib_naming_words(fn, v, &wa, &wb);
+    char **folded = xcalloc(nrm ? nrm : 1, sizeof *folded);
+    for (size_t i = 0; i < nrm; i++)
+        folded[i] = sib_fold(rm[i].u->key, wa);
+    const sib_unit_list *vu = units_of(h, v);
+    pair np = {.v = v};
+    for (size_t i = 0; i < vu->n; i++) {
+        const sib_unit *x = &vu->items[i];
+        if (any_marked(fc->added, fc->hn, x->line, x->end_line) || pair_has_line(&np, x->line))
+            continue;
+        char *fx = sib_fold(x->key, wb);
+        for (size_t k = 0; k < nrm; k++) {
+            if (strcmp(fx, folded[k]) == 0 && !uses_own_param(h, fn, v, rm[k].repl)) {
+                *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at};
+                break;
+            }
+        }
+        free(fx);
+    }
+    drop_implied(np.cs, &np.ncs);
+    pair *into = NULL;
+    for (size_t i = 0; i < ps->n && !into && np.ncs; i++)
+        for (size_t k = 0; k < np.ncs && !into; k++)
+            if (ps->items[i].v == v && pair_has_line(&ps->items[i], np.cs[k].u->line))
+                into = &ps->items[i];
+    if (into) {
+        for (size_t k = 0; k < np.ncs; k++)
+            if (!pair_has_line(into, np.cs[k].u->line))
+                *ARRAY_PUSH(into->cs, into->ncs, into->cap) = np.cs[k];
+        free(np.cs);
+    } else if (np.ncs) {
+        *ARRAY_PUSH(ps->items, ps->n, ps->cap) = np;
+    } else {
+        free(np.cs);
+    }
+    for (size_t i = 0; i < nrm; i++)
+        free(folded[i]);
+    free(folded);
+    free(wa);
+    free(wb);
+}
+
+/* One finding for a pair: on the variant's first carried line, every carried line and every
+ * place the change rewrote as related information. */
+static void emit_pair(collector_ctx *ctx, const char *path, pair *p)
+{
+    carried *cs = p->cs;
+    size_t ncs = p->ncs;
+    for (size_t i = 1; i < ncs; i++)
+        for (size_t j = i; j > 0 && cs[j - 1].u->line > cs[j].u->line; j--) {
+            carried t = cs[j];
+            cs[j] = cs[j - 1];
+            cs[j - 1] = t;
+        }
+    strbuf fns;
+    sb_init(&fns);
+    size_t nfns = 0;
+    for (size_t i = 0; i < ncs; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = cs[j].fn == cs[i].fn;
+        if (!seen)
+            sb_addf(&fns, "%s`%s`", nfns++ ? " and " : "", cs[i].fn->name);
+    }
+    char *more = ncs > 1 ? xasprintf(" (and %zu more)", ncs - 1) : xstrdup("");
+    finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, path, cs[0].u->line, "siblings",
+                               "`%s` still has %s this change rewrote in %s: `%s`%s — fix %s here "
+                               "too or say why %s",
+                               p->v->name, ncs == 1 ? "a line" : "lines", fns.buf, cs[0].u->shown, more,
+                               ncs == 1 ? "it" : "them", ncs == 1 ? "it differs" : "they differ");
+    free(more);
+    sb_free(&fns);
+    for (size_t i = 0; i < ncs && i < RELATED_MAX; i++)
+        finding_add_related(fi, path, cs[i].u->line, "still has `%s`", cs[i].u->shown);
+    if (ncs > RELATED_MAX)
+        finding_add_related(fi, path, cs[RELATED_MAX].u->line, "and %zu more line(s)", ncs - RELATED_MAX);
+    for (size_t i = 0; i < ncs; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = cs[j].at == cs[i].at;
+        if (!seen)
+            finding_add_related(fi, path, cs[i].at, "rewritten here in `%s`", cs[i].fn->name);
+    }
+}
+
+/* The units fn (base bf, head hf) lost: counted units holding a deleted line whose key the
+ * head function has fewer of, and the touched functions of the file too (not moved). */
+static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, const syn_func *hf, size_t *n)
+{
+    removed *rm = NULL;
+    size_t cap = 0;
+    *n = 0;
+    const sib_unit_list *bu = units_of(b, bf);
+    for (size_t i = 0; i < bu->n; i++) {
+        const sib_unit *u = &bu->items[i];
+        if (!u->counts || !any_marked(fc->deleted, fc->bn, u->line, u->end_line))
+            continue;
+        if (key_count(h, hf, u->key) >= key_count(b, bf, u->key))
+            continue;
+        if (touched_count(h, fc->touched_h, fc->nth, u->key) >= touched_count(b, fc->touched_b, fc->ntb, u->key))
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < *n && !dup; k++)
+            dup = strcmp(rm[k].u->key, u->key) == 0;
+        if (dup)
+            continue;
+        size_t di = first_deleted(fc->f, u->line, u->end_line);
+        removed *r = ARRAY_PUSH(rm, *n, cap);
+        r->u = u;
+        r->at = di < fc->f->nlines ? deleted_head_line(fc->f, di, fc->hn) : hf->name_line;
+        if (r->at < hf->start_line || r->at > hf->end_line)
+            r->at = r->at < hf->start_line ? hf->start_line : hf->end_line;
+        r->repl = di < fc->f->nlines ? replacement(fc->f, di) : xstrdup("");
+    }
+    return rm;
+}
+
+/* Compare every touched function of the file with its variants. */
+static void compare_file(collector_ctx *ctx, fchange *fc, side *b, side *h, scounts *c)
+{
+    pairs ps = {0};
+    for (size_t t = 0; t < fc->ntb; t++) {
+        const syn_func *bf = fc->touched_b[t], *hf = counterpart(b->fl, bf, h->fl);
+        if (!hf)
+            continue; /* deleted outright or renamed: no fix to copy */
+        size_t nrm;
+        removed *rm = lost_units(fc, b, h, bf, hf, &nrm);
+        if (nrm > 0) {
+            c->changed_funcs++;
+            for (size_t v = 0; v < h->fl->n; v++)
+                if (sib_is_variant(hf, &h->fl->items[v]))
+                    match_pair(fc, h, hf, &h->fl->items[v], rm, nrm, &ps);
+        }
+        for (size_t i = 0; i < nrm; i++)
+            free(rm[i].repl);
+        free(rm);
+    }
+    for (size_t i = 0; i < ps.n; i++) {
+        emit_pair(ctx, fc->f->path, &ps.items[i]);
+        c->pairs++;
+        c->lines += (int)ps.items[i].ncs;
+        free(ps.items[i].cs);
+    }
+    free(ps.items);
 }
 
 /* The functions of doc d: the shared cache's list when there is one, else computed into
@@ -273,10 +515,9 @@ static const syn_func_list *functions_of(collector_ctx *ctx, const syntax_doc *d
     return local;
 }
 
-/* Review one file. */
-static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, bool *no_base)
+/* Review one file: parse head and base, then compare. */
+static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c)
 {
-    syn_lang lang = syntax_lang_of_path(f->path);
     char *cause = NULL;
     size_t hlen = 0, blen = 0;
     char *head = change_head_text(ctx->chg, f, &hlen, &cause);
@@ -290,21 +531,17 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     const syntax_doc *hd = collector_doc(ctx, f, false, head, hlen, &hown, &cause);
     free(cause);
     cause = NULL;
-    if (!hd) {
+    syn_func_list hlocal = {0}, blocal = {0};
+    const syn_func_list *hfl = hd ? functions_of(ctx, hd, &hlocal) : NULL;
+    if (!hd || hfl->n < 2) {
+        syn_func_list_free(&hlocal);
+        syntax_free(hown);
         free(head);
         return;
     }
     if (hd->has_errors && c->parse_errors++ == 0) {
         int col;
         c->first_error = xasprintf("%s:%d", f->path, syntax_first_error(hd, &col, NULL));
-    }
-    syn_func_list hlocal = {0}, blocal = {0};
-    const syn_func_list *hfp = functions_of(ctx, hd, &hlocal), *bfp = &blocal;
-    if (hfp->n < 2) {
-        syn_func_list_free(&hlocal);
-        syntax_free(hown);
-        free(head);
-        return;
     }
     c->files++;
     char *base = collector_base_text(ctx, f, &blen, &cause);
@@ -315,147 +552,19 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     const syntax_doc *bd = base ? collector_doc(ctx, f, true, base, blen, &bown, &cause) : NULL;
     free(cause);
     free(base);
-    if (bd)
-        bfp = functions_of(ctx, bd, &blocal);
-    else
-        *no_base = true;
-    const syn_func_list hf = *hfp, bf = *bfp; /* borrowed views */
-
-    /* what the change added to this file: normalised added lines and their head line numbers */
-    char **added = xcalloc(f->nlines ? f->nlines : 1, sizeof *added);
-    bool *added_line = xcalloc((size_t)hd->nlines + 2, sizeof *added_line);
-    for (size_t i = 0; i < f->nlines; i++) {
-        const diff_line *l = &f->lines[i];
-        if (l->kind != '+')
-            continue;
-        char *code = norm_code(hd, l->new_no, lang, l->text, l->len);
-        added[i] = no_space(code);
-        free(code);
-        if (l->new_no >= 1 && l->new_no <= hd->nlines)
-            added_line[l->new_no] = true;
+    if (bd) {
+        side b, h;
+        side_init(&b, bd, functions_of(ctx, bd, &blocal));
+        side_init(&h, hd, hfl);
+        fchange fc;
+        fchange_init(&fc, f, &b, &h);
+        compare_file(ctx, &fc, &b, &h, c);
+        fchange_free(&fc);
+        side_free(&b);
+        side_free(&h);
+    } else {
+        c->no_base = true;
     }
-    /* head lines' normalised code, computed on demand */
-    char **hnorm = xcalloc((size_t)hd->nlines + 2, sizeof *hnorm);
-    hit *hits = NULL;
-    size_t nhits = 0, hits_cap = 0;
-    const syn_func **seen_funcs = NULL;
-    size_t nseen = 0, seen_cap = 0;
-    const syn_func *ord_fn = NULL;
-    size_t *order = xcalloc(hf.n ? hf.n : 1, sizeof *order), *runs = xcalloc(hf.n ? hf.n : 1, sizeof *runs);
-    size_t nord = 0;
-
-    for (size_t i = 0; i < f->nlines; i++) {
-        const diff_line *l = &f->lines[i];
-        if (l->kind != '-')
-            continue;
-        char *code = norm_code(bd, l->old_no, lang, l->text, l->len);
-        bool keep = strlen(code) >= MIN_LINE && !is_trivial(code) && !is_noise_line(code) &&
-                    !is_rebinding(code) && is_substantive(code);
-        char *key = keep ? no_space(code) : NULL;
-        int at = keep ? deleted_head_line(f, i, hd->nlines) : l->new_no;
-        bool in_sig = false;
-        const syn_func *fn = keep ? changed_function(&hf, &bf, bd != NULL, l->old_no, at, &in_sig) : NULL;
-        if (!fn || in_sig)
-            keep = false;
-        else if (at > fn->end_line)
-            at = fn->end_line; /* deleted at the function's end: point at its last line */
-        /* moved within the file, not changed */
-        for (size_t k = 0; keep && k < f->nlines; k++)
-            if (added[k] && strcmp(added[k], key) == 0)
-                keep = false;
-        if (keep) {
-            bool counted = false;
-            for (size_t k = 0; k < nseen; k++)
-                counted |= seen_funcs[k] == fn;
-            if (!counted) {
-                *ARRAY_PUSH(seen_funcs, nseen, seen_cap) = fn;
-                c->changed_funcs++;
-            }
-        }
-        /* the variants, closest names first (longest shared run), at most VARIANTS_MAX; the
-         * list is kept while consecutive deleted lines belong to the same function */
-        if (keep && fn != ord_fn) {
-            ord_fn = fn;
-            nord = 0;
-            for (size_t v = 0; v < hf.n; v++) {
-                const syn_func *var = &hf.items[v];
-                if (var == fn || nested(var, fn) || !*var->name || strcmp(var->name, fn->name) == 0)
-                    continue;
-                runs[v] = common_run(fn->name, var->name);
-                if (runs[v] < MIN_COMMON)
-                    continue;
-                size_t at_ = nord++;
-                while (at_ > 0 && runs[order[at_ - 1]] < runs[v]) {
-                    order[at_] = order[at_ - 1];
-                    at_--;
-                }
-                order[at_] = v;
-            }
-        }
-        int lines_flagged_variants = 0;
-        for (size_t oi = 0; keep && oi < nord && lines_flagged_variants < VARIANTS_MAX; oi++) {
-            const syn_func *var = &hf.items[order[oi]];
-            bool flagged = false;
-            int per_variant = 0;
-            for (size_t k = 0; k < nhits; k++)
-                per_variant += hits[k].variant == var;
-            for (int ln = var->body_line; ln <= var->end_line && per_variant < PER_VARIANT_MAX; ln++) {
-                if (ln < 1 || ln > hd->nlines || added_line[ln])
-                    continue;
-                /* a line of a function nested in the variant belongs to that function */
-                const syn_func *owner = syntax_enclosing_function(&hf, ln);
-                if (owner != var)
-                    continue;
-                if (!hnorm[ln]) {
-                    char *hc = norm_code(hd, ln, lang, NULL, 0);
-                    hnorm[ln] = no_space(hc);
-                    free(hc);
-                }
-                if (strcmp(hnorm[ln], key) != 0)
-                    continue;
-                bool dup = false;
-                for (size_t k = 0; k < nhits; k++)
-                    dup |= hits[k].line == ln;
-                if (dup)
-                    continue;
-                hit *h = ARRAY_PUSH(hits, nhits, hits_cap);
-                h->variant = var;
-                h->line = ln;
-                per_variant++;
-                flagged = true;
-                char *raw = xstrndup(l->text, l->len), *q = str_strip(raw);
-                free(raw);
-                finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, f->path, ln, "siblings",
-                                           "`%s` still has the line this change rewrote in `%s`: "
-                                           "`%s` — fix it here too or say why it differs",
-                                           var->name, fn->name, q);
-                finding_add_related(fi, f->path, at, "changed here in `%s`", fn->name);
-                free(q);
-                c->found++;
-            }
-            lines_flagged_variants += flagged;
-        }
-        free(key);
-        free(code);
-    }
-    /* count distinct variants with hits */
-    for (size_t k = 0; k < nhits; k++) {
-        bool first = true;
-        for (size_t j = 0; j < k; j++)
-            first &= hits[j].variant != hits[k].variant;
-        c->variants += first;
-    }
-    for (size_t i = 0; i < f->nlines; i++)
-        free(added[i]);
-    free(added);
-    free(added_line);
-    for (int ln = 0; ln <= hd->nlines + 1; ln++)
-        free(hnorm[ln]);
-    free(hnorm);
-    free(hits);
-    free(seen_funcs);
-    free(order);
-    free(runs);
     syn_func_list_free(&hlocal);
     syn_func_list_free(&blocal);
     syntax_free(hown);
@@ -467,7 +576,6 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
 static void siblings_run(collector_ctx *ctx)
 {
     scounts c = {0};
-    bool no_base = false;
     int candidates = 0;
     for (size_t k = 0; k < ctx->chg->nfiles; k++) {
         const change_file *f = &ctx->chg->files[k];
@@ -475,12 +583,12 @@ static void siblings_run(collector_ctx *ctx)
             syntax_lang_of_path(f->path) == SYN_NONE || excluded_path(f->path))
             continue;
         candidates++;
-        siblings_file(ctx, f, &c, &no_base);
+        siblings_file(ctx, f, &c);
     }
     strbuf nb;
     sb_init(&nb);
-    if (no_base)
-        sb_adds(&nb, " (base text unavailable: changed functions placed by head position)");
+    if (c.no_base)
+        sb_adds(&nb, " (the base text of some file was unavailable: not compared)");
     if (c.parse_errors)
         sb_addf(&nb, "; syntax errors in %d head file(s), first at %s (functions read where "
                      "the parser recovered)", c.parse_errors, c.first_error);
@@ -491,14 +599,14 @@ static void siblings_run(collector_ctx *ctx)
     else if (candidates == 0)
         collector_status(ctx, "skipped: no changed Python or C++ file with deleted lines (new files, "
                               "tests and benchmarks are not checked)");
-    else if (c.found == 0)
+    else if (c.pairs == 0)
         collector_status(ctx, "nothing found: no variant of the %d changed function(s) still carries "
-                              "a changed line (%d file(s) with two or more functions)%s",
+                              "what the change rewrote (%d file(s) with two or more functions)%s",
                          c.changed_funcs, c.files, note);
     else
-        collector_status(ctx, "found %d line(s) in %d variant(s) still carrying what %d changed "
+        collector_status(ctx, "found %d variant(s) still carrying %d unit(s) that %d changed "
                               "function(s) rewrote%s",
-                         c.found, c.variants, c.changed_funcs, note);
+                         c.pairs, c.lines, c.changed_funcs, note);
     sb_free(&nb);
     free(c.first_error);
 }
