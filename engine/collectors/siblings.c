@@ -11,6 +11,7 @@
  * identifiers (`stage1_out` matches `stage2_out`; siblings_names.c). What is not drift:
  * - a unit the file still holds as often as before the change (moved within the function or
  *   into a helper the change added, not rewritten);
+ * - a variable renamed or marked unused, an assignment nobody read deleted (siblings_edits.c);
  * - a variant unit the change itself edits;
  * - a rewrite whose new text uses a parameter the changed function has and the variant lacks
  *   (the variant's API cannot take the same fix);
@@ -275,9 +276,10 @@ static bool has_word(const char *text, const char *word)
 
 /* A unit the change rewrote or removed in a function. */
 typedef struct removed {
-    const sib_unit *u; /* in the base */
-    int at;            /* head line where it changed */
-    char *repl;        /* the added lines of its block */
+    const sib_unit *u;          /* in the base */
+    const sib_unit *prev, *next; /* its neighbours there (NULL at an end) */
+    int at;                     /* head line where it changed */
+    char *repl;                 /* the added lines of its block */
 } removed;
 
 /* A unit of a variant that carries what a changed function lost. */
@@ -352,6 +354,28 @@ static void drop_implied(carried *cs, size_t *ncs)
     }
 }
 
+/* True when units a (folded with wa) and b (folded with wb) are the same code, or both
+ * absent. */
+static bool same_folded(const sib_unit *a, const sib_unit *b, const char *wa, const char *wb)
+{
+    if (!a || !b)
+        return !a && !b;
+    char *fa = sib_fold(a->key, wa), *fb = sib_fold(b->key, wb);
+    bool same = strcmp(fa, fb) == 0;
+    free(fa);
+    free(fb);
+    return same;
+}
+
+/* True when the variant's unit sits among the same code as the lost one did: its previous or
+ * its next neighbour matches. Copied code keeps its surroundings; a generic line that only
+ * happens to recur (`if quant_type == QuantType.per_1x32:` in another dispatch) does not. */
+static bool anchored(const removed *r, const sib_unit *vprev, const sib_unit *vnext, const char *wa,
+                     const char *wb)
+{
+    return same_folded(r->prev, vprev, wa, wb) || same_folded(r->next, vnext, wa, wb);
+}
+
 /* Add to ps what variant v carries of the units fn lost (merged into the pair of an earlier
  * changed function when it names the same variant lines). */
 static void match_pair(fchange *fc, side *h, const syn_func *fn, const syn_func *v, const removed *rm,
@@ -363,6 +387,8 @@ static void match_pair(fchange *fc, side *h, const syn_func *fn, const syn_func 
     for (size_t i = 0; i < nrm; i++)
         folded[i] = sib_fold(rm[i].u->key, wa);
     const sib_unit_list *vu = units_of(h, v);
+    int *prev = xcalloc(vu->n ? vu->n : 1, sizeof *prev), *next = xcalloc(vu->n ? vu->n : 1, sizeof *next);
+    sib_neighbours(vu, prev, next);
     pair np = {.v = v};
     for (size_t i = 0; i < vu->n; i++) {
         const sib_unit *x = &vu->items[i];
@@ -370,13 +396,18 @@ static void match_pair(fchange *fc, side *h, const syn_func *fn, const syn_func 
             continue;
         char *fx = sib_fold(x->key, wb);
         for (size_t k = 0; k < nrm; k++) {
-            if (strcmp(fx, folded[k]) == 0 && !uses_own_param(h, fn, v, rm[k].repl)) {
+            if (strcmp(fx, folded[k]) == 0 &&
+                anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
+                         next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
+                !uses_own_param(h, fn, v, rm[k].repl)) {
                 *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at};
                 break;
             }
         }
         free(fx);
     }
+    free(prev);
+    free(next);
     drop_implied(np.cs, &np.ncs);
     pair *into = NULL;
     for (size_t i = 0; i < ps->n && !into && np.ncs; i++)
@@ -400,6 +431,13 @@ static void match_pair(fchange *fc, side *h, const syn_func *fn, const syn_func 
     free(wb);
 }
 
+/* The name to show for fn beside other: its plain name, or its qualified one when both plain
+ * names are the same (the `kernel` nested in each of two builders). */
+static const char *shown_name(const syn_func *fn, const syn_func *other)
+{
+    return strcmp(fn->name, other->name) == 0 ? fn->qualname : fn->name;
+}
+
 /* One finding for a pair: on the variant's first carried line, every carried line and every
  * place the change rewrote as related information. */
 static void emit_pair(collector_ctx *ctx, const char *path, pair *p)
@@ -420,13 +458,14 @@ static void emit_pair(collector_ctx *ctx, const char *path, pair *p)
         for (size_t j = 0; j < i && !seen; j++)
             seen = cs[j].fn == cs[i].fn;
         if (!seen)
-            sb_addf(&fns, "%s`%s`", nfns++ ? " and " : "", cs[i].fn->name);
+            sb_addf(&fns, "%s`%s`", nfns++ ? " and " : "", shown_name(cs[i].fn, p->v));
     }
     char *more = ncs > 1 ? xasprintf(" (and %zu more)", ncs - 1) : xstrdup("");
     finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, path, cs[0].u->line, "siblings",
                                "`%s` still has %s this change rewrote in %s: `%s`%s — fix %s here "
                                "too or say why %s",
-                               p->v->name, ncs == 1 ? "a line" : "lines", fns.buf, cs[0].u->shown, more,
+                               shown_name(p->v, cs[0].fn), ncs == 1 ? "a line" : "lines", fns.buf,
+                               cs[0].u->shown, more,
                                ncs == 1 ? "it" : "them", ncs == 1 ? "it differs" : "they differ");
     free(more);
     sb_free(&fns);
@@ -439,7 +478,7 @@ static void emit_pair(collector_ctx *ctx, const char *path, pair *p)
         for (size_t j = 0; j < i && !seen; j++)
             seen = cs[j].at == cs[i].at;
         if (!seen)
-            finding_add_related(fi, path, cs[i].at, "rewritten here in `%s`", cs[i].fn->name);
+            finding_add_related(fi, path, cs[i].at, "rewritten here in `%s`", shown_name(cs[i].fn, p->v));
     }
 }
 
@@ -450,7 +489,12 @@ static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, co
     removed *rm = NULL;
     size_t cap = 0;
     *n = 0;
-    const sib_unit_list *bu = units_of(b, bf);
+    const sib_unit_list *bu = units_of(b, bf), *hu = units_of(h, hf);
+    int *prev = xcalloc(bu->n ? bu->n : 1, sizeof *prev), *next = xcalloc(bu->n ? bu->n : 1, sizeof *next);
+    sib_neighbours(bu, prev, next);
+    bool *edited = xcalloc(hu->n ? hu->n : 1, sizeof *edited);
+    for (size_t i = 0; i < hu->n; i++)
+        edited[i] = any_marked(fc->added, fc->hn, hu->items[i].line, hu->items[i].end_line);
     for (size_t i = 0; i < bu->n; i++) {
         const sib_unit *u = &bu->items[i];
         if (!u->counts || !any_marked(fc->deleted, fc->bn, u->line, u->end_line))
@@ -458,6 +502,8 @@ static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, co
         if (key_count(h, hf, u->key) >= key_count(b, bf, u->key))
             continue;
         if (touched_count(h, fc->touched_h, fc->nth, u->key) >= touched_count(b, fc->touched_b, fc->ntb, u->key))
+            continue; /* moved, not rewritten */
+        if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u))
             continue;
         bool dup = false;
         for (size_t k = 0; k < *n && !dup; k++)
@@ -467,11 +513,16 @@ static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, co
         size_t di = first_deleted(fc->f, u->line, u->end_line);
         removed *r = ARRAY_PUSH(rm, *n, cap);
         r->u = u;
+        r->prev = prev[i] < 0 ? NULL : &bu->items[prev[i]];
+        r->next = next[i] < 0 ? NULL : &bu->items[next[i]];
         r->at = di < fc->f->nlines ? deleted_head_line(fc->f, di, fc->hn) : hf->name_line;
         if (r->at < hf->start_line || r->at > hf->end_line)
             r->at = r->at < hf->start_line ? hf->start_line : hf->end_line;
         r->repl = di < fc->f->nlines ? replacement(fc->f, di) : xstrdup("");
     }
+    free(edited);
+    free(prev);
+    free(next);
     return rm;
 }
 

@@ -1,8 +1,9 @@
-/* The pieces of the sibling-drift collector (rule A1) shared by its three files:
+/* The pieces of the sibling-drift collector (rule A1) shared by its files:
  * siblings_units.c cuts a function into the units the collector compares (statements,
  * parameters, call arguments, lines of code templates held in strings) with a normalised key
  * each; siblings_names.c says which functions are variants of each other and folds the
- * naming suffix that tells two variants apart out of a key; siblings.c is the collector.
+ * naming suffix that tells two variants apart out of a key; siblings_edits.c recognises the
+ * edits that are no fix to copy (renames, dead code removed); siblings.c is the collector.
  *
  * Ownership: documents and functions are borrowed; every list is owned by the caller and
  * released with its *_free; every char * inside a unit is owned by the unit. */
@@ -27,6 +28,7 @@ typedef struct sib_unit {
     sib_kind kind;
     int line, end_line; /* first and last line it spans (1-based) */
     char *key;          /* its code without comments, string contents or white space */
+    char *code;         /* its code as keyed, white space collapsed to single spaces */
     char *shown;        /* its code with strings as written, white space collapsed, for messages */
     char *name;         /* SIB_PARAM: the parameter's name; else NULL */
     bool counts;        /* substantial enough to be compared (the reference's line filters) */
@@ -42,6 +44,20 @@ typedef struct sib_unit_list {
  * it. Nothing when the function's node cannot be found. */
 void sib_units(const syntax_doc *d, const syn_func *fn, sib_unit_list *out);
 void sib_unit_list_free(sib_unit_list *l);
+/* The neighbours of each unit of l within its sequence (parameters among parameters,
+ * arguments among arguments, statements and template lines among statements), in line order,
+ * as indices into l written to prev[i] and next[i] (-1 at an end). A SIB_HEAD unit has the
+ * neighbours of the statement it heads. prev and next hold l->n entries each. */
+void sib_neighbours(const sib_unit_list *l, int *prev, int *next);
+
+/* True when the change only marked variables of u (a unit of fn_before it lost) unused: some
+ * unit of fn_after that holds an added line (after_touched[i]) is u with plain variables
+ * renamed `x` to `_x` or `_`, consistently. Attributes and called names never count. */
+bool sib_renamed(const sib_unit *u, const sib_unit_list *after,
+                 const bool *after_touched);
+/* True when u (a statement fn lost) only bound names that nothing else in fn reads: dead code
+ * removed, not a fix (d is fn's document). */
+bool sib_dead_store(const syntax_doc *d, const syn_func *fn, const sib_unit *u);
 
 /* Length of the longest run of characters two names share. */
 size_t sib_common_run(const char *a, const char *b);

@@ -132,58 +132,61 @@ static size_t string_close(const char *code, size_t clen, size_t col, bool *fstr
 static void unit_text(walk *w, uint32_t start, uint32_t end, const cut *cuts, size_t ncuts,
                       strbuf *key, strbuf *flat, strbuf *shown, int *first, int *last)
 {
-    int l0 = syntax_line_of(w->d, start), l1 = syntax_line_of(w->d, end > start ? end - 1 : end);
-    size_t ci = 0;
     bool fsp = false, ssp = false;
     *first = *last = 0;
-    for (int l = l0; l <= l1; l++) {
-        size_t ls = syntax_line_start(w->d, l), len;
-        if (!syntax_line_text(w->d, l, &len))
-            break;
-        const char *code = line_of(w, w->code, l, false), *plain = line_of(w, w->plain, l, true);
-        if (!code || !plain)
+    /* the segments between cuts, so a compound statement's body is skipped, not scanned */
+    for (size_t ci = 0; ci <= ncuts; ci++) {
+        uint32_t s = ci == 0 ? start : cuts[ci - 1].end, e = ci < ncuts ? cuts[ci].start : end;
+        if (s < start)
+            s = start;
+        if (e > end)
+            e = end;
+        if (e <= s)
             continue;
-        size_t clen = strlen(code), plen = strlen(plain), named_until = 0;
-        for (size_t col = 0; col < len; col++) {
-            uint32_t b = (uint32_t)(ls + col);
-            if (b < start || b >= end)
+        int l0 = syntax_line_of(w->d, s), l1 = syntax_line_of(w->d, e - 1);
+        for (int l = l0; l <= l1; l++) {
+            size_t ls = syntax_line_start(w->d, l), len;
+            if (!syntax_line_text(w->d, l, &len))
+                break;
+            const char *code = line_of(w, w->code, l, false), *plain = line_of(w, w->plain, l, true);
+            if (!code || !plain)
                 continue;
-            while (ci < ncuts && cuts[ci].end <= b)
-                ci++;
-            if (ci < ncuts && cuts[ci].start <= b)
-                continue;
-            char c = col < clen ? code[col] : ' ', p = col < plen ? plain[col] : ' ';
-            bool fstr;
-            size_t close;
-            if ((c == '"' || c == '\'') && (named_until == 0 || col > named_until) &&
-                (close = string_close(code, clen, col, &fstr)) > 0 && !fstr && close <= plen &&
-                name_like(plain, col + 1, close))
-                named_until = close;
-            else if (col < named_until)
-                c = p;
-            if (isspace((unsigned char)c) || c == '\\') {
-                fsp = flat->len > 0;
-            } else {
-                if (fsp)
-                    sb_addc(flat, ' ');
-                fsp = false;
-                sb_addc(flat, c);
-                sb_addc(key, c);
-                if (!*first)
-                    *first = l;
-                *last = l;
+            size_t clen = strlen(code), plen = strlen(plain), named_until = 0;
+            size_t c0 = s > ls ? s - ls : 0, c1 = e - ls < len ? e - ls : len;
+            for (size_t col = c0; col < c1; col++) {
+                char c = col < clen ? code[col] : ' ', p = col < plen ? plain[col] : ' ';
+                bool fstr;
+                size_t close;
+                if ((c == '"' || c == '\'') && (named_until == 0 || col > named_until) &&
+                    (close = string_close(code, clen, col, &fstr)) > 0 && !fstr && close <= plen &&
+                    name_like(plain, col + 1, close))
+                    named_until = close;
+                else if (col < named_until)
+                    c = p;
+                if (isspace((unsigned char)c) || c == '\\') {
+                    fsp = flat->len > 0;
+                } else {
+                    if (fsp)
+                        sb_addc(flat, ' ');
+                    fsp = false;
+                    sb_addc(flat, c);
+                    sb_addc(key, c);
+                    if (!*first)
+                        *first = l;
+                    *last = l;
+                }
+                if (isspace((unsigned char)p) || p == '\\') {
+                    ssp = shown->len > 0;
+                } else {
+                    if (ssp)
+                        sb_addc(shown, ' ');
+                    ssp = false;
+                    sb_addc(shown, p);
+                }
             }
-            if (isspace((unsigned char)p) || p == '\\') {
-                ssp = shown->len > 0;
-            } else {
-                if (ssp)
-                    sb_addc(shown, ' ');
-                ssp = false;
-                sb_addc(shown, p);
-            }
+            fsp = flat->len > 0;
+            ssp = shown->len > 0;
         }
-        fsp = flat->len > 0;
-        ssp = shown->len > 0;
     }
 }
 
@@ -325,14 +328,16 @@ static bool add_unit(walk *w, sib_kind k, uint32_t start, uint32_t end, const cu
     u->end_line = last;
     u->counts = counts(k, flat.buf, key.buf, name);
     u->key = sb_detach(&key);
+    u->code = sb_detach(&flat);
     u->name = name;
     if (shown.len > SHOWN_MAX) {
         shown.len = SHOWN_MAX - 3;
+        while (shown.len > 0 && ((unsigned char)shown.buf[shown.len] & 0xC0) == 0x80)
+            shown.len--; /* never cut a UTF-8 sequence */
         shown.buf[shown.len] = '\0';
         sb_adds(&shown, "...");
     }
     u->shown = sb_detach(&shown);
-    sb_free(&flat);
     return true;
 }
 
@@ -374,10 +379,10 @@ static void call_args(walk *w, TSNode call)
     TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
     if (ts_node_is_null(args) || syntax_node_line(args) == syntax_node_end_line(args))
         return;
-    uint32_t n = ts_node_named_child_count(args);
-    for (uint32_t i = 0; i < n; i++) {
-        TSNode a = ts_node_named_child(args, i);
-        if (is_type(a, "comment"))
+    TSTreeCursor c = ts_tree_cursor_new(args);
+    for (bool more = ts_tree_cursor_goto_first_child(&c); more; more = ts_tree_cursor_goto_next_sibling(&c)) {
+        TSNode a = ts_tree_cursor_current_node(&c);
+        if (!ts_node_is_named(a) || is_type(a, "comment"))
             continue;
         bool take = is_type(a, "keyword_argument");
         if (!take) {
@@ -388,6 +393,7 @@ static void call_args(walk *w, TSNode call)
         if (take)
             add_unit(w, SIB_ARG, ts_node_start_byte(a), ts_node_end_byte(a), NULL, 0, NULL);
     }
+    ts_tree_cursor_delete(&c);
 }
 
 /* The inner lines of a multi-line string (blanked by the code view, so they never reach a
@@ -418,6 +424,7 @@ static void string_lines(walk *w, TSNode s)
                 sb_addc(&key, *p);
         u->key = sb_detach(&key);
         u->counts = counts(SIB_TEXT, shown, u->key, NULL);
+        u->code = xstrdup(shown);
         u->shown = shown;
     }
 }
@@ -428,38 +435,47 @@ static bool is_message_call(const syntax_doc *d, TSNode call)
     TSNode f = ts_node_child_by_field_name(call, "function", 8);
     if (ts_node_is_null(f))
         return false;
-    char *t = syntax_node_text(d, f);
-    bool m = str_ends(t, "Error") || str_ends(t, "Exception") || str_ends(t, "Warning") ||
-             str_contains(t, "warn") || str_contains(t, "print") || str_contains(t, "log") ||
-             str_contains(t, "format");
-    free(t);
-    return m;
+    uint32_t s = ts_node_start_byte(f), e = ts_node_end_byte(f);
+    char t[96];
+    if (e < s || e - s >= sizeof t)
+        return false;
+    memcpy(t, d->text + s, e - s);
+    t[e - s] = '\0';
+    return str_ends(t, "Error") || str_ends(t, "Exception") || str_ends(t, "Warning") ||
+           str_contains(t, "warn") || str_contains(t, "print") || str_contains(t, "log") ||
+           str_contains(t, "format");
 }
+
+#define COLLECT_DEPTH 128 /* deeper expressions are not looked into */
 
 /* Inside unit node top, collect the cuts (nested statements, bodies, clauses, functions) and
  * turn calls and strings met on the way into their units; cut nodes other than functions are
- * walked afterwards by the caller. */
-static void collect(walk *w, TSNode top, TSNode n, bool msg, cut **cuts, size_t *ncuts,
-                    size_t *cap, TSNode **later, size_t *nlater, size_t *lcap)
+ * walked afterwards by the caller. One cursor walks the whole subtree. */
+static void collect(walk *w, TSNode top, bool msg, cut **cuts, size_t *ncuts, size_t *cap,
+                    TSNode **later, size_t *nlater, size_t *lcap)
 {
-    TSTreeCursor c = ts_tree_cursor_new(n);
-    if (ts_tree_cursor_goto_first_child(&c)) {
-        do {
-            TSNode k = ts_tree_cursor_current_node(&c);
-            const char *fld = ts_tree_cursor_current_field_name(&c);
-            bool direct = ts_node_eq(n, top);
-            bool stmt_here = direct && is_stmt(k) &&
-                             !(fld && (strcmp(fld, "initializer") == 0 || strcmp(fld, "condition") == 0 ||
-                                       strcmp(fld, "update") == 0));
-            if (is_func(k) || is_container(k) || is_clause(k) || stmt_here) {
-                cut *x = ARRAY_PUSH(*cuts, *ncuts, *cap);
-                x->start = ts_node_start_byte(k);
-                x->end = ts_node_end_byte(k);
-                if (!is_func(k))
-                    *ARRAY_PUSH(*later, *nlater, *lcap) = k;
-                continue;
-            }
-            bool kmsg = msg;
+    bool msgs[COLLECT_DEPTH + 1];
+    TSNode parents[COLLECT_DEPTH + 1];
+    int depth = 1;
+    msgs[0] = msg;
+    parents[0] = top;
+    TSTreeCursor c = ts_tree_cursor_new(top);
+    bool more = ts_tree_cursor_goto_first_child(&c);
+    while (more) {
+        TSNode k = ts_tree_cursor_current_node(&c), n = parents[depth - 1];
+        const char *fld = ts_tree_cursor_current_field_name(&c);
+        bool stmt_here = depth == 1 && is_stmt(k) &&
+                         !(fld && (strcmp(fld, "initializer") == 0 || strcmp(fld, "condition") == 0 ||
+                                   strcmp(fld, "update") == 0));
+        bool descend = false;
+        if (is_func(k) || is_container(k) || is_clause(k) || stmt_here) {
+            cut *x = ARRAY_PUSH(*cuts, *ncuts, *cap);
+            x->start = ts_node_start_byte(k);
+            x->end = ts_node_end_byte(k);
+            if (!is_func(k))
+                *ARRAY_PUSH(*later, *nlater, *lcap) = k;
+        } else {
+            bool kmsg = msgs[depth - 1];
             if (is_call(k)) {
                 call_args(w, k);
                 kmsg |= is_message_call(w->d, k);
@@ -469,9 +485,19 @@ static void collect(walk *w, TSNode top, TSNode n, bool msg, cut **cuts, size_t 
             if (is_type(k, "string") && !kmsg && !doc && w->d->lang == SYN_PYTHON &&
                 syntax_node_end_line(k) - syntax_node_line(k) >= 2)
                 string_lines(w, k);
-            if (ts_node_child_count(k) > 0)
-                collect(w, top, k, kmsg, cuts, ncuts, cap, later, nlater, lcap);
-        } while (ts_tree_cursor_goto_next_sibling(&c));
+            if (depth < COLLECT_DEPTH && ts_tree_cursor_goto_first_child(&c)) {
+                msgs[depth] = kmsg;
+                parents[depth] = k;
+                depth++;
+                descend = true;
+            }
+        }
+        if (descend)
+            continue;
+        while (!(more = ts_tree_cursor_goto_next_sibling(&c)) && depth > 1) {
+            ts_tree_cursor_goto_parent(&c);
+            depth--;
+        }
     }
     ts_tree_cursor_delete(&c);
 }
@@ -484,7 +510,7 @@ static void walk_unit(walk *w, TSNode n, sib_kind k)
     TSNode *later = NULL;
     bool msg = is_type(n, "raise_statement") || is_type(n, "assert_statement") ||
                is_type(n, "throw_statement");
-    collect(w, n, n, msg, &cuts, &ncuts, &cap, &later, &nlater, &lcap);
+    collect(w, n, msg, &cuts, &ncuts, &cap, &later, &nlater, &lcap);
     /* a cut inside a call's arguments is met before its call's own units: keep order of
      * bytes for unit_text */
     for (size_t i = 1; i < ncuts; i++)
@@ -518,9 +544,13 @@ static void walk_region(walk *w, TSNode n)
         walk_unit(w, n, SIB_STMT);
         return;
     }
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++)
-        walk_region(w, ts_node_named_child(n, i));
+    TSTreeCursor c = ts_tree_cursor_new(n);
+    for (bool more = ts_tree_cursor_goto_first_child(&c); more; more = ts_tree_cursor_goto_next_sibling(&c)) {
+        TSNode k = ts_tree_cursor_current_node(&c);
+        if (ts_node_is_named(k))
+            walk_region(w, k);
+    }
+    ts_tree_cursor_delete(&c);
 }
 
 /* The name of a parameter: Python's first identifier, C++'s last one in the declarator. */
@@ -546,6 +576,26 @@ static char *param_name(const syntax_doc *d, TSNode p)
             stack[sp++] = ts_node_named_child(n, i - 1);
     }
     return ts_node_is_null(best) ? NULL : syntax_node_text(d, best);
+}
+
+/* A Python parameter's type annotation, from the end of its name to the end of the type, when
+ * it is not a `constexpr`: annotations do nothing at run time (`float = None` and
+ * `float | None = None` are one parameter), a Triton/Gluon `constexpr` does (it specialises
+ * the kernel). */
+static bool annotation_cut(const syntax_doc *d, TSNode p, cut *out)
+{
+    if (d->lang != SYN_PYTHON || !(is_type(p, "typed_parameter") || is_type(p, "typed_default_parameter")))
+        return false;
+    TSNode type = ts_node_child_by_field_name(p, "type", 4), name = ts_node_named_child(p, 0);
+    if (ts_node_is_null(type) || ts_node_is_null(name) || ts_node_end_byte(name) > ts_node_start_byte(type))
+        return false;
+    uint32_t s = ts_node_start_byte(type), e = ts_node_end_byte(type);
+    for (uint32_t i = s; i + 9 <= e; i++)
+        if (memcmp(d->text + i, "constexpr", 9) == 0)
+            return false;
+    out->start = ts_node_end_byte(name);
+    out->end = e;
+    return true;
 }
 
 /* The parameter list node of a function definition (null node if none). */
@@ -610,8 +660,10 @@ void sib_units(const syntax_doc *d, const syn_func *fn, sib_unit_list *out)
             TSNode p = ts_node_named_child(params, i);
             if (is_type(p, "comment"))
                 continue;
-            add_unit(&w, SIB_PARAM, ts_node_start_byte(p), ts_node_end_byte(p), NULL, 0,
-                     param_name(d, p));
+            cut ann;
+            bool cut_ann = annotation_cut(d, p, &ann);
+            add_unit(&w, SIB_PARAM, ts_node_start_byte(p), ts_node_end_byte(p), cut_ann ? &ann : NULL,
+                     cut_ann ? 1 : 0, param_name(d, p));
         }
     }
     TSNode body = ts_node_child_by_field_name(def, "body", 4);
@@ -629,10 +681,54 @@ void sib_unit_list_free(sib_unit_list *l)
 {
     for (size_t i = 0; i < l->n; i++) {
         free(l->items[i].key);
+        free(l->items[i].code);
         free(l->items[i].shown);
         free(l->items[i].name);
     }
     free(l->items);
     l->items = NULL;
     l->n = l->cap = 0;
+}
+
+/* The sequence a kind of unit belongs to. */
+static int sequence_of(sib_kind k)
+{
+    return k == SIB_PARAM ? 0 : k == SIB_ARG ? 2 : 1;
+}
+
+void sib_neighbours(const sib_unit_list *l, int *prev, int *next)
+{
+    size_t n = l->n, m = 0;
+    size_t *ord = xcalloc(n ? n : 1, sizeof *ord);
+    for (size_t i = 0; i < n; i++) {
+        prev[i] = next[i] = -1;
+        if (l->items[i].kind == SIB_HEAD)
+            continue;
+        /* insertion by (sequence, line, position in l): lists are short */
+        size_t at = m++;
+        const sib_unit *u = &l->items[i];
+        while (at > 0) {
+            const sib_unit *o = &l->items[ord[at - 1]];
+            int so = sequence_of(o->kind), su = sequence_of(u->kind);
+            if (so < su || (so == su && o->line <= u->line))
+                break;
+            ord[at] = ord[at - 1];
+            at--;
+        }
+        ord[at] = i;
+    }
+    for (size_t k = 0; k + 1 < m; k++)
+        if (sequence_of(l->items[ord[k]].kind) == sequence_of(l->items[ord[k + 1]].kind)) {
+            next[ord[k]] = (int)ord[k + 1];
+            prev[ord[k + 1]] = (int)ord[k];
+        }
+    for (size_t i = 0; i < n; i++)
+        if (l->items[i].kind == SIB_HEAD)
+            for (size_t j = 0; j < n; j++)
+                if (l->items[j].kind == SIB_STMT && l->items[j].line == l->items[i].line) {
+                    prev[i] = prev[j];
+                    next[i] = next[j];
+                    break;
+                }
+    free(ord);
 }
