@@ -21,6 +21,7 @@
  * function's end is not blamed on the next one. Only the changed file is read: variants are
  * looked for among its own functions, so the collector costs the same on every keystroke. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,7 +242,8 @@ static size_t first_deleted(const change_file *f, int l0, int l1)
     return f->nlines;
 }
 
-/* The added lines that replace the deleted block holding diff line i, as one string. */
+/* The code of the added lines of the block of changed lines holding diff line i (comments
+ * and strings blanked: a comment naming a parameter explains nothing), as one string. */
 static char *replacement(const change_file *f, size_t i)
 {
     size_t s = i, e = i;
@@ -251,10 +253,13 @@ static char *replacement(const change_file *f, size_t i)
         e++;
     strbuf sb;
     sb_init(&sb);
+    syn_lang lang = syntax_lang_of_path(f->path);
     for (size_t k = s; k < e; k++)
         if (f->lines[k].kind == '+') {
-            sb_add(&sb, f->lines[k].text, f->lines[k].len);
+            char *code = syntax_text_code(lang, f->lines[k].text, f->lines[k].len);
+            sb_adds(&sb, code);
             sb_addc(&sb, '\n');
+            free(code);
         }
     return sb.buf ? sb_detach(&sb) : xstrdup("");
 }
@@ -302,22 +307,54 @@ typedef struct pairs {
     size_t n, cap;
 } pairs;
 
-/* The parameters of fn (head side) that variant v lacks, whose use in a rewrite explains the
- * divergence. */
-static bool uses_own_param(side *h, const syn_func *fn, const syn_func *v, const char *repl)
+/* True when some unit of l is a parameter named name. */
+static bool has_param(const sib_unit_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].kind == SIB_PARAM && l->items[i].name && strcmp(l->items[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* True when code mentions one of names. */
+static bool mentions_any(const char *code, char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (has_word(code, names[i])) {
+            return true;
+        }
+    return false;
+}
+
+/* The names only fn (head side) has, against variant v: its parameters v lacks, and the
+ * locals its edited units bind from them (twice over: `n = f(p)`, `m = n - 1`). A rewrite that
+ * uses one of them follows fn's own API, which the variant cannot copy (a parameter only one
+ * variant has). New strings in an array of *n (free each, then the array). */
+static char **own_names(fchange *fc, side *h, const syn_func *fn, const syn_func *v, size_t *n)
 {
     const sib_unit_list *fu = units_of(h, fn), *vu = units_of(h, v);
-    for (size_t i = 0; i < fu->n; i++) {
-        const char *p = fu->items[i].name;
-        if (fu->items[i].kind != SIB_PARAM || !p || !has_word(repl, p))
-            continue;
-        bool in_v = false;
-        for (size_t j = 0; j < vu->n && !in_v; j++)
-            in_v = vu->items[j].kind == SIB_PARAM && vu->items[j].name && strcmp(vu->items[j].name, p) == 0;
-        if (!in_v)
-            return true;
-    }
-    return false;
+    char **names = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (size_t i = 0; i < fu->n; i++)
+        if (fu->items[i].kind == SIB_PARAM && fu->items[i].name && !has_param(vu, fu->items[i].name))
+            *ARRAY_PUSH(names, *n, cap) = xstrdup(fu->items[i].name);
+    for (int pass = 0; pass < 2 && *n > 0; pass++)
+        for (size_t i = 0; i < fu->n; i++) {
+            const sib_unit *u = &fu->items[i];
+            if (!any_marked(fc->added, fc->hn, u->line, u->end_line) || !mentions_any(u->code, names, *n))
+                continue;
+            char **bound = sib_bound_names(u, h->d->lang);
+            for (size_t k = 0; bound && bound[k]; k++) {
+                bool have = false;
+                for (size_t j = 0; j < *n && !have; j++)
+                    have = strcmp(names[j], bound[k]) == 0;
+                if (!have && !has_param(vu, bound[k]))
+                    *ARRAY_PUSH(names, *n, cap) = xstrdup(bound[k]);
+            }
+            sib_names_free(bound);
+        }
+    return names;
 }
 
 typedef struct scounts {
@@ -387,6 +424,8 @@ static void match_pair(fchange *fc, side *h, const syn_func *fn, const syn_func 
     for (size_t i = 0; i < nrm; i++)
         folded[i] = sib_fold(rm[i].u->key, wa);
     const sib_unit_list *vu = units_of(h, v);
+    size_t nown;
+    char **own = own_names(fc, h, fn, v, &nown);
     int *prev = xcalloc(vu->n ? vu->n : 1, sizeof *prev), *next = xcalloc(vu->n ? vu->n : 1, sizeof *next);
     sib_neighbours(vu, prev, next);
     pair np = {.v = v};
@@ -399,7 +438,7 @@ static void match_pair(fchange *fc, side *h, const syn_func *fn, const syn_func 
             if (strcmp(fx, folded[k]) == 0 &&
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
-                !uses_own_param(h, fn, v, rm[k].repl)) {
+                !mentions_any(rm[k].repl, own, nown)) {
                 *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at};
                 break;
             }
@@ -408,6 +447,9 @@ static void match_pair(fchange *fc, side *h, const syn_func *fn, const syn_func 
     }
     free(prev);
     free(next);
+    for (size_t i = 0; i < nown; i++)
+        free(own[i]);
+    free(own);
     drop_implied(np.cs, &np.ncs);
     pair *into = NULL;
     for (size_t i = 0; i < ps->n && !into && np.ncs; i++)
@@ -482,6 +524,25 @@ static void emit_pair(collector_ctx *ctx, const char *path, pair *p)
     }
 }
 
+/* The edited unit of the head function of u's kind most like u (the longest run of code they
+ * share, at least 12 characters and 40% of u's): what u was rewritten as, wherever git put
+ * it. NULL when none is. */
+static const sib_unit *rewritten_as(const sib_unit *u, const sib_unit_list *hu, const bool *edited)
+{
+    const sib_unit *best = NULL;
+    size_t best_run = 0, ul = strlen(u->key), need = ul * 2 / 5 > 12 ? ul * 2 / 5 : 12;
+    for (size_t i = 0; i < hu->n; i++) {
+        if (!edited[i] || hu->items[i].kind != u->kind)
+            continue;
+        size_t run = text_run(u->key, ul, hu->items[i].key, strlen(hu->items[i].key));
+        if (run >= need && run > best_run) {
+            best = &hu->items[i];
+            best_run = run;
+        }
+    }
+    return best;
+}
+
 /* The units fn (base bf, head hf) lost: counted units holding a deleted line whose key the
  * head function has fewer of, and the touched functions of the file too (not moved). */
 static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, const syn_func *hf, size_t *n)
@@ -519,6 +580,12 @@ static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, co
         if (r->at < hf->start_line || r->at > hf->end_line)
             r->at = r->at < hf->start_line ? hf->start_line : hf->end_line;
         r->repl = di < fc->f->nlines ? replacement(fc->f, di) : xstrdup("");
+        const sib_unit *twin = rewritten_as(u, hu, edited);
+        if (twin) {
+            char *both = xasprintf("%s%s\n", r->repl, twin->code);
+            free(r->repl);
+            r->repl = both;
+        }
     }
     free(edited);
     free(prev);

@@ -55,6 +55,11 @@ void sib_neighbours(const sib_unit_list *l, int *prev, int *next);
  * renamed `x` to `_x` or `_`, consistently. Attributes and called names never count. */
 bool sib_renamed(const sib_unit *u, const sib_unit_list *after,
                  const bool *after_touched);
+/* The local names u (an assignment or a declaration) binds, as new strings in a
+ * NULL-terminated array (free with sib_names_free); NULL when it binds none or writes an
+ * attribute or an element. */
+char **sib_bound_names(const sib_unit *u, syn_lang lang);
+void sib_names_free(char **names);
 /* True when u (a statement fn lost) only bound names that nothing else in fn reads: dead code
  * removed, not a fix (d is fn's document). */
 bool sib_dead_store(const syntax_doc *d, const syn_func *fn, const sib_unit *u);

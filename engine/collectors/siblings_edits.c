@@ -148,31 +148,56 @@ static bool read_elsewhere(const syntax_doc *d, const syn_func *fn, int l0, int 
     return found;
 }
 
-bool sib_dead_store(const syntax_doc *d, const syn_func *fn, const sib_unit *u)
+char **sib_bound_names(const sib_unit *u, syn_lang lang)
 {
     const char *eq = u->kind == SIB_STMT ? assign_at(u->code) : NULL;
     if (!eq)
-        return false;
+        return NULL;
     char *lhs = xstrndup(u->code, (size_t)(eq - u->code));
-    size_t n;
+    size_t n, nn = 0, cap = 0;
     tok *t = tokens(lhs, &n);
-    /* the names bound: Python, the first identifier of each comma-separated target (`x: int`
-     * binds x); C++, the last identifier of the declaration (`const int x`) */
-    bool dead = n > 0, any = false;
-    for (size_t i = 0; i < n && dead; i++) {
+    char **names = NULL;
+    bool local = true;
+    /* Python: the first identifier of each comma-separated target (`x: int` binds x); C++: the
+     * last identifier of the declaration (`const int x`) */
+    for (size_t i = 0; i < n && local; i++) {
         if (!t[i].ident)
             continue;
-        bool bound = d->lang == SYN_PYTHON ? (i == 0 || tok_is(&t[i - 1], ",") || tok_is(&t[i - 1], "(") ||
-                                              tok_is(&t[i - 1], "["))
-                                           : i + 1 == n;
+        bool bound = lang == SYN_PYTHON ? (i == 0 || tok_is(&t[i - 1], ",") || tok_is(&t[i - 1], "(") ||
+                                           tok_is(&t[i - 1], "["))
+                                        : i + 1 == n;
         if (tok_is(&t[i], "self") || (i + 1 < n && (tok_is(&t[i + 1], ".") || tok_is(&t[i + 1], "["))))
-            dead = false; /* an attribute or an element is written, not a local */
-        else if (bound && !tok_is(&t[i], "_")) {
-            any = true;
-            dead = !read_elsewhere(d, fn, u->line, u->end_line, &t[i]);
-        }
+            local = false; /* an attribute or an element is written, not a local */
+        else if (bound && !tok_is(&t[i], "_"))
+            *ARRAY_PUSH(names, nn, cap) = xstrndup(t[i].s, t[i].n);
     }
     free(t);
     free(lhs);
-    return dead && any;
+    if (!local || nn == 0) {
+        for (size_t i = 0; i < nn; i++)
+            free(names[i]);
+        free(names);
+        return NULL;
+    }
+    *ARRAY_PUSH(names, nn, cap) = NULL;
+    return names;
+}
+
+void sib_names_free(char **names)
+{
+    for (size_t i = 0; names && names[i]; i++)
+        free(names[i]);
+    free(names);
+}
+
+bool sib_dead_store(const syntax_doc *d, const syn_func *fn, const sib_unit *u)
+{
+    char **names = sib_bound_names(u, d->lang);
+    bool dead = names != NULL;
+    for (size_t i = 0; dead && names[i]; i++) {
+        tok t = {.s = names[i], .n = strlen(names[i]), .ident = true};
+        dead = !read_elsewhere(d, fn, u->line, u->end_line, &t);
+    }
+    sib_names_free(names);
+    return dead;
 }
