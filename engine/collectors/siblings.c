@@ -21,7 +21,6 @@
  * function's end is not blamed on the next one. Only the changed file is read: variants are
  * looked for among its own functions, so the collector costs the same on every keystroke. */
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
