@@ -29,6 +29,7 @@
 #include "engine/syntax.h"
 
 #define RELATED_MAX 24 /* carried lines listed per finding */
+#define REWRITE_UNITS 12 /* a function that lost this many units was rewritten, not fixed */
 
 /* True when a path is excluded as the reference does (tests, benchmarks, vendored code). */
 static bool excluded_path(const char *p)
@@ -325,10 +326,27 @@ static bool mentions_any(const char *code, char *const *names, size_t n)
     return false;
 }
 
+/* True when the rewrite of r follows names only the changed function has: its replacement
+ * uses one, or r bound one (a local the function now takes as a parameter instead). */
+static bool explained(const removed *r, char *const *own, size_t nown, syn_lang lang)
+{
+    if (nown == 0)
+        return false;
+    if (mentions_any(r->repl, own, nown))
+        return true;
+    char **bound = sib_bound_names(r->u, lang);
+    bool hit = false;
+    for (size_t i = 0; bound && bound[i] && !hit; i++)
+        hit = mentions_any(bound[i], own, nown);
+    sib_names_free(bound);
+    return hit;
+}
+
 /* The names only fn (head side) has, against variant v: its parameters v lacks, and the
- * locals its edited units bind from them (twice over: `n = f(p)`, `m = n - 1`). A rewrite that
- * uses one of them follows fn's own API, which the variant cannot copy (a parameter only one
- * variant has). New strings in an array of *n (free each, then the array). */
+ * variables its edited units (re)bind from them, twice over (`n = f(p)`, `m = n - 1`, and
+ * `g += p * T` for a pointer re-based on fn's own layout). A rewrite that uses one of them
+ * follows fn's own API, which the variant cannot copy (a parameter only one variant has). New
+ * strings in an array of *n (free each, then the array). */
 static char **own_names(fchange *fc, side *h, const syn_func *fn, const syn_func *v, size_t *n)
 {
     const sib_unit_list *fu = units_of(h, fn), *vu = units_of(h, v);
@@ -348,7 +366,7 @@ static char **own_names(fchange *fc, side *h, const syn_func *fn, const syn_func
                 bool have = false;
                 for (size_t j = 0; j < *n && !have; j++)
                     have = strcmp(names[j], bound[k]) == 0;
-                if (!have && !has_param(vu, bound[k]))
+                if (!have)
                     *ARRAY_PUSH(names, *n, cap) = xstrdup(bound[k]);
             }
             sib_names_free(bound);
@@ -358,6 +376,7 @@ static char **own_names(fchange *fc, side *h, const syn_func *fn, const syn_func
 
 typedef struct scounts {
     int files, changed_funcs, pairs, lines;
+    int rewritten;     /* changed functions that lost REWRITE_UNITS units or more */
     int parse_errors;  /* head files with syntax errors */
     int no_head;       /* files whose head text could not be had */
     bool no_base;      /* a base rebuilt from the head failed */
@@ -437,7 +456,7 @@ static void match_pair(fchange *fc, side *h, const syn_func *fn, const syn_func 
             if (strcmp(fx, folded[k]) == 0 &&
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
-                !mentions_any(rm[k].repl, own, nown)) {
+                !explained(&rm[k], own, nown, h->d->lang)) {
                 *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at};
                 break;
             }
@@ -602,7 +621,11 @@ static void compare_file(collector_ctx *ctx, fchange *fc, side *b, side *h, scou
             continue; /* deleted outright or renamed: no fix to copy */
         size_t nrm;
         removed *rm = lost_units(fc, b, h, bf, hf, &nrm);
-        if (nrm > 0) {
+        if (nrm >= REWRITE_UNITS) {
+            /* rewritten wholesale: its variants are another implementation now, and listing
+             * every line they still share says only that they were not rewritten too */
+            c->rewritten++;
+        } else if (nrm > 0) {
             c->changed_funcs++;
             for (size_t v = 0; v < h->fl->n; v++)
                 if (sib_is_variant(hf, &h->fl->items[v]))
@@ -709,6 +732,9 @@ static void siblings_run(collector_ctx *ctx)
     if (c.parse_errors)
         sb_addf(&nb, "; syntax errors in %d head file(s), first at %s (functions read where "
                      "the parser recovered)", c.parse_errors, c.first_error);
+    if (c.rewritten)
+        sb_addf(&nb, "; %d function(s) rewritten wholesale (%d or more statements) not compared",
+                c.rewritten, REWRITE_UNITS);
     const char *note = nb.buf ? nb.buf : "";
     if (candidates > 0 && c.no_head == candidates)
         collector_status(ctx, "skipped: the head text of the %d changed file(s) is not available "

@@ -126,8 +126,19 @@ static const char *assign_at(const char *code)
             depth++;
         else if (strchr(")]}", *p))
             depth--;
-        else if (*p == '=' && depth == 0 && p[1] != '=' && p > code && !strchr("=!<>+-*/%&|^:", p[-1]))
-            return p;
+        else if (*p == '=' && depth == 0 && p[1] != '=' && p > code) {
+            if (!strchr("=!<>+-*/%&|^:", p[-1]))
+                return p;
+            /* an augmented assignment (`+=`, `//=`, `<<=`) rebinds its target too */
+            const char *op = p - 1;
+            if (strchr("<>", *op) && !(op > code && op[-1] == *op))
+                continue; /* a comparison */
+            if (*op == '=' || *op == '!' || *op == ':')
+                continue;
+            while (op > code && strchr("+-*/%&|^<>", op[-1]))
+                op--;
+            return op;
+        }
     }
     return NULL;
 }

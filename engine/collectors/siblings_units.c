@@ -270,20 +270,29 @@ static bool is_substantive(const char *s)
     return false;
 }
 
-/* `name=name` / `name = name`: a keyword argument passed straight through. */
-static bool is_passthrough(const char *s)
+/* True when an argument computes its value: a keyword argument whose value calls, indexes or
+ * does arithmetic (`x=parsed.get("x", 0)`, `block_m=64 if big else 32`), not one that passes a
+ * name or a constant along (`fastmath=fm_fast`, `device=out.device`, `x=x`) — those recur in
+ * every call of a family; positional arguments are taken only when they do arithmetic. */
+static bool computes_value(const char *flat)
 {
-    const char *e = s;
-    while (ident_char(*e))
-        e++;
-    size_t n = (size_t)(e - s);
-    while (*e == ' ')
-        e++;
-    if (n == 0 || *e != '=' || e[1] == '=')
-        return false;
-    for (e++; *e == ' '; e++)
-        ;
-    return strncmp(e, s, n) == 0 && !ident_char(e[n]) && e[n] == '\0';
+    const char *v = flat;
+    while (ident_char(*v))
+        v++;
+    while (*v == ' ')
+        v++;
+    if (v > flat && *v == '=' && v[1] != '=')
+        v++;
+    else
+        v = flat;
+    while (*v == ' ')
+        v++;
+    if (strpbrk(v, "([+*/%<>"))
+        return true;
+    for (const char *p = strchr(v, '-'); p; p = strchr(p + 1, '-'))
+        if (p > v)
+            return true; /* a binary minus, not a negative constant */
+    return str_contains(v, " if ");
 }
 
 static bool counts(sib_kind k, const char *flat, const char *key, const char *name)
@@ -293,8 +302,7 @@ static bool counts(sib_kind k, const char *flat, const char *key, const char *na
         return strlen(key) >= MIN_PARAM && name && strcmp(name, "self") != 0 &&
                strcmp(name, "cls") != 0;
     case SIB_ARG:
-        return strlen(flat) >= MIN_ARG && !is_passthrough(flat) &&
-               (is_substantive(flat) || strpbrk(flat, "(."));
+        return strlen(flat) >= MIN_ARG && computes_value(flat);
     case SIB_STMT:
     case SIB_HEAD:
     case SIB_TEXT:
@@ -561,9 +569,11 @@ static char *param_name(const syntax_doc *d, TSNode p)
     int sp = 0;
     TSNode decl = ts_node_child_by_field_name(p, "declarator", 10);
     stack[sp++] = d->lang == SYN_CPP && !ts_node_is_null(decl) ? decl : p;
+    /* a template's type parameter (`typename DTYPE_B`) is named by a type identifier */
+    const char *want = str_ends(ts_node_type(p), "type_parameter_declaration") ? "type_identifier" : "identifier";
     while (sp > 0) {
         TSNode n = stack[--sp];
-        if (is_type(n, "identifier")) {
+        if (is_type(n, want)) {
             if (d->lang == SYN_PYTHON)
                 return syntax_node_text(d, n);
             best = n;
@@ -620,12 +630,16 @@ static TSNode param_list(TSNode def)
 }
 
 /* The function_definition node of fn: descend from the root through the nodes holding the
- * definition's last byte and its name line. */
-static TSNode def_node(const syntax_doc *d, const syn_func *fn)
+ * definition's last byte and its name line. *tparams gets the template parameter list of the
+ * innermost template_declaration passed on the way (C++), or a null node. */
+static TSNode def_node(const syntax_doc *d, const syn_func *fn, TSNode *tparams)
 {
     size_t name_end = syntax_line_start(d, fn->name_line + 1);
     TSNode n = ts_tree_root_node(d->tree), null = {{0}, NULL, NULL};
+    *tparams = null;
     for (int depth = 0; depth < 200; depth++) {
+        if (is_type(n, "template_declaration"))
+            *tparams = ts_node_child_by_field_name(n, "parameters", 10);
         if (is_type(n, "function_definition") && ts_node_end_byte(n) == fn->end_byte)
             return n;
         uint32_t k = ts_node_child_count(n);
@@ -646,7 +660,8 @@ static TSNode def_node(const syntax_doc *d, const syn_func *fn)
 
 void sib_units(const syntax_doc *d, const syn_func *fn, sib_unit_list *out)
 {
-    TSNode def = def_node(d, fn);
+    TSNode tparams;
+    TSNode def = def_node(d, fn, &tparams);
     if (ts_node_is_null(def))
         return;
     walk w = {.d = d, .out = out, .first = fn->start_line, .last = fn->end_line};
@@ -664,6 +679,17 @@ void sib_units(const syntax_doc *d, const syn_func *fn, sib_unit_list *out)
             bool cut_ann = annotation_cut(d, p, &ann);
             add_unit(&w, SIB_PARAM, ts_node_start_byte(p), ts_node_end_byte(p), cut_ann ? &ann : NULL,
                      cut_ann ? 1 : 0, param_name(d, p));
+        }
+    }
+    /* a C++ template's parameters name its API too (`typename DTYPE_B`), but are never lost
+     * units themselves */
+    if (!ts_node_is_null(tparams)) {
+        uint32_t n = ts_node_named_child_count(tparams);
+        for (uint32_t i = 0; i < n; i++) {
+            TSNode p = ts_node_named_child(tparams, i);
+            char *name = param_name(d, p);
+            if (name && add_unit(&w, SIB_PARAM, ts_node_start_byte(p), ts_node_end_byte(p), NULL, 0, name))
+                w.out->items[w.out->n - 1].counts = false;
         }
     }
     TSNode body = ts_node_child_by_field_name(def, "body", 4);
