@@ -11,7 +11,8 @@
  * identifiers (`stage1_out` matches `stage2_out`; siblings_names.c). What is not drift:
  * - a unit the file still holds as often as before the change (moved within the function or
  *   into a helper the change added, not rewritten);
- * - a variable renamed or marked unused, an assignment nobody read deleted (siblings_edits.c);
+ * - a variable marked unused, an assignment nobody read or a parameter nobody used deleted, a
+ *   condition that survives its rewrite (siblings_edits.c);
  * - a variant unit the change itself edits;
  * - a rewrite whose new text uses a parameter the changed function has and the variant lacks
  *   (the variant's API cannot take the same fix);
@@ -29,7 +30,10 @@
 #include "engine/syntax.h"
 
 #define RELATED_MAX 24 /* carried lines listed per finding */
-#define REWRITE_UNITS 12 /* a function that lost this many units was rewritten, not fixed */
+#define REWRITE_UNITS 12     /* a function that lost this many units was rewritten, not fixed */
+#define REWRITE_LINES 40     /* ... or had this many of its lines deleted */
+#define REWRITE_MIN_LINES 15 /* ... or at least this many, and */
+#define REWRITE_SHARE 30     /* ... this percentage of its lines */
 
 /* True when a path is excluded as the reference does (tests, benchmarks, vendored code). */
 static bool excluded_path(const char *p)
@@ -166,6 +170,7 @@ typedef struct fchange {
     const change_file *f;
     bool *deleted; /* per base line */
     bool *added;   /* per head line */
+    bool *changed; /* per head line: added, or where a deletion happened */
     int bn, hn;
     const syn_func **touched_b, **touched_h; /* functions owning deleted / added lines */
     size_t ntb, nth, cap_b, cap_h;
@@ -189,8 +194,11 @@ static void fchange_init(fchange *c, const change_file *f, const side *b, const 
     c->hn = h->d->nlines;
     c->deleted = xcalloc((size_t)c->bn + 2, sizeof *c->deleted);
     c->added = xcalloc((size_t)c->hn + 2, sizeof *c->added);
+    c->changed = xcalloc((size_t)c->hn + 2, sizeof *c->changed);
     for (size_t i = 0; i < f->nlines; i++) {
         const diff_line *l = &f->lines[i];
+        if (l->kind != ' ' && l->new_no >= 1 && l->new_no <= c->hn)
+            c->changed[l->new_no] = true;
         if (l->kind == '-' && l->old_no >= 1 && l->old_no <= c->bn) {
             c->deleted[l->old_no] = true;
             push_unique(&c->touched_b, &c->ntb, &c->cap_b, syntax_enclosing_function(b->fl, l->old_no));
@@ -211,6 +219,7 @@ static void fchange_free(fchange *c)
 {
     free(c->deleted);
     free(c->added);
+    free(c->changed);
     free(c->touched_b);
     free(c->touched_h);
 }
@@ -342,41 +351,70 @@ static bool explained(const removed *r, char *const *own, size_t nown, syn_lang 
     return hit;
 }
 
-/* The names only fn (head side) has, against variant v: its parameters v lacks, and the
- * variables its edited units (re)bind from them, twice over (`n = f(p)`, `m = n - 1`, and
+/* True when outer is inner or encloses it. */
+static bool within(const syn_func *outer, const syn_func *inner)
+{
+    return outer->start_byte <= inner->start_byte && inner->end_byte <= outer->end_byte;
+}
+
+/* True when fn or a function enclosing it (its closure: a kernel reads its builder's
+ * parameters) has a parameter named name. */
+static bool scope_has_param(side *h, const syn_func *fn, const char *name)
+{
+    for (size_t i = 0; i < h->fl->n; i++)
+        if (within(&h->fl->items[i], fn) && has_param(units_of(h, &h->fl->items[i]), name))
+            return true;
+    return false;
+}
+
+/* Add the names bound by the edited units of l that read one of names (growing names). */
+static void add_derived(fchange *fc, side *h, const sib_unit_list *l, char ***names, size_t *n, size_t *cap)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const sib_unit *u = &l->items[i];
+        if (!any_marked(fc->added, fc->hn, u->line, u->end_line) || !mentions_any(u->code, *names, *n))
+            continue;
+        char **bound = sib_bound_names(u, h->d->lang);
+        for (size_t k = 0; bound && bound[k]; k++) {
+            bool have = false;
+            for (size_t j = 0; j < *n && !have; j++)
+                have = strcmp((*names)[j], bound[k]) == 0;
+            if (!have)
+                *ARRAY_PUSH(*names, *n, *cap) = xstrdup(bound[k]);
+        }
+        sib_names_free(bound);
+    }
+}
+
+/* The names only fn (head side) has, against variant v: the parameters of fn and of the
+ * functions enclosing it that v and its enclosing functions lack, and the variables their
+ * edited units (re)bind from them, twice over (`n = f(p)`, `m = n - 1`, and
  * `g += p * T` for a pointer re-based on fn's own layout). A rewrite that uses one of them
  * follows fn's own API, which the variant cannot copy (a parameter only one variant has). New
  * strings in an array of *n (free each, then the array). */
 static char **own_names(fchange *fc, side *h, const syn_func *fn, const syn_func *v, size_t *n)
 {
-    const sib_unit_list *fu = units_of(h, fn), *vu = units_of(h, v);
     char **names = NULL;
     size_t cap = 0;
     *n = 0;
-    for (size_t i = 0; i < fu->n; i++)
-        if (fu->items[i].kind == SIB_PARAM && fu->items[i].name && !has_param(vu, fu->items[i].name))
-            *ARRAY_PUSH(names, *n, cap) = xstrdup(fu->items[i].name);
+    for (size_t f = 0; f < h->fl->n; f++) {
+        if (!within(&h->fl->items[f], fn))
+            continue;
+        const sib_unit_list *fu = units_of(h, &h->fl->items[f]);
+        for (size_t i = 0; i < fu->n; i++)
+            if (fu->items[i].kind == SIB_PARAM && fu->items[i].name && !scope_has_param(h, v, fu->items[i].name))
+                *ARRAY_PUSH(names, *n, cap) = xstrdup(fu->items[i].name);
+    }
     for (int pass = 0; pass < 2 && *n > 0; pass++)
-        for (size_t i = 0; i < fu->n; i++) {
-            const sib_unit *u = &fu->items[i];
-            if (!any_marked(fc->added, fc->hn, u->line, u->end_line) || !mentions_any(u->code, names, *n))
-                continue;
-            char **bound = sib_bound_names(u, h->d->lang);
-            for (size_t k = 0; bound && bound[k]; k++) {
-                bool have = false;
-                for (size_t j = 0; j < *n && !have; j++)
-                    have = strcmp(names[j], bound[k]) == 0;
-                if (!have)
-                    *ARRAY_PUSH(names, *n, cap) = xstrdup(bound[k]);
-            }
-            sib_names_free(bound);
-        }
+        for (size_t f = 0; f < h->fl->n; f++)
+            if (within(&h->fl->items[f], fn))
+                add_derived(fc, h, units_of(h, &h->fl->items[f]), &names, n, &cap);
     return names;
 }
 
 typedef struct scounts {
     int files, changed_funcs, pairs, lines;
-    int rewritten;     /* changed functions that lost REWRITE_UNITS units or more */
+    int rewritten;     /* changed functions rewritten, not fixed (see rewritten()) */
     int parse_errors;  /* head files with syntax errors */
     int no_head;       /* files whose head text could not be had */
     bool no_base;      /* a base rebuilt from the head failed */
@@ -582,7 +620,10 @@ static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, co
             continue;
         if (touched_count(h, fc->touched_h, fc->nth, u->key) >= touched_count(b, fc->touched_b, fc->ntb, u->key))
             continue; /* moved, not rewritten */
-        if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u))
+        if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u))
+            continue;
+        const sib_unit *twin = rewritten_as(u, hu, edited);
+        if (sib_condition_kept(u, twin))
             continue;
         bool dup = false;
         for (size_t k = 0; k < *n && !dup; k++)
@@ -598,7 +639,6 @@ static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, co
         if (r->at < hf->start_line || r->at > hf->end_line)
             r->at = r->at < hf->start_line ? hf->start_line : hf->end_line;
         r->repl = di < fc->f->nlines ? replacement(fc->f, di) : xstrdup("");
-        const sib_unit *twin = rewritten_as(u, hu, edited);
         if (twin) {
             char *both = xasprintf("%s%s\n", r->repl, twin->code);
             free(r->repl);
@@ -611,30 +651,75 @@ static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, co
     return rm;
 }
 
+/* True when the change rewrote bf (base) rather than fixed it: it lost REWRITE_UNITS units or
+ * more, or the change deleted REWRITE_LINES of its lines, or REWRITE_SHARE percent of them
+ * (at least REWRITE_MIN_LINES). Its variants are another implementation now, and listing
+ * every line they still share would say only that they were not rewritten too. */
+static bool rewritten(const fchange *fc, const syn_func *bf, size_t nlost)
+{
+    int del = 0, lines = bf->end_line - bf->start_line + 1;
+    for (int l = bf->start_line; l <= bf->end_line && l <= fc->bn; l++)
+        del += fc->deleted[l];
+    return nlost >= REWRITE_UNITS || del >= REWRITE_LINES ||
+           (del >= REWRITE_MIN_LINES && del * 100 >= lines * REWRITE_SHARE);
+}
+
+/* The outermost function holding fn (fn itself at top level). */
+static const syn_func *outermost(const side *h, const syn_func *fn)
+{
+    const syn_func *top = fn;
+    for (size_t i = 0; i < h->fl->n; i++)
+        if (within(&h->fl->items[i], fn) && within(&h->fl->items[i], top))
+            top = &h->fl->items[i];
+    return top;
+}
+
 /* Compare every touched function of the file with its variants. */
 static void compare_file(collector_ctx *ctx, fchange *fc, side *b, side *h, scounts *c)
 {
+    typedef struct changed {
+        const syn_func *hf;
+        removed *rm;
+        size_t nrm;
+        bool rewritten;
+    } changed;
+    changed *ch = xcalloc(fc->ntb ? fc->ntb : 1, sizeof *ch);
+    for (size_t t = 0; t < fc->ntb; t++) {
+        const syn_func *bf = fc->touched_b[t];
+        ch[t].hf = counterpart(b->fl, bf, h->fl);
+        if (!ch[t].hf)
+            continue; /* deleted outright or renamed: no fix to copy */
+        ch[t].rm = lost_units(fc, b, h, bf, ch[t].hf, &ch[t].nrm);
+        ch[t].rewritten = ch[t].nrm > 0 && rewritten(fc, bf, ch[t].nrm);
+    }
     pairs ps = {0};
     for (size_t t = 0; t < fc->ntb; t++) {
-        const syn_func *bf = fc->touched_b[t], *hf = counterpart(b->fl, bf, h->fl);
-        if (!hf)
-            continue; /* deleted outright or renamed: no fix to copy */
-        size_t nrm;
-        removed *rm = lost_units(fc, b, h, bf, hf, &nrm);
-        if (nrm >= REWRITE_UNITS) {
-            /* rewritten wholesale: its variants are another implementation now, and listing
-             * every line they still share says only that they were not rewritten too */
+        if (!ch[t].hf || ch[t].nrm == 0)
+            continue;
+        /* a function whose family (the outermost function holding it: a builder and its
+         * kernel) was rewritten is part of that rewrite */
+        const syn_func *top = outermost(h, ch[t].hf);
+        bool in_rewrite = false;
+        for (size_t k = 0; k < fc->ntb && !in_rewrite; k++)
+            in_rewrite = ch[k].rewritten && within(top, ch[k].hf);
+        if (in_rewrite) {
             c->rewritten++;
-        } else if (nrm > 0) {
-            c->changed_funcs++;
-            for (size_t v = 0; v < h->fl->n; v++)
-                if (sib_is_variant(hf, &h->fl->items[v]))
-                    match_pair(fc, h, hf, &h->fl->items[v], rm, nrm, &ps);
+            continue;
         }
-        for (size_t i = 0; i < nrm; i++)
-            free(rm[i].repl);
-        free(rm);
+        c->changed_funcs++;
+        for (size_t v = 0; v < h->fl->n; v++) {
+            const syn_func *var = &h->fl->items[v];
+            /* a variant the change also edits was looked at: what it keeps, it keeps on purpose */
+            if (sib_is_variant(ch[t].hf, var) && !any_marked(fc->changed, fc->hn, var->start_line, var->end_line))
+                match_pair(fc, h, ch[t].hf, var, ch[t].rm, ch[t].nrm, &ps);
+        }
     }
+    for (size_t t = 0; t < fc->ntb; t++) {
+        for (size_t i = 0; i < ch[t].nrm; i++)
+            free(ch[t].rm[i].repl);
+        free(ch[t].rm);
+    }
+    free(ch);
     for (size_t i = 0; i < ps.n; i++) {
         emit_pair(ctx, fc->f->path, &ps.items[i]);
         c->pairs++;
@@ -733,8 +818,8 @@ static void siblings_run(collector_ctx *ctx)
         sb_addf(&nb, "; syntax errors in %d head file(s), first at %s (functions read where "
                      "the parser recovered)", c.parse_errors, c.first_error);
     if (c.rewritten)
-        sb_addf(&nb, "; %d function(s) rewritten wholesale (%d or more statements) not compared",
-                c.rewritten, REWRITE_UNITS);
+        sb_addf(&nb, "; %d changed function(s) not compared: rewritten rather than fixed",
+                c.rewritten);
     const char *note = nb.buf ? nb.buf : "";
     if (candidates > 0 && c.no_head == candidates)
         collector_status(ctx, "skipped: the head text of the %d changed file(s) is not available "

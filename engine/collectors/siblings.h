@@ -55,6 +55,13 @@ void sib_neighbours(const sib_unit_list *l, int *prev, int *next);
  * renamed `x` to `_x` or `_`, consistently. Attributes and called names never count. */
 bool sib_renamed(const sib_unit *u, const sib_unit_list *after,
                  const bool *after_touched);
+/* True when u, the header of an `if` / `elif` / `while` a function lost, lost only its form:
+ * its condition reads the same inside twin, what the header was rewritten as (a nested `if`
+ * folded into an `and`, `if c: return False` turned into `return not c`), brackets aside. */
+bool sib_condition_kept(const sib_unit *u, const sib_unit *twin);
+/* True when u, a parameter fn lost, was never read in fn: an unused parameter dropped, a
+ * clean-up, not a fix (d is fn's document). */
+bool sib_unused_param(const syntax_doc *d, const syn_func *fn, const sib_unit *u);
 /* The local names u (an assignment or a declaration) binds, as new strings in a
  * NULL-terminated array (free with sib_names_free); NULL when it binds none or writes an
  * attribute or an element. */

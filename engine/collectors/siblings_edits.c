@@ -212,3 +212,45 @@ bool sib_dead_store(const syntax_doc *d, const syn_func *fn, const sib_unit *u)
     sib_names_free(names);
     return dead;
 }
+
+/* --- rewrites that keep the logic --------------------------------------------------------- */
+
+/* A copy of s without brackets. */
+static char *no_brackets(const char *s)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (; *s; s++)
+        if (*s != '(' && *s != ')')
+            sb_addc(&sb, *s);
+    return sb.buf ? sb_detach(&sb) : xstrdup("");
+}
+
+bool sib_condition_kept(const sib_unit *u, const sib_unit *twin)
+{
+    static const char *const kw[] = {"elif", "ifconstexpr", "if", "while", NULL};
+    if (!twin || u->kind != SIB_STMT)
+        return false;
+    const char *c = NULL;
+    for (int i = 0; kw[i] && !c; i++)
+        if (str_starts(u->key, kw[i]))
+            c = u->key + strlen(kw[i]);
+    if (!c)
+        return false;
+    char *core = no_brackets(c), *in = no_brackets(twin->key);
+    size_t n = strlen(core);
+    if (n > 0 && (core[n - 1] == ':' || core[n - 1] == '{'))
+        core[--n] = '\0';
+    bool kept = n >= 8 && strstr(in, core) != NULL;
+    free(core);
+    free(in);
+    return kept;
+}
+
+bool sib_unused_param(const syntax_doc *d, const syn_func *fn, const sib_unit *u)
+{
+    if (u->kind != SIB_PARAM || !u->name)
+        return false;
+    tok t = {.s = u->name, .n = strlen(u->name), .ident = true};
+    return !read_elsewhere(d, fn, u->line, u->end_line, &t);
+}
