@@ -1,26 +1,32 @@
 /* The sibling-drift collector (rule A1): when the change rewrites or removes a statement, a
- * parameter or a call argument of a function, look for variants of that function in the same
- * file (names sharing a run of at least 8 characters: `_decode` / `_prefill_opt`, `_2d` /
+ * parameter or a keyword argument of a function, look for variants of that function in the
+ * same file (names sharing a run of at least 8 characters: `_decode` / `_prefill_opt`, `_2d` /
  * `_3d`; the kernels nested in two builders of one family) that still carry it, and report
  * each (changed function, variant) pair once, on the variant's first carried line, with every
  * carried line and every place the change rewrote as related information. Python and C++/HIP
  * alike (aiter#3841, the motivating case, was a HIP kernel).
  *
- * Units, not lines, are compared (siblings_units.c), by their code without comments, string
- * contents or white space, with the words that tell the two names apart folded out of
- * identifiers (`stage1_out` matches `stage2_out`; siblings_names.c). What is not drift:
- * - a unit the file still holds as often as before the change (moved within the function or
- *   into a helper the change added, not rewritten);
+ * Units, not lines, are compared (siblings_units.c), by their code without comments, prose in
+ * strings or white space, with the words that tell the two names apart folded out of
+ * identifiers (`stage1_out` matches `stage2_out`; siblings_names.c), and only where the
+ * variant's unit sits among the same code (a neighbour matches). What is not drift, because
+ * the change itself explains the divergence or there is no fix to copy:
+ * - a unit the file still holds as often as before (moved within the function or into a
+ *   helper the change added);
  * - a variable marked unused, an assignment nobody read or a parameter nobody used deleted, a
  *   condition that survives its rewrite (siblings_edits.c);
- * - a variant unit the change itself edits;
- * - a rewrite whose new text uses a parameter the changed function has and the variant lacks
- *   (the variant's API cannot take the same fix);
+ * - a rewrite that uses names only the changed function's scope has: its parameters and its
+ *   builder's that the variant lacks, helpers defined beside it, locals derived from them (a
+ *   parameter only one variant's API has);
+ * - a variant the change also edits (looked at, kept on purpose), or one the changed function
+ *   now delegates to (its implementation, not its sibling);
+ * - a function rewritten rather than fixed, or one whose family (builder and kernel) was;
  * - docstrings, comments, message text, fragments of a statement (never units);
- * - a function the change deleted outright (no fix to copy).
+ * - a function the change deleted outright.
  * The changed function of a deleted line is read from the base, so a line deleted at a
- * function's end is not blamed on the next one. Only the changed file is read: variants are
- * looked for among its own functions, so the collector costs the same on every keystroke. */
+ * function's end is not blamed on the next one. Only the changed file is read, and only its
+ * touched functions and their variants are cut into units, so the cost follows the change,
+ * not the tree. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,6 +363,16 @@ static bool within(const syn_func *outer, const syn_func *inner)
     return outer->start_byte <= inner->start_byte && inner->end_byte <= outer->end_byte;
 }
 
+/* The outermost function holding fn (fn itself at top level). */
+static const syn_func *outermost(const side *h, const syn_func *fn)
+{
+    const syn_func *top = fn;
+    for (size_t i = 0; i < h->fl->n; i++)
+        if (within(&h->fl->items[i], fn) && within(&h->fl->items[i], top))
+            top = &h->fl->items[i];
+    return top;
+}
+
 /* True when fn or a function enclosing it (its closure: a kernel reads its builder's
  * parameters) has a parameter named name. */
 static bool scope_has_param(side *h, const syn_func *fn, const char *name)
@@ -367,12 +383,33 @@ static bool scope_has_param(side *h, const syn_func *fn, const char *name)
     return false;
 }
 
-/* Add the names bound by the edited units of l that read one of names (growing names). */
+/* True when code starts a statement that controls a block (`if`, `elif`, `while`, `for`,
+ * `with`). */
+static bool controls_block(const char *key)
+{
+    static const char *const kw[] = {"if", "elif", "while", "for", "with", NULL};
+    for (int i = 0; kw[i]; i++)
+        if (str_starts(key, kw[i]))
+            return true;
+    return false;
+}
+
+/* Add the names bound by the edited units of l that read one of names, or that sit in a block
+ * an edited statement reading one of them controls (`if SHUFFLED: m = ... else: m = ...`). */
 static void add_derived(fchange *fc, side *h, const sib_unit_list *l, char ***names, size_t *n, size_t *cap)
 {
     for (size_t i = 0; i < l->n; i++) {
         const sib_unit *u = &l->items[i];
-        if (!any_marked(fc->added, fc->hn, u->line, u->end_line) || !mentions_any(u->code, *names, *n))
+        if (!any_marked(fc->added, fc->hn, u->line, u->end_line))
+            continue;
+        bool own = mentions_any(u->code, *names, *n);
+        for (size_t j = 0; j < l->n && !own; j++) {
+            const sib_unit *c = &l->items[j];
+            own = c->kind == SIB_STMT && c->line < u->line && u->line <= c->block_end &&
+                  controls_block(c->key) && any_marked(fc->added, fc->hn, c->line, c->end_line) &&
+                  mentions_any(c->code, *names, *n);
+        }
+        if (!own)
             continue;
         char **bound = sib_bound_names(u, h->d->lang);
         for (size_t k = 0; bound && bound[k]; k++) {
@@ -386,8 +423,19 @@ static void add_derived(fchange *fc, side *h, const sib_unit_list *l, char ***na
     }
 }
 
+/* True when some function within scope (the outermost function holding a variant) is named
+ * name. */
+static bool scope_defines(const side *h, const syn_func *scope, const char *name)
+{
+    for (size_t i = 0; i < h->fl->n; i++)
+        if (within(scope, &h->fl->items[i]) && strcmp(h->fl->items[i].name, name) == 0)
+            return true;
+    return false;
+}
+
 /* The names only fn (head side) has, against variant v: the parameters of fn and of the
- * functions enclosing it that v and its enclosing functions lack, and the variables their
+ * functions enclosing it that v and its enclosing functions lack, the helpers defined beside
+ * it that v's family does not define, and the variables their
  * edited units (re)bind from them, twice over (`n = f(p)`, `m = n - 1`, and
  * `g += p * T` for a pointer re-based on fn's own layout). A rewrite that uses one of them
  * follows fn's own API, which the variant cannot copy (a parameter only one variant has). New
@@ -404,6 +452,14 @@ static char **own_names(fchange *fc, side *h, const syn_func *fn, const syn_func
         for (size_t i = 0; i < fu->n; i++)
             if (fu->items[i].kind == SIB_PARAM && fu->items[i].name && !scope_has_param(h, v, fu->items[i].name))
                 *ARRAY_PUSH(names, *n, cap) = xstrdup(fu->items[i].name);
+    }
+    /* helpers defined beside fn (in the builder or function holding it) that v's family
+     * does not define: `is_fmha_v3_i8fp8` nested next to one forward only */
+    const syn_func *ftop = outermost(h, fn), *vtop = outermost(h, v);
+    for (size_t f = 0; f < h->fl->n; f++) {
+        const syn_func *g = &h->fl->items[f];
+        if (g != fn && !within(g, fn) && within(ftop, g) && *g->name && !scope_defines(h, vtop, g->name))
+            *ARRAY_PUSH(names, *n, cap) = xstrdup(g->name);
     }
     for (int pass = 0; pass < 2 && *n > 0; pass++)
         for (size_t f = 0; f < h->fl->n; f++)
@@ -664,14 +720,39 @@ static bool rewritten(const fchange *fc, const syn_func *bf, size_t nlost)
            (del >= REWRITE_MIN_LINES && del * 100 >= lines * REWRITE_SHARE);
 }
 
-/* The outermost function holding fn (fn itself at top level). */
-static const syn_func *outermost(const side *h, const syn_func *fn)
+/* True when some unit of l mentions name as a whole word. */
+static bool list_mentions(const sib_unit_list *l, const char *name)
 {
-    const syn_func *top = fn;
-    for (size_t i = 0; i < h->fl->n; i++)
-        if (within(&h->fl->items[i], fn) && within(&h->fl->items[i], top))
-            top = &h->fl->items[i];
-    return top;
+    for (size_t i = 0; i < l->n; i++)
+        if (has_word(l->items[i].code, name))
+            return true;
+    return false;
+}
+
+/* True when the change made fn delegate to v: an edited unit of fn calls v, or calls a
+ * function of the file that calls v (a public method rerouted through a registered op whose
+ * body calls the private variant). v is then fn's implementation, not its sibling. */
+static bool delegates_to(fchange *fc, side *h, const syn_func *fn, const syn_func *v)
+{
+    const sib_unit_list *fu = units_of(h, fn);
+    for (size_t i = 0; i < fu->n; i++) {
+        const sib_unit *u = &fu->items[i];
+        if (!any_marked(fc->added, fc->hn, u->line, u->end_line))
+            continue;
+        if (has_word(u->code, v->name))
+            return true;
+        for (size_t g = 0; g < h->fl->n; g++) {
+            const syn_func *callee = &h->fl->items[g];
+            if (callee == fn || callee == v || !*callee->name || within(callee, fn) || within(fn, callee))
+                continue;
+            char *call = xasprintf("%s(", callee->name);
+            bool calls = strstr(u->code, call) != NULL && has_word(u->code, callee->name);
+            free(call);
+            if (calls && list_mentions(units_of(h, callee), v->name))
+                return true;
+        }
+    }
+    return false;
 }
 
 /* Compare every touched function of the file with its variants. */
@@ -710,7 +791,8 @@ static void compare_file(collector_ctx *ctx, fchange *fc, side *b, side *h, scou
         for (size_t v = 0; v < h->fl->n; v++) {
             const syn_func *var = &h->fl->items[v];
             /* a variant the change also edits was looked at: what it keeps, it keeps on purpose */
-            if (sib_is_variant(ch[t].hf, var) && !any_marked(fc->changed, fc->hn, var->start_line, var->end_line))
+            if (sib_is_variant(ch[t].hf, var) && !any_marked(fc->changed, fc->hn, var->start_line, var->end_line) &&
+                !delegates_to(fc, h, ch[t].hf, var))
                 match_pair(fc, h, ch[t].hf, var, ch[t].rm, ch[t].nrm, &ps);
         }
     }

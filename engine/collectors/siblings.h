@@ -26,7 +26,8 @@ typedef enum sib_kind {
 
 typedef struct sib_unit {
     sib_kind kind;
-    int line, end_line; /* first and last line it spans (1-based) */
+    int line, end_line; /* first and last line of its own code (1-based) */
+    int block_end;      /* SIB_STMT: last line of the whole statement, body included */
     char *key;          /* its code without comments, string contents or white space */
     char *code;         /* its code as keyed, white space collapsed to single spaces */
     char *shown;        /* its code with strings as written, white space collapsed, for messages */

@@ -334,6 +334,7 @@ static bool add_unit(walk *w, sib_kind k, uint32_t start, uint32_t end, const cu
     u->kind = k;
     u->line = first;
     u->end_line = last;
+    u->block_end = syntax_line_of(w->d, end > start ? end - 1 : end);
     u->counts = counts(k, flat.buf, key.buf, name);
     u->key = sb_detach(&key);
     u->code = sb_detach(&flat);
