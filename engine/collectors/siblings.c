@@ -248,6 +248,23 @@ static int touched_count(side *s, const syn_func **fns, size_t n, const char *ke
     return k;
 }
 
+/* True when the change wrote key again somewhere in the file: a unit holding an added line has
+ * it, or a function the base did not have (the code moved into a helper that now serves
+ * several functions; git may even align the helper's body with the old one as context). */
+static bool written_again(fchange *fc, side *b, side *h, const char *key)
+{
+    for (size_t i = 0; i < fc->nth; i++) {
+        const syn_func *fn = fc->touched_h[i];
+        bool is_new = counterpart(h->fl, fn, b->fl) == NULL;
+        const sib_unit_list *l = units_of(h, fn);
+        for (size_t k = 0; k < l->n; k++)
+            if (strcmp(l->items[k].key, key) == 0 &&
+                (is_new || any_marked(fc->added, fc->hn, l->items[k].line, l->items[k].end_line)))
+                return true;
+    }
+    return false;
+}
+
 /* The diff index of the first deleted line within base lines [l0, l1], or f->nlines. */
 static size_t first_deleted(const change_file *f, int l0, int l1)
 {
@@ -322,15 +339,6 @@ typedef struct pairs {
     size_t n, cap;
 } pairs;
 
-/* True when some unit of l is a parameter named name. */
-static bool has_param(const sib_unit_list *l, const char *name)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (l->items[i].kind == SIB_PARAM && l->items[i].name && strcmp(l->items[i].name, name) == 0)
-            return true;
-    return false;
-}
-
 /* True when code mentions one of names. */
 static bool mentions_any(const char *code, char *const *names, size_t n)
 {
@@ -374,13 +382,25 @@ static const syn_func *outermost(const side *h, const syn_func *fn)
 }
 
 /* True when fn or a function enclosing it (its closure: a kernel reads its builder's
- * parameters) has a parameter named name. */
-static bool scope_has_param(side *h, const syn_func *fn, const char *name)
+ * parameters) has a parameter named name, once the variants' own words are folded out of
+ * both (wn for name, wf for fn's side: `stage1_cfg` and `stage2_cfg` are one parameter). */
+static bool scope_has_param(side *h, const syn_func *fn, const char *name, const char *wn, const char *wf)
 {
-    for (size_t i = 0; i < h->fl->n; i++)
-        if (within(&h->fl->items[i], fn) && has_param(units_of(h, &h->fl->items[i]), name))
-            return true;
-    return false;
+    char *want = sib_fold(name, wn);
+    bool found = false;
+    for (size_t i = 0; i < h->fl->n && !found; i++) {
+        if (!within(&h->fl->items[i], fn))
+            continue;
+        const sib_unit_list *l = units_of(h, &h->fl->items[i]);
+        for (size_t k = 0; k < l->n && !found; k++)
+            if (l->items[k].kind == SIB_PARAM && l->items[k].name) {
+                char *have = sib_fold(l->items[k].name, wf);
+                found = strcmp(have, want) == 0;
+                free(have);
+            }
+    }
+    free(want);
+    return found;
 }
 
 /* True when code starts a statement that controls a block (`if`, `elif`, `while`, `for`,
@@ -445,12 +465,15 @@ static char **own_names(fchange *fc, side *h, const syn_func *fn, const syn_func
     char **names = NULL;
     size_t cap = 0;
     *n = 0;
+    char *wa, *wb;
+    sib_naming_words(fn, v, &wa, &wb);
     for (size_t f = 0; f < h->fl->n; f++) {
         if (!within(&h->fl->items[f], fn))
             continue;
         const sib_unit_list *fu = units_of(h, &h->fl->items[f]);
         for (size_t i = 0; i < fu->n; i++)
-            if (fu->items[i].kind == SIB_PARAM && fu->items[i].name && !scope_has_param(h, v, fu->items[i].name))
+            if (fu->items[i].kind == SIB_PARAM && fu->items[i].name &&
+                !scope_has_param(h, v, fu->items[i].name, wa, wb))
                 *ARRAY_PUSH(names, *n, cap) = xstrdup(fu->items[i].name);
     }
     /* helpers defined beside fn (in the builder or function holding it) that v's family
@@ -465,6 +488,8 @@ static char **own_names(fchange *fc, side *h, const syn_func *fn, const syn_func
         for (size_t f = 0; f < h->fl->n; f++)
             if (within(&h->fl->items[f], fn))
                 add_derived(fc, h, units_of(h, &h->fl->items[f]), &names, n, &cap);
+    free(wa);
+    free(wb);
     return names;
 }
 
@@ -674,7 +699,8 @@ static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, co
             continue;
         if (key_count(h, hf, u->key) >= key_count(b, bf, u->key))
             continue;
-        if (touched_count(h, fc->touched_h, fc->nth, u->key) >= touched_count(b, fc->touched_b, fc->ntb, u->key))
+        if (touched_count(h, fc->touched_h, fc->nth, u->key) >= touched_count(b, fc->touched_b, fc->ntb, u->key) ||
+            written_again(fc, b, h, u->key))
             continue; /* moved, not rewritten */
         if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u))
             continue;

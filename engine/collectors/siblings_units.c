@@ -190,6 +190,46 @@ static void unit_text(walk *w, uint32_t start, uint32_t end, const cut *cuts, si
     }
 }
 
+/* Adjacent string literals are one string (`"a " "b"` split across lines is one message): fold
+ * runs of blanked strings in sb, `f"" f""` or `""""`, into one `""`. */
+static void join_strings(strbuf *sb)
+{
+    if (!sb->len)
+        return;
+    char *s = sb->buf, *o = sb->buf;
+    const char *p = s;
+    while (*p) {
+        /* a blanked string: up to two prefix letters, then "" (or '') */
+        const char *q = p;
+        while (q - p < 2 && isalpha((unsigned char)*q) && (p == s || !isalnum((unsigned char)p[-1])))
+            q++;
+        if ((q[0] == '"' && q[1] == '"') || (q[0] == '\'' && q[1] == '\'')) {
+            const char *r = q + 2;
+            bool more = true;
+            while (more) {
+                const char *t = r;
+                while (*t == ' ')
+                    t++;
+                const char *u = t;
+                while (u - t < 2 && isalpha((unsigned char)*u))
+                    u++;
+                more = ((u[0] == '"' && u[1] == '"') || (u[0] == '\'' && u[1] == '\''));
+                if (more)
+                    r = u + 2;
+            }
+            if (r > q + 2) {
+                *o++ = '"';
+                *o++ = '"';
+                p = r;
+                continue;
+            }
+        }
+        *o++ = *p++;
+    }
+    *o = '\0';
+    sb->len = (size_t)(o - s);
+}
+
 /* --- the reference's filters (§5.4), on a unit's code -------------------------------------- */
 
 static bool ident_char(char c)
@@ -322,6 +362,8 @@ static bool add_unit(walk *w, sib_kind k, uint32_t start, uint32_t end, const cu
     sb_init(&shown);
     int first, last;
     unit_text(w, start, end, cuts, ncuts, &key, &flat, &shown, &first, &last);
+    join_strings(&key);
+    join_strings(&flat);
     if (!key.len) {
         sb_free(&key);
         sb_free(&flat);
