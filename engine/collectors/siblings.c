@@ -36,10 +36,6 @@
 #include "engine/syntax.h"
 
 #define RELATED_MAX 24 /* carried lines listed per finding */
-#define REWRITE_UNITS 12     /* a function that lost this many units was rewritten, not fixed */
-#define REWRITE_LINES 40     /* ... or had this many of its lines deleted */
-#define REWRITE_MIN_LINES 15 /* ... or at least this many, and */
-#define REWRITE_SHARE 30     /* ... this percentage of its lines */
 
 /* True when a path is excluded as the reference does (tests, benchmarks, vendored code). */
 static bool excluded_path(const char *p)
@@ -105,219 +101,8 @@ static int deleted_head_line(const change_file *f, size_t i, int last)
     return line < 1 ? 1 : line;
 }
 
-/* --- one side of a file: its doc, functions and their units, computed on first need ------ */
-
-typedef struct side {
-    const syntax_doc *d;
-    const syn_func_list *fl;
-    sib_unit_list **units; /* per function index */
-} side;
-
-static void side_init(side *s, const syntax_doc *d, const syn_func_list *fl)
-{
-    s->d = d;
-    s->fl = fl;
-    s->units = xcalloc(fl->n ? fl->n : 1, sizeof *s->units);
-}
-
-static void side_free(side *s)
-{
-    for (size_t i = 0; s->fl && i < s->fl->n; i++)
-        if (s->units[i]) {
-            sib_unit_list_free(s->units[i]);
-            free(s->units[i]);
-        }
-    free(s->units);
-}
-
-static const sib_unit_list *units_of(side *s, const syn_func *fn)
-{
-    size_t i = (size_t)(fn - s->fl->items);
-    if (!s->units[i]) {
-        s->units[i] = xcalloc(1, sizeof *s->units[i]);
-        sib_units(s->d, fn, s->units[i]);
-    }
-    return s->units[i];
-}
-
-/* How many units of fn have this key. */
-static int key_count(side *s, const syn_func *fn, const char *key)
-{
-    const sib_unit_list *u = units_of(s, fn);
-    int n = 0;
-    for (size_t i = 0; i < u->n; i++)
-        n += strcmp(u->items[i].key, key) == 0;
-    return n;
-}
-
-/* The function of `to` matching fn of `from`: same qualified name (the k-th of that name for
- * the k-th, for overloads), else the only function of that plain name. NULL when none. */
-static const syn_func *counterpart(const syn_func_list *from, const syn_func *fn, const syn_func_list *to)
-{
-    int k = 0;
-    for (const syn_func *p = from->items; p < fn; p++)
-        k += strcmp(p->qualname, fn->qualname) == 0;
-    const syn_func *by_name = NULL;
-    int same_name = 0;
-    for (size_t i = 0; i < to->n; i++) {
-        if (strcmp(to->items[i].qualname, fn->qualname) == 0 && k-- == 0)
-            return &to->items[i];
-        if (strcmp(to->items[i].name, fn->name) == 0) {
-            by_name = &to->items[i];
-            same_name++;
-        }
-    }
-    return same_name == 1 ? by_name : NULL;
-}
-
-/* --- what the change did to the file ----------------------------------------------------- */
-
-typedef struct fchange {
-    const change_file *f;
-    bool *deleted; /* per base line */
-    bool *added;   /* per head line */
-    bool *changed; /* per head line: added, or where a deletion happened */
-    int bn, hn;
-    const syn_func **touched_b, **touched_h; /* functions owning deleted / added lines */
-    size_t ntb, nth, cap_b, cap_h;
-} fchange;
-
-static void push_unique(const syn_func ***arr, size_t *n, size_t *cap, const syn_func *fn)
-{
-    if (!fn)
-        return;
-    for (size_t i = 0; i < *n; i++)
-        if ((*arr)[i] == fn)
-            return;
-    *ARRAY_PUSH(*arr, *n, *cap) = fn;
-}
-
-static void fchange_init(fchange *c, const change_file *f, const side *b, const side *h)
-{
-    memset(c, 0, sizeof *c);
-    c->f = f;
-    c->bn = b->d->nlines;
-    c->hn = h->d->nlines;
-    c->deleted = xcalloc((size_t)c->bn + 2, sizeof *c->deleted);
-    c->added = xcalloc((size_t)c->hn + 2, sizeof *c->added);
-    c->changed = xcalloc((size_t)c->hn + 2, sizeof *c->changed);
-    for (size_t i = 0; i < f->nlines; i++) {
-        const diff_line *l = &f->lines[i];
-        if (l->kind != ' ' && l->new_no >= 1 && l->new_no <= c->hn)
-            c->changed[l->new_no] = true;
-        if (l->kind == '-' && l->old_no >= 1 && l->old_no <= c->bn) {
-            c->deleted[l->old_no] = true;
-            push_unique(&c->touched_b, &c->ntb, &c->cap_b, syntax_enclosing_function(b->fl, l->old_no));
-        } else if (l->kind == '+' && l->new_no >= 1 && l->new_no <= c->hn) {
-            c->added[l->new_no] = true;
-            push_unique(&c->touched_h, &c->nth, &c->cap_h, syntax_enclosing_function(h->fl, l->new_no));
-        }
-    }
-    /* each side's counterparts of the other's touched functions count as touched */
-    size_t ntb = c->ntb, nth = c->nth;
-    for (size_t i = 0; i < ntb; i++)
-        push_unique(&c->touched_h, &c->nth, &c->cap_h, counterpart(b->fl, c->touched_b[i], h->fl));
-    for (size_t i = 0; i < nth; i++)
-        push_unique(&c->touched_b, &c->ntb, &c->cap_b, counterpart(h->fl, c->touched_h[i], b->fl));
-}
-
-static void fchange_free(fchange *c)
-{
-    free(c->deleted);
-    free(c->added);
-    free(c->changed);
-    free(c->touched_b);
-    free(c->touched_h);
-}
-
-/* True when lines [l0, l1] hold a marked line. */
-static bool any_marked(const bool *marks, int n, int l0, int l1)
-{
-    for (int l = l0 < 1 ? 1 : l0; l <= l1 && l <= n; l++)
-        if (marks[l])
-            return true;
-    return false;
-}
-
-/* How often key occurs in the units of the touched functions of one side. */
-static int touched_count(side *s, const syn_func **fns, size_t n, const char *key)
-{
-    int k = 0;
-    for (size_t i = 0; i < n; i++)
-        k += key_count(s, fns[i], key);
-    return k;
-}
-
-/* True when the change wrote key again somewhere in the file: a unit holding an added line has
- * it, or a function the base did not have (the code moved into a helper that now serves
- * several functions; git may even align the helper's body with the old one as context). */
-static bool written_again(fchange *fc, side *b, side *h, const char *key)
-{
-    for (size_t i = 0; i < fc->nth; i++) {
-        const syn_func *fn = fc->touched_h[i];
-        bool is_new = counterpart(h->fl, fn, b->fl) == NULL;
-        const sib_unit_list *l = units_of(h, fn);
-        for (size_t k = 0; k < l->n; k++)
-            if (strcmp(l->items[k].key, key) == 0 &&
-                (is_new || any_marked(fc->added, fc->hn, l->items[k].line, l->items[k].end_line)))
-                return true;
-    }
-    return false;
-}
-
-/* The diff index of the first deleted line within base lines [l0, l1], or f->nlines. */
-static size_t first_deleted(const change_file *f, int l0, int l1)
-{
-    for (size_t i = 0; i < f->nlines; i++)
-        if (f->lines[i].kind == '-' && f->lines[i].old_no >= l0 && f->lines[i].old_no <= l1)
-            return i;
-    return f->nlines;
-}
-
-/* The code of the added lines of the block of changed lines holding diff line i (comments
- * and strings blanked: a comment naming a parameter explains nothing), as one string. */
-static char *replacement(const change_file *f, size_t i)
-{
-    size_t s = i, e = i;
-    while (s > 0 && (f->lines[s - 1].kind == '-' || f->lines[s - 1].kind == '+'))
-        s--;
-    while (e < f->nlines && (f->lines[e].kind == '-' || f->lines[e].kind == '+'))
-        e++;
-    strbuf sb;
-    sb_init(&sb);
-    syn_lang lang = syntax_lang_of_path(f->path);
-    for (size_t k = s; k < e; k++)
-        if (f->lines[k].kind == '+') {
-            char *code = syntax_text_code(lang, f->lines[k].text, f->lines[k].len);
-            sb_adds(&sb, code);
-            sb_addc(&sb, '\n');
-            free(code);
-        }
-    return sb.buf ? sb_detach(&sb) : xstrdup("");
-}
-
-/* True when text holds word as a whole identifier. */
-static bool has_word(const char *text, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = strstr(text, word); n && p; p = strstr(p + 1, word)) {
-        bool l = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        bool r = !(isalnum((unsigned char)p[n]) || p[n] == '_');
-        if (l && r)
-            return true;
-    }
-    return false;
-}
-
 /* --- pairs ------------------------------------------------------------------------------- */
 
-/* A unit the change rewrote or removed in a function. */
-typedef struct removed {
-    const sib_unit *u;          /* in the base */
-    const sib_unit *prev, *next; /* its neighbours there (NULL at an end) */
-    int at;                     /* head line where it changed */
-    char *repl;                 /* the added lines of its block */
-} removed;
 
 /* A unit of a variant that carries what a changed function lost. */
 typedef struct carried {
@@ -339,163 +124,9 @@ typedef struct pairs {
     size_t n, cap;
 } pairs;
 
-/* True when code mentions one of names. */
-static bool mentions_any(const char *code, char *const *names, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (has_word(code, names[i])) {
-            return true;
-        }
-    return false;
-}
-
-/* True when the rewrite of r follows names only the changed function has: its replacement
- * uses one, or r bound one (a local the function now takes as a parameter instead). */
-static bool explained(const removed *r, char *const *own, size_t nown, syn_lang lang)
-{
-    if (nown == 0)
-        return false;
-    if (mentions_any(r->repl, own, nown))
-        return true;
-    char **bound = sib_bound_names(r->u, lang);
-    bool hit = false;
-    for (size_t i = 0; bound && bound[i] && !hit; i++)
-        hit = mentions_any(bound[i], own, nown);
-    sib_names_free(bound);
-    return hit;
-}
-
-/* True when outer is inner or encloses it. */
-static bool within(const syn_func *outer, const syn_func *inner)
-{
-    return outer->start_byte <= inner->start_byte && inner->end_byte <= outer->end_byte;
-}
-
-/* The outermost function holding fn (fn itself at top level). */
-static const syn_func *outermost(const side *h, const syn_func *fn)
-{
-    const syn_func *top = fn;
-    for (size_t i = 0; i < h->fl->n; i++)
-        if (within(&h->fl->items[i], fn) && within(&h->fl->items[i], top))
-            top = &h->fl->items[i];
-    return top;
-}
-
-/* True when fn or a function enclosing it (its closure: a kernel reads its builder's
- * parameters) has a parameter named name, once the variants' own words are folded out of
- * both (wn for name, wf for fn's side: `stage1_cfg` and `stage2_cfg` are one parameter). */
-static bool scope_has_param(side *h, const syn_func *fn, const char *name, const char *wn, const char *wf)
-{
-    char *want = sib_fold(name, wn);
-    bool found = false;
-    for (size_t i = 0; i < h->fl->n && !found; i++) {
-        if (!within(&h->fl->items[i], fn))
-            continue;
-        const sib_unit_list *l = units_of(h, &h->fl->items[i]);
-        for (size_t k = 0; k < l->n && !found; k++)
-            if (l->items[k].kind == SIB_PARAM && l->items[k].name) {
-                char *have = sib_fold(l->items[k].name, wf);
-                found = strcmp(have, want) == 0;
-                free(have);
-            }
-    }
-    free(want);
-    return found;
-}
-
-/* True when code starts a statement that controls a block (`if`, `elif`, `while`, `for`,
- * `with`). */
-static bool controls_block(const char *key)
-{
-    static const char *const kw[] = {"if", "elif", "while", "for", "with", NULL};
-    for (int i = 0; kw[i]; i++)
-        if (str_starts(key, kw[i]))
-            return true;
-    return false;
-}
-
-/* Add the names bound by the edited units of l that read one of names, or that sit in a block
- * an edited statement reading one of them controls (`if SHUFFLED: m = ... else: m = ...`). */
-static void add_derived(fchange *fc, side *h, const sib_unit_list *l, char ***names, size_t *n, size_t *cap)
-{
-    for (size_t i = 0; i < l->n; i++) {
-        const sib_unit *u = &l->items[i];
-        if (!any_marked(fc->added, fc->hn, u->line, u->end_line))
-            continue;
-        bool own = mentions_any(u->code, *names, *n);
-        for (size_t j = 0; j < l->n && !own; j++) {
-            const sib_unit *c = &l->items[j];
-            own = c->kind == SIB_STMT && c->line < u->line && u->line <= c->block_end &&
-                  controls_block(c->key) && any_marked(fc->added, fc->hn, c->line, c->end_line) &&
-                  mentions_any(c->code, *names, *n);
-        }
-        if (!own)
-            continue;
-        char **bound = sib_bound_names(u, h->d->lang);
-        for (size_t k = 0; bound && bound[k]; k++) {
-            bool have = false;
-            for (size_t j = 0; j < *n && !have; j++)
-                have = strcmp((*names)[j], bound[k]) == 0;
-            if (!have)
-                *ARRAY_PUSH(*names, *n, *cap) = xstrdup(bound[k]);
-        }
-        sib_names_free(bound);
-    }
-}
-
-/* True when some function within scope (the outermost function holding a variant) is named
- * name. */
-static bool scope_defines(const side *h, const syn_func *scope, const char *name)
-{
-    for (size_t i = 0; i < h->fl->n; i++)
-        if (within(scope, &h->fl->items[i]) && strcmp(h->fl->items[i].name, name) == 0)
-            return true;
-    return false;
-}
-
-/* The names only fn (head side) has, against variant v: the parameters of fn and of the
- * functions enclosing it that v and its enclosing functions lack, the helpers defined beside
- * it that v's family does not define, and the variables their
- * edited units (re)bind from them, twice over (`n = f(p)`, `m = n - 1`, and
- * `g += p * T` for a pointer re-based on fn's own layout). A rewrite that uses one of them
- * follows fn's own API, which the variant cannot copy (a parameter only one variant has). New
- * strings in an array of *n (free each, then the array). */
-static char **own_names(fchange *fc, side *h, const syn_func *fn, const syn_func *v, size_t *n)
-{
-    char **names = NULL;
-    size_t cap = 0;
-    *n = 0;
-    char *wa, *wb;
-    sib_naming_words(fn, v, &wa, &wb);
-    for (size_t f = 0; f < h->fl->n; f++) {
-        if (!within(&h->fl->items[f], fn))
-            continue;
-        const sib_unit_list *fu = units_of(h, &h->fl->items[f]);
-        for (size_t i = 0; i < fu->n; i++)
-            if (fu->items[i].kind == SIB_PARAM && fu->items[i].name &&
-                !scope_has_param(h, v, fu->items[i].name, wa, wb))
-                *ARRAY_PUSH(names, *n, cap) = xstrdup(fu->items[i].name);
-    }
-    /* helpers defined beside fn (in the builder or function holding it) that v's family
-     * does not define: `is_fmha_v3_i8fp8` nested next to one forward only */
-    const syn_func *ftop = outermost(h, fn), *vtop = outermost(h, v);
-    for (size_t f = 0; f < h->fl->n; f++) {
-        const syn_func *g = &h->fl->items[f];
-        if (g != fn && !within(g, fn) && within(ftop, g) && *g->name && !scope_defines(h, vtop, g->name))
-            *ARRAY_PUSH(names, *n, cap) = xstrdup(g->name);
-    }
-    for (int pass = 0; pass < 2 && *n > 0; pass++)
-        for (size_t f = 0; f < h->fl->n; f++)
-            if (within(&h->fl->items[f], fn))
-                add_derived(fc, h, units_of(h, &h->fl->items[f]), &names, n, &cap);
-    free(wa);
-    free(wb);
-    return names;
-}
-
 typedef struct scounts {
     int files, changed_funcs, pairs, lines;
-    int rewritten;     /* changed functions rewritten, not fixed (see rewritten()) */
+    int rewritten;     /* changed functions rewritten, not fixed (see sib_rewritten()) */
     int parse_errors;  /* head files with syntax errors */
     int no_head;       /* files whose head text could not be had */
     bool no_base;      /* a base rebuilt from the head failed */
@@ -544,7 +175,7 @@ static bool same_folded(const sib_unit *a, const sib_unit *b, const char *wa, co
 /* True when the variant's unit sits among the same code as the lost one did: its previous or
  * its next neighbour matches. Copied code keeps its surroundings; a generic line that only
  * happens to recur (`if quant_type == QuantType.per_1x32:` in another dispatch) does not. */
-static bool anchored(const removed *r, const sib_unit *vprev, const sib_unit *vnext, const char *wa,
+static bool anchored(const sib_removed *r, const sib_unit *vprev, const sib_unit *vnext, const char *wa,
                      const char *wb)
 {
     return same_folded(r->prev, vprev, wa, wb) || same_folded(r->next, vnext, wa, wb);
@@ -552,7 +183,7 @@ static bool anchored(const removed *r, const sib_unit *vprev, const sib_unit *vn
 
 /* Add to ps what variant v carries of the units fn lost (merged into the pair of an earlier
  * changed function when it names the same variant lines). */
-static void match_pair(fchange *fc, side *h, const syn_func *fn, const syn_func *v, const removed *rm,
+static void match_pair(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, const sib_removed *rm,
                        size_t nrm, pairs *ps)
 {
     char *wa, *wb;
@@ -560,22 +191,22 @@ static void match_pair(fchange *fc, side *h, const syn_func *fn, const syn_func 
     char **folded = xcalloc(nrm ? nrm : 1, sizeof *folded);
     for (size_t i = 0; i < nrm; i++)
         folded[i] = sib_fold(rm[i].u->key, wa);
-    const sib_unit_list *vu = units_of(h, v);
+    const sib_unit_list *vu = sib_units_of(h, v);
     size_t nown;
-    char **own = own_names(fc, h, fn, v, &nown);
+    char **own = sib_own_names(fc, h, fn, v, &nown);
     int *prev = xcalloc(vu->n ? vu->n : 1, sizeof *prev), *next = xcalloc(vu->n ? vu->n : 1, sizeof *next);
     sib_neighbours(vu, prev, next);
     pair np = {.v = v};
     for (size_t i = 0; i < vu->n; i++) {
         const sib_unit *x = &vu->items[i];
-        if (any_marked(fc->added, fc->hn, x->line, x->end_line) || pair_has_line(&np, x->line))
+        if (sib_any_marked(fc->added, fc->hn, x->line, x->end_line) || pair_has_line(&np, x->line))
             continue;
         char *fx = sib_fold(x->key, wb);
         for (size_t k = 0; k < nrm; k++) {
             if (strcmp(fx, folded[k]) == 0 &&
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
-                !explained(&rm[k], own, nown, h->d->lang)) {
+                !sib_explained(&rm[k], own, nown, h->d->lang)) {
                 *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at};
                 break;
             }
@@ -682,25 +313,25 @@ static const sib_unit *rewritten_as(const sib_unit *u, const sib_unit_list *hu, 
 
 /* The units fn (base bf, head hf) lost: counted units holding a deleted line whose key the
  * head function has fewer of, and the touched functions of the file too (not moved). */
-static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, const syn_func *hf, size_t *n)
+static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const syn_func *bf, const syn_func *hf, size_t *n)
 {
-    removed *rm = NULL;
+    sib_removed *rm = NULL;
     size_t cap = 0;
     *n = 0;
-    const sib_unit_list *bu = units_of(b, bf), *hu = units_of(h, hf);
+    const sib_unit_list *bu = sib_units_of(b, bf), *hu = sib_units_of(h, hf);
     int *prev = xcalloc(bu->n ? bu->n : 1, sizeof *prev), *next = xcalloc(bu->n ? bu->n : 1, sizeof *next);
     sib_neighbours(bu, prev, next);
     bool *edited = xcalloc(hu->n ? hu->n : 1, sizeof *edited);
     for (size_t i = 0; i < hu->n; i++)
-        edited[i] = any_marked(fc->added, fc->hn, hu->items[i].line, hu->items[i].end_line);
+        edited[i] = sib_any_marked(fc->added, fc->hn, hu->items[i].line, hu->items[i].end_line);
     for (size_t i = 0; i < bu->n; i++) {
         const sib_unit *u = &bu->items[i];
-        if (!u->counts || !any_marked(fc->deleted, fc->bn, u->line, u->end_line))
+        if (!u->counts || !sib_any_marked(fc->deleted, fc->bn, u->line, u->end_line))
             continue;
-        if (key_count(h, hf, u->key) >= key_count(b, bf, u->key))
+        if (sib_key_count(h, hf, u->key) >= sib_key_count(b, bf, u->key))
             continue;
-        if (touched_count(h, fc->touched_h, fc->nth, u->key) >= touched_count(b, fc->touched_b, fc->ntb, u->key) ||
-            written_again(fc, b, h, u->key))
+        if (sib_touched_count(h, fc->touched_h, fc->nth, u->key) >= sib_touched_count(b, fc->touched_b, fc->ntb, u->key) ||
+            sib_written_again(fc, b, h, u->key))
             continue; /* moved, not rewritten */
         if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u))
             continue;
@@ -712,15 +343,15 @@ static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, co
             dup = strcmp(rm[k].u->key, u->key) == 0;
         if (dup)
             continue;
-        size_t di = first_deleted(fc->f, u->line, u->end_line);
-        removed *r = ARRAY_PUSH(rm, *n, cap);
+        size_t di = sib_first_deleted(fc->f, u->line, u->end_line);
+        sib_removed *r = ARRAY_PUSH(rm, *n, cap);
         r->u = u;
         r->prev = prev[i] < 0 ? NULL : &bu->items[prev[i]];
         r->next = next[i] < 0 ? NULL : &bu->items[next[i]];
         r->at = di < fc->f->nlines ? deleted_head_line(fc->f, di, fc->hn) : hf->name_line;
         if (r->at < hf->start_line || r->at > hf->end_line)
             r->at = r->at < hf->start_line ? hf->start_line : hf->end_line;
-        r->repl = di < fc->f->nlines ? replacement(fc->f, di) : xstrdup("");
+        r->repl = di < fc->f->nlines ? sib_replacement(fc->f, di) : xstrdup("");
         if (twin) {
             char *both = xasprintf("%s%s\n", r->repl, twin->code);
             free(r->repl);
@@ -733,71 +364,23 @@ static removed *lost_units(fchange *fc, side *b, side *h, const syn_func *bf, co
     return rm;
 }
 
-/* True when the change rewrote bf (base) rather than fixed it: it lost REWRITE_UNITS units or
- * more, or the change deleted REWRITE_LINES of its lines, or REWRITE_SHARE percent of them
- * (at least REWRITE_MIN_LINES). Its variants are another implementation now, and listing
- * every line they still share would say only that they were not rewritten too. */
-static bool rewritten(const fchange *fc, const syn_func *bf, size_t nlost)
-{
-    int del = 0, lines = bf->end_line - bf->start_line + 1;
-    for (int l = bf->start_line; l <= bf->end_line && l <= fc->bn; l++)
-        del += fc->deleted[l];
-    return nlost >= REWRITE_UNITS || del >= REWRITE_LINES ||
-           (del >= REWRITE_MIN_LINES && del * 100 >= lines * REWRITE_SHARE);
-}
-
-/* True when some unit of l mentions name as a whole word. */
-static bool list_mentions(const sib_unit_list *l, const char *name)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (has_word(l->items[i].code, name))
-            return true;
-    return false;
-}
-
-/* True when the change made fn delegate to v: an edited unit of fn calls v, or calls a
- * function of the file that calls v (a public method rerouted through a registered op whose
- * body calls the private variant). v is then fn's implementation, not its sibling. */
-static bool delegates_to(fchange *fc, side *h, const syn_func *fn, const syn_func *v)
-{
-    const sib_unit_list *fu = units_of(h, fn);
-    for (size_t i = 0; i < fu->n; i++) {
-        const sib_unit *u = &fu->items[i];
-        if (!any_marked(fc->added, fc->hn, u->line, u->end_line))
-            continue;
-        if (has_word(u->code, v->name))
-            return true;
-        for (size_t g = 0; g < h->fl->n; g++) {
-            const syn_func *callee = &h->fl->items[g];
-            if (callee == fn || callee == v || !*callee->name || within(callee, fn) || within(fn, callee))
-                continue;
-            char *call = xasprintf("%s(", callee->name);
-            bool calls = strstr(u->code, call) != NULL && has_word(u->code, callee->name);
-            free(call);
-            if (calls && list_mentions(units_of(h, callee), v->name))
-                return true;
-        }
-    }
-    return false;
-}
-
 /* Compare every touched function of the file with its variants. */
-static void compare_file(collector_ctx *ctx, fchange *fc, side *b, side *h, scounts *c)
+static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_side *h, scounts *c)
 {
     typedef struct changed {
         const syn_func *hf;
-        removed *rm;
+        sib_removed *rm;
         size_t nrm;
         bool rewritten;
     } changed;
     changed *ch = xcalloc(fc->ntb ? fc->ntb : 1, sizeof *ch);
     for (size_t t = 0; t < fc->ntb; t++) {
         const syn_func *bf = fc->touched_b[t];
-        ch[t].hf = counterpart(b->fl, bf, h->fl);
+        ch[t].hf = sib_counterpart(b->fl, bf, h->fl);
         if (!ch[t].hf)
             continue; /* deleted outright or renamed: no fix to copy */
         ch[t].rm = lost_units(fc, b, h, bf, ch[t].hf, &ch[t].nrm);
-        ch[t].rewritten = ch[t].nrm > 0 && rewritten(fc, bf, ch[t].nrm);
+        ch[t].rewritten = ch[t].nrm > 0 && sib_rewritten(fc, bf, ch[t].nrm);
     }
     pairs ps = {0};
     for (size_t t = 0; t < fc->ntb; t++) {
@@ -805,10 +388,10 @@ static void compare_file(collector_ctx *ctx, fchange *fc, side *b, side *h, scou
             continue;
         /* a function whose family (the outermost function holding it: a builder and its
          * kernel) was rewritten is part of that rewrite */
-        const syn_func *top = outermost(h, ch[t].hf);
+        const syn_func *top = sib_outermost(h, ch[t].hf);
         bool in_rewrite = false;
         for (size_t k = 0; k < fc->ntb && !in_rewrite; k++)
-            in_rewrite = ch[k].rewritten && within(top, ch[k].hf);
+            in_rewrite = ch[k].rewritten && sib_within(top, ch[k].hf);
         if (in_rewrite) {
             c->rewritten++;
             continue;
@@ -817,8 +400,8 @@ static void compare_file(collector_ctx *ctx, fchange *fc, side *b, side *h, scou
         for (size_t v = 0; v < h->fl->n; v++) {
             const syn_func *var = &h->fl->items[v];
             /* a variant the change also edits was looked at: what it keeps, it keeps on purpose */
-            if (sib_is_variant(ch[t].hf, var) && !any_marked(fc->changed, fc->hn, var->start_line, var->end_line) &&
-                !delegates_to(fc, h, ch[t].hf, var))
+            if (sib_is_variant(ch[t].hf, var) && !sib_any_marked(fc->changed, fc->hn, var->start_line, var->end_line) &&
+                !sib_delegates_to(fc, h, ch[t].hf, var))
                 match_pair(fc, h, ch[t].hf, var, ch[t].rm, ch[t].nrm, &ps);
         }
     }
@@ -886,15 +469,15 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c)
     free(cause);
     free(base);
     if (bd) {
-        side b, h;
-        side_init(&b, bd, functions_of(ctx, bd, &blocal));
-        side_init(&h, hd, hfl);
-        fchange fc;
-        fchange_init(&fc, f, &b, &h);
+        sib_side b, h;
+        sib_side_init(&b, bd, functions_of(ctx, bd, &blocal));
+        sib_side_init(&h, hd, hfl);
+        sib_change fc;
+        sib_change_init(&fc, f, &b, &h);
         compare_file(ctx, &fc, &b, &h, c);
-        fchange_free(&fc);
-        side_free(&b);
-        side_free(&h);
+        sib_change_free(&fc);
+        sib_side_free(&b);
+        sib_side_free(&h);
     } else {
         c->no_base = true;
     }

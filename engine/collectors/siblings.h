@@ -3,7 +3,9 @@
  * parameters, call arguments, lines of code templates held in strings) with a normalised key
  * each; siblings_names.c says which functions are variants of each other and folds the
  * naming suffix that tells two variants apart out of a key; siblings_edits.c recognises the
- * edits that are no fix to copy (renames, dead code removed); siblings.c is the collector.
+ * edits that are no fix to copy (renames, dead code removed); siblings_file.c holds one
+ * changed file's two sides and what the change did to it; siblings_scope.c says which
+ * divergences the change itself explains; siblings.c is the collector.
  *
  * Ownership: documents and functions are borrowed; every list is owned by the caller and
  * released with its *_free; every char * inside a unit is owned by the unit. */
@@ -13,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "engine/change.h"
 #include "engine/syntax.h"
 
 typedef enum sib_kind {
@@ -86,5 +89,79 @@ void sib_naming_words(const syn_func *a, const syn_func *b, char **wa, char **wb
 /* key with word (as returned above; "" does nothing) removed from every identifier that
  * holds it as whole underscore-separated parts, as a new string. */
 char *sib_fold(const char *key, const char *word);
+
+/* --- one changed file (siblings_file.c) --------------------------------------------------- */
+
+/* One side (base or head) of a changed file: its doc, its functions and their units, cut on
+ * first need (so only the functions the comparison reaches are walked). */
+typedef struct sib_side {
+    const syntax_doc *d;
+    const syn_func_list *fl;
+    sib_unit_list **units; /* per function index */
+} sib_side;
+
+void sib_side_init(sib_side *s, const syntax_doc *d, const syn_func_list *fl);
+void sib_side_free(sib_side *s);
+/* The units of fn, a function of s (borrowed; valid until sib_side_free). */
+const sib_unit_list *sib_units_of(sib_side *s, const syn_func *fn);
+/* How many units of fn have this key. */
+int sib_key_count(sib_side *s, const syn_func *fn, const char *key);
+/* The function of `to` matching fn of `from`: same qualified name (the k-th of that name for
+ * the k-th, for overloads), else the only function of that plain name; NULL when none. */
+const syn_func *sib_counterpart(const syn_func_list *from, const syn_func *fn, const syn_func_list *to);
+
+/* What the change did to one file: its deleted (base) and added (head) lines and the
+ * functions owning them. */
+typedef struct sib_change {
+    const change_file *f;
+    bool *deleted; /* per base line */
+    bool *added;   /* per head line */
+    bool *changed; /* per head line: added, or where a deletion happened */
+    int bn, hn;
+    const syn_func **touched_b, **touched_h; /* functions owning deleted / added lines */
+    size_t ntb, nth, cap_b, cap_h;
+} sib_change;
+
+void sib_change_init(sib_change *c, const change_file *f, const sib_side *b, const sib_side *h);
+void sib_change_free(sib_change *c);
+/* True when lines [l0, l1] hold a marked line (marks has n + 1 entries, 1-based). */
+bool sib_any_marked(const bool *marks, int n, int l0, int l1);
+/* How often key occurs in the units of the n functions fns of side s. */
+int sib_touched_count(sib_side *s, const syn_func **fns, size_t n, const char *key);
+/* True when the change wrote key again somewhere in the file (moved, not rewritten). */
+bool sib_written_again(sib_change *fc, sib_side *b, sib_side *h, const char *key);
+/* The diff index of the first deleted line within base lines [l0, l1], or f->nlines. */
+size_t sib_first_deleted(const change_file *f, int l0, int l1);
+/* The code of the added lines of the block of changed lines holding diff line i (new string). */
+char *sib_replacement(const change_file *f, size_t i);
+/* True when text holds word as a whole identifier. */
+bool sib_has_word(const char *text, const char *word);
+/* True when outer is inner or encloses it. */
+bool sib_within(const syn_func *outer, const syn_func *inner);
+/* The outermost function of h holding fn (fn itself at top level). */
+const syn_func *sib_outermost(const sib_side *h, const syn_func *fn);
+
+/* --- what the change explains (siblings_scope.c) ---------------------------------------- */
+
+/* A unit the change rewrote or removed in a changed function. */
+typedef struct sib_removed {
+    const sib_unit *u;          /* in the base */
+    const sib_unit *prev, *next; /* its neighbours there (NULL at an end) */
+    int at;                     /* head line where it changed */
+    char *repl;                 /* the added lines of its block */
+} sib_removed;
+
+/* True when code mentions one of names (n of them). */
+bool sib_mentions_any(const char *code, char *const *names, size_t n);
+/* True when the rewrite of r follows names only the changed function has (own, nown of them):
+ * its replacement uses one, or r bound one. */
+bool sib_explained(const sib_removed *r, char *const *own, size_t nown, syn_lang lang);
+/* The names only fn (head side) has against variant v, as new strings in an array of *n (free
+ * each, then the array). */
+char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n);
+/* True when the change made fn delegate to v (v is its implementation, not its sibling). */
+bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v);
+/* True when the change rewrote bf (base side) rather than fixed it (it lost nlost units). */
+bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost);
 
 #endif
