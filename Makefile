@@ -5,11 +5,14 @@
 
 BUILD   ?= build
 CC      ?= cc
+CXX     ?= g++
 PKGS    := jansson libgit2 libpcre2-8 libuv tree-sitter
 VERSION := 0.1.0
 
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
                -I. -I$(BUILD)/gen -DREVIEW_LSP_VERSION='"$(VERSION)"'
+# The one C++ translation unit (engine/toml_read.cpp: TOML through Debian's header-only cpptoml)
+CXXFLAGS_BASE := -std=c++17 -Wall -Wextra -Werror -I.
 OPT      ?= -O2 -g
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -20,27 +23,32 @@ CPP_GRAMMAR := tree-sitter-cpp@0.22.3
 CPP_SHA512  := p7w5903L/koqTQFVDwyyX0vjioxoZu2G4zT2ZHVG8DvLQbWN6OjNAqfMsCi+WdVkfMgU+7j06hS8i3j6Q0sPNQ==
 
 SRC_ENGINE := $(sort $(wildcard engine/*.c engine/collectors/*.c))
+SRC_CXX    := $(sort $(wildcard engine/*.cpp))
 SRC_LSP    := $(sort $(wildcard lsp/*.c))
 SRC_CLI    := $(sort $(wildcard cli/*.c))
 SRC_ALL    := $(SRC_ENGINE) $(SRC_LSP) $(SRC_CLI)
 GRAMMAR_OBJS_NAMES := python_parser python_scanner cpp_parser cpp_scanner
-EMBED_NAMES := rules_md families_txt
+EMBED_NAMES := rules_md families_txt precision_txt
 
-.PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e vscode help
+.PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e vscode install help \
+        fuzz fuzz-build fuzz-maybe
 all: $(BUILD)/review-lsp
 
 help:
 	@echo "make demo   build, then review a small example repository"
 	@echo "make test   build with sanitizers and run every test"
 	@echo "make e2e    real VS Code (code-server) end-to-end tests"
-	@echo "make vscode package the VS Code extension as $(BUILD)/review-lsp-$(VERSION).vsix"
+	@echo "make vscode package the VS Code extension (server included) as $(BUILD)/review-lsp-$(VERSION)-linux-x64.vsix"
+	@echo 'make install PREFIX=$$HOME/.local   the server, the rules and the Neovim plugin'
 	@echo "make bench  benchmarks"
+	@echo "make fuzz   run every libFuzzer target for SECONDS seconds each (default 60)"
 
 # --- dependencies -----------------------------------------------------------------------------
 $(BUILD)/.deps-ok: scripts/deps.sh
 	@mkdir -p $(BUILD)
 	@sh scripts/deps.sh
 	@pkg-config --exists $(PKGS) || { echo "error: pkg-config cannot find: $(PKGS)" >&2; exit 1; }
+	@test -f "$${DEPS_INCLUDE_DIR:-/usr/include}/cpptoml.h" || { echo "error: cpptoml.h is missing (libcpptoml-dev)" >&2; exit 1; }
 	@touch $@
 deps: $(BUILD)/.deps-ok
 
@@ -64,16 +72,18 @@ $(BUILD)/grammar/cpp_scanner.o: $(GRAMMAR_DIR)/.ok
 GRAMMAR_OBJS := $(GRAMMAR_OBJS_NAMES:%=$(BUILD)/grammar/%.o)
 
 # --- embedded data (the bundled rules file and the derivation table) --------------------------
-$(BUILD)/gen/embedded.c: rules/rules.md rules/families.txt scripts/embed.sh
+$(BUILD)/gen/embedded.c: rules/rules.md rules/families.txt rules/precision.txt scripts/embed.sh
 	@mkdir -p $(dir $@)
-	sh scripts/embed.sh $@ rules_md=rules/rules.md families_txt=rules/families.txt
+	sh scripts/embed.sh $@ rules_md=rules/rules.md families_txt=rules/families.txt precision_txt=rules/precision.txt
 
 # --- the binary, normal and sanitizer builds --------------------------------------------------
 LIBS = $(shell pkg-config --libs $(PKGS)) -lm
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 
-OBJS     := $(SRC_ALL:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded.o
-SAN_OBJS := $(SRC_ALL:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/embedded.o
+CXX_OBJS     := $(SRC_CXX:%.cpp=$(BUILD)/obj/%.o)
+CXX_SAN_OBJS := $(SRC_CXX:%.cpp=$(BUILD)/san/%.o)
+OBJS     := $(SRC_ALL:%.c=$(BUILD)/obj/%.o) $(CXX_OBJS) $(BUILD)/obj/gen/embedded.o
+SAN_OBJS := $(SRC_ALL:%.c=$(BUILD)/san/%.o) $(CXX_SAN_OBJS) $(BUILD)/san/gen/embedded.o
 
 $(BUILD)/obj/%.o: %.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
@@ -81,15 +91,22 @@ $(BUILD)/obj/%.o: %.c | $(BUILD)/.deps-ok
 $(BUILD)/san/%.o: %.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/obj/%.o: %.cpp | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_BASE) $(OPT) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/san/%.o: %.cpp | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c
 	@mkdir -p $(dir $@); $(CC) -std=c11 -O2 -c $< -o $@
 $(BUILD)/san/gen/embedded.o: $(BUILD)/gen/embedded.c
 	@mkdir -p $(dir $@); $(CC) -std=c11 -O1 -c $< -o $@
 
+# Linked by the C++ driver, for the C++ runtime toml_read.cpp needs.
 $(BUILD)/review-lsp: $(OBJS) $(GRAMMAR_OBJS)
-	$(CC) $(OPT) -o $@ $^ $(LIBS)
+	$(CXX) $(OPT) -o $@ $^ $(LIBS)
 $(BUILD)/review-lsp-san: $(SAN_OBJS) $(GRAMMAR_OBJS)
-	$(CC) $(SAN_FLAGS) -o $@ $^ $(LIBS)
+	$(CXX) $(SAN_FLAGS) -o $@ $^ $(LIBS)
 sanitize: $(BUILD)/review-lsp-san
 
 -include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
@@ -97,14 +114,55 @@ sanitize: $(BUILD)/review-lsp-san
 # --- unit tests (C, linked against the engine objects) ----------------------------------------
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-ENGINE_SAN_OBJS := $(SRC_ENGINE:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/embedded.o
+ENGINE_SAN_OBJS := $(SRC_ENGINE:%.c=$(BUILD)/san/%.o) $(CXX_SAN_OBJS) $(BUILD)/san/gen/embedded.o
 LSP_SAN_OBJS := $(SRC_LSP:%.c=$(BUILD)/san/%.o)
 $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS) $(LIBS)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -c $< -o $@.o
+	$(CXX) $(SAN_FLAGS) -o $@ $@.o $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS) $(LIBS)
+	@rm -f $@.o
+
+# --- fuzzing (tests/fuzz): libFuzzer targets built with clang ----------------------------------
+# The engine and the server are compiled again with clang's coverage instrumentation; each
+# target links them with one tests/fuzz/fuzz_*.c. `make fuzz SECONDS=N` runs every target for N
+# seconds on its corpus (seeds from the transcripts and fixtures, grown in $(BUILD)/fuzz/);
+# `make test` builds them when clang with libFuzzer is there (or can be installed) and runs
+# each for a fixed number of inputs (tests/suites/fuzz_smoke.sh).
+FUZZ_CC    ?= clang
+FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS  := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_OBJS  := $(SRC_ENGINE:%.c=$(BUILD)/fuzzobj/%.o) $(SRC_LSP:%.c=$(BUILD)/fuzzobj/%.o) \
+              $(BUILD)/fuzzobj/gen/embedded.o
+SECONDS    ?= 60
+
+$(BUILD)/fuzzobj/%.o: %.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/fuzzobj/gen/embedded.o: $(BUILD)/gen/embedded.c
+	@mkdir -p $(dir $@); $(FUZZ_CC) -std=c11 -O1 -c $< -o $@
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) $(GRAMMAR_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ $< $(FUZZ_OBJS) $(GRAMMAR_OBJS) $(LIBS)
+-include $(FUZZ_OBJS:.o=.d)
+# Only pattern rules name these objects: without this, make would delete them as intermediate.
+.SECONDARY: $(FUZZ_OBJS)
+
+$(BUILD)/.fuzz-deps-ok: scripts/deps.sh
+	@mkdir -p $(BUILD)
+	@sh scripts/deps.sh --fuzz || true
+	@touch $@
+fuzz-build: $(BUILD)/.fuzz-deps-ok
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+# Build the targets when the toolchain is there; otherwise say so (the smoke suite skips).
+fuzz-maybe: $(BUILD)/.fuzz-deps-ok
+	@if sh scripts/deps.sh --have-fuzzer; then $(MAKE) --no-print-directory $(FUZZ_BINS); \
+	 else echo "SKIP fuzz: $(FUZZ_CC) with libFuzzer is not available and could not be installed"; fi
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(BUILD) $(SECONDS)
 
 # --- the commands from the README -------------------------------------------------------------
-test: $(BUILD)/review-lsp $(BUILD)/review-lsp-san $(UNIT_BINS)
+test: $(BUILD)/review-lsp $(BUILD)/review-lsp-san $(BUILD)/vsix/review-lsp $(UNIT_BINS) fuzz-maybe
 	@BUILD=$(BUILD) sh tests/run-all.sh
 
 demo: $(BUILD)/review-lsp
@@ -113,11 +171,28 @@ demo: $(BUILD)/review-lsp
 bench: $(BUILD)/review-lsp
 	@sh bench/run.sh $(BUILD)
 
-e2e: $(BUILD)/review-lsp
+e2e: $(BUILD)/review-lsp $(BUILD)/vsix/review-lsp
 	@BUILD=$(BUILD) bash tests/e2e/run.sh
 
-vscode:
-	@sh editors/vscode/build.sh $(BUILD)/review-lsp-$(VERSION).vsix
+# The server the .vsix carries: linked with an rpath of $ORIGIN (DT_RPATH, so it also covers the
+# libraries' own dependencies), for the shared libraries editors/vscode/build.sh puts beside it;
+# the C++ runtime is linked in statically, so it is not one more library to carry.
+$(BUILD)/vsix/review-lsp: $(OBJS) $(GRAMMAR_OBJS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(OPT) -o $@ $^ $(LIBS) -static-libstdc++ -static-libgcc -Wl,-rpath,'$$ORIGIN' -Wl,--disable-new-dtags
+vscode: $(BUILD)/vsix/review-lsp
+	@sh editors/vscode/build.sh $(BUILD)/vsix/review-lsp $(BUILD)/review-lsp-$(VERSION)-linux-x64.vsix
+
+# --- install: PREFIX/bin/review-lsp, the rules under PREFIX/share/review-lsp/, the Neovim plugin
+# under PREFIX/share/review-lsp/nvim (BIN_SRC: the binary to install; DESTDIR for packagers) ---
+PREFIX  ?= /usr/local
+BIN_SRC ?= $(BUILD)/review-lsp
+SHARE    = $(DESTDIR)$(PREFIX)/share/review-lsp
+install: $(BIN_SRC)
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/nvim/lua/review_lsp
+	install -m 755 $(BIN_SRC) $(DESTDIR)$(PREFIX)/bin/review-lsp
+	install -m 644 rules/rules.md rules/families.txt LICENSE $(SHARE)/
+	install -m 644 editors/nvim/lua/review_lsp/*.lua $(SHARE)/nvim/lua/review_lsp/
 
 clean:
 	rm -rf $(BUILD)

@@ -1,54 +1,63 @@
-/* `review-lsp check`: review the change and print the findings as text, JSON or SARIF;
- * exit 1 only when --fail-on asks for it. */
-#include <stdlib.h>
+/* `review-lsp check`: review the change and print the findings as text, JSON, SARIF, GitHub
+ * workflow annotations or reviewdog's rdjson; exit 1 only when --fail-on asks for it. */
 #include <string.h>
 
 #include "cli/cli.h"
-#include "engine/collectors/perf_claims.h"
-#include "engine/util.h"
 
-int cmd_check(int argc, char **argv)
+typedef void (*report_fn)(FILE *out, const cli_review *cr);
+
+/* The reporter for a --format name (cli_parse has checked it). */
+static report_fn reporter(const char *format)
 {
-    cli_options o;
-    int rc = cli_parse(argc, argv, "check", &o);
-    if (rc)
-        return rc;
+    static const struct {
+        const char *name;
+        report_fn fn;
+    } table[] = {{"json", report_json},
+                 {"sarif", report_sarif},
+                 {"github", report_github},
+                 {"rdjson", report_rdjson}};
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (strcmp(format, table[i].name) == 0)
+            return table[i].fn;
+    return report_text;
+}
+
+/* The exit code --fail-on asks for, given the findings reported. */
+static int fail_on_code(const char *fail_on, const finding_list *fl)
+{
+    if (!fail_on)
+        return EXIT_OK;
+    severity worst = !strcmp(fail_on, "warning") ? SEV_WARNING : SEV_INFORMATION;
+    for (size_t i = 0; i < fl->n; i++)
+        if (fl->items[i].sev <= worst)
+            return EXIT_FINDINGS;
+    return EXIT_OK;
+}
+
+/* check with parsed options: review, keep the --only files, report, and say how to exit. */
+static int run_check(const cli_options *o)
+{
     cli_review cr;
-    rc = cli_review_open(&o, &cr);
+    int rc = cli_review_open(o, &cr);
     if (rc)
         return rc;
-    if (cr.diff_problem) {
-        fprintf(stderr, "review-lsp: %s: %s\n", o.diff, cr.diff_problem);
+    const char *problem = engine_diff_problem(cr.eng);
+    if (problem) {
+        fprintf(stderr, "review-lsp: %s: %s\n", o->diff, problem);
         cli_review_close(&cr);
         return EXIT_USAGE;
     }
-    if (o.pr_body) {
-        size_t len;
-        char *why = NULL;
-        char *text = read_file(o.pr_body, 4u << 20, &len, &why);
-        if (!text) {
-            fprintf(stderr, "review-lsp: cannot read --pr-body %s\n", why);
-            free(why);
-            cli_review_close(&cr);
-            return EXIT_USAGE;
-        }
-        perf_claims_scan_text(o.pr_body, text, len, &cr.rev->findings);
-        findings_sort(&cr.rev->findings);
-        free(text);
+    if (o->only && (rc = cli_only_filter(o, &cr)) != 0) {
+        cli_review_close(&cr);
+        return rc;
     }
-    if (!strcmp(o.format, "json"))
-        report_json(stdout, &cr);
-    else if (!strcmp(o.format, "sarif"))
-        report_sarif(stdout, &cr);
-    else
-        report_text(stdout, &cr);
-    int exit_code = EXIT_OK;
-    if (o.fail_on) {
-        severity worst = !strcmp(o.fail_on, "warning") ? SEV_WARNING : SEV_INFORMATION;
-        for (size_t i = 0; i < cr.rev->findings.n; i++)
-            if (cr.rev->findings.items[i].sev <= worst)
-                exit_code = EXIT_FINDINGS;
-    }
+    reporter(o->format)(stdout, &cr);
+    rc = fail_on_code(o->fail_on, &cr.rev->findings);
     cli_review_close(&cr);
-    return exit_code;
+    return rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    return cli_command(argc, argv, "check", run_check);
 }

@@ -5,25 +5,23 @@
 #include "cli/cli.h"
 #include "engine/util.h"
 
-int cmd_rules(int argc, char **argv)
+/* rules with parsed options. */
+static int run_rules(const cli_options *o)
 {
-    cli_options o;
-    int rc = cli_parse(argc, argv, "rules", &o);
-    if (rc)
-        return rc;
     cli_review cr;
-    rc = cli_review_open(&o, &cr);
+    int rc = cli_review_open(o, &cr);
     if (rc)
         return rc;
     const derive_result *d = &cr.rev->derived;
+    const char *problem = engine_diff_problem(cr.eng);
     if (d->status == DERIVE_FAILED)
         fprintf(stderr, "  DERIVATION FAILED (%s) -- falling back to all rules\n", d->failure);
     else if (d->status == DERIVE_TOO_LARGE)
         fprintf(stderr, "NOTE: the diff is GitHub's error body for a diff over its line cap, so "
                         "every rule applies; list the files with "
                         "gh api repos/OWNER/REPO/pulls/N/files --paginate --jq .[].filename\n");
-    else if (d->status == DERIVE_UNDERIVABLE && cr.diff_problem)
-        fprintf(stderr, "review-lsp: note: %s; every rule applies\n", cr.diff_problem);
+    else if (d->status == DERIVE_UNDERIVABLE && problem)
+        fprintf(stderr, "review-lsp: note: %s; every rule applies\n", problem);
     strbuf sb;
     sb_init(&sb);
     derive_format(d, &sb);
@@ -31,4 +29,9 @@ int cmd_rules(int argc, char **argv)
     sb_free(&sb);
     cli_review_close(&cr);
     return EXIT_OK;
+}
+
+int cmd_rules(int argc, char **argv)
+{
+    return cli_command(argc, argv, "rules", run_rules);
 }

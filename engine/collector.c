@@ -1,8 +1,11 @@
-/* Helpers every collector shares (collector.h): the status line and base-text lookups. */
+/* Helpers every collector shares (collector.h): the status line, base-text lookups, the parsed
+ * documents of a changed file (in the preprocessor view its change needs, with the decoration
+ * macros of its headers) and the coverage note for status lines. */
 #include "engine/collector.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/repo.h"
 #include "engine/syntax.h"
@@ -33,8 +36,92 @@ char *collector_base_text(collector_ctx *ctx, const change_file *f, size_t *len,
     return repo_base_text(ctx->rp, f->old_path, len, cause);
 }
 
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* True when a diff line is a conditional directive (#if ... #endif): changing one selects no
+ * branch by itself. */
+static bool conditional_directive(const diff_line *l)
+{
+    const char *p = l->text;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p++ != '#')
+        return false;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return str_starts(p, "if") || str_starts(p, "el") || str_starts(p, "endif");
+}
+
+/* The lines a view of f must keep: for the head (base false) its added lines and the head line
+ * before each deletion; for the base its deleted lines and the base line before each addition
+ * (so both sides keep the same #if branch for the same edit). Sorted, a new array. */
+static int *view_lines(const change_file *f, bool base, size_t *n)
+{
+    int *out = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (size_t h = 0; h < f->nhunks; h++) {
+        const diff_hunk *hk = &f->hunks[h];
+        int prev_old = hk->old_count ? hk->old_start - 1 : hk->old_start;
+        for (size_t k = hk->first; k < hk->first + hk->count && k < f->nlines; k++) {
+            const diff_line *l = &f->lines[k];
+            int line = 0;
+            if (l->kind == '+')
+                line = base ? prev_old : conditional_directive(l) ? 0 : l->new_no;
+            else if (l->kind == '-')
+                line = base ? (conditional_directive(l) ? 0 : l->old_no) : l->new_no - 1;
+            if (l->kind != '+')
+                prev_old = l->old_no;
+            if (line >= 1)
+                *ARRAY_PUSH(out, *n, cap) = line;
+        }
+    }
+    if (*n > 1)
+        qsort(out, *n, sizeof *out, int_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (k == 0 || out[k - 1] != out[i])
+            out[k++] = out[i];
+    *n = k;
+    return out;
+}
+
+/* The text of a header the change holds (an unsaved or changed head), for the header reader. */
+static const char *change_text(void *arg, const char *path, size_t *len)
+{
+    const change_file *f = change_find(arg, path);
+    if (!f || !f->head_text || f->is_deleted)
+        return NULL;
+    *len = f->head_len;
+    return f->head_text;
+}
+
+int collector_view_count(collector_ctx *ctx, const change_file *f, bool base, const char *text,
+                         size_t len)
+{
+    (void)ctx;
+    if (syntax_lang_of_path(base ? f->old_path : f->path) != SYN_CPP)
+        return 1;
+    size_t n;
+    int *lines = view_lines(f, base, &n);
+    int views = syntax_view_count(text, len, lines, n);
+    free(lines);
+    return views;
+}
+
 const syntax_doc *collector_doc(collector_ctx *ctx, const change_file *f, bool base,
                                 const char *text, size_t len, syntax_doc **owned, char **cause)
+{
+    return collector_doc_view(ctx, f, base, text, len, 0, owned, cause);
+}
+
+const syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, bool base,
+                                     const char *text, size_t len, int view, syntax_doc **owned,
+                                     char **cause)
 {
     *owned = NULL;
     const char *path = base ? f->old_path : f->path;
@@ -44,12 +131,118 @@ const syntax_doc *collector_doc(collector_ctx *ctx, const change_file *f, bool b
             *cause = xasprintf("%s: not a language the syntax layer parses", path);
         return NULL;
     }
-    if (!ctx->syn) {
-        *owned = syntax_parse(lang, text, len, cause);
-        return *owned;
+    syntax_parse_opts o = {.view = view};
+    char *deco = NULL;
+    int *lines = NULL;
+    if (lang == SYN_CPP) {
+        lines = view_lines(f, base, &o.nkeep);
+        o.keep_lines = lines;
     }
-    char *key = xasprintf("%s:%s", base ? "base" : "head", path);
-    const syntax_doc *d = syntax_cache_get(ctx->syn, key, lang, text, len, cause);
+    char *key = view ? xasprintf("%s:%s#%d", base ? "base" : "head", path, view)
+                     : xasprintf("%s:%s", base ? "base" : "head", path);
+    /* another collector of this review asked for the same doc: its headers are known */
+    const syntax_doc *d = ctx->syn ? syntax_cache_peek(ctx->syn, key, lang, text, len, &o) : NULL;
+    syntax_headers *own_headers = NULL;
+    if (!d && lang == SYN_CPP) {
+        syntax_headers *hs = ctx->syn ? syntax_cache_headers(ctx->syn, ctx->root)
+                                      : (own_headers = syntax_headers_new(ctx->root));
+        deco = syntax_headers_decorations(hs, path, text, len, change_text, (void *)ctx->chg);
+        o.decorations = deco;
+    }
+    if (d) {
+    } else if (!ctx->syn) {
+        *owned = syntax_parse_with(lang, text, len, &o, cause);
+        d = *owned;
+    } else {
+        d = syntax_cache_get_with(ctx->syn, key, lang, text, len, &o, cause);
+    }
     free(key);
+    syntax_headers_free(own_headers);
+    free(deco);
+    free(lines);
     return d;
+}
+
+/* Which of the added lines of f the syntax layer reads as code in one of views [0, nviews):
+ * returns how many were asked about and sets *first, *last to the range of those it could not. */
+static int file_coverage(collector_ctx *ctx, const change_file *f, const char *text, size_t len,
+                         int nviews, int *analysed, int *first, int *last)
+{
+    int *todo = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t k = 0; k < f->nlines; k++)
+        if (f->lines[k].kind == '+')
+            *ARRAY_PUSH(todo, n, cap) = f->lines[k].new_no;
+    int total = -1;
+    *analysed = *first = *last = 0;
+    for (int v = 0; v < nviews && n > 0; v++) {
+        syntax_doc *owned = NULL;
+        char *cause = NULL;
+        const syntax_doc *d = collector_doc_view(ctx, f, false, text, len, v, &owned, &cause);
+        free(cause);
+        if (!d)
+            break;
+        syn_coverage cv;
+        bool *unread = xcalloc(n, sizeof *unread);
+        syntax_coverage(d, todo, n, &cv, unread);
+        if (total < 0)
+            total = cv.lines;
+        *analysed += cv.analysed;
+        /* keep the lines this view could not read for the next one */
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (unread[i])
+                todo[k++] = todo[i];
+        n = k;
+        free(unread);
+        syntax_free(owned);
+    }
+    if (n) {
+        *first = todo[0];
+        *last = todo[n - 1];
+    }
+    free(todo);
+    return total < 0 ? 0 : total;
+}
+
+void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out)
+{
+    /* A line no view reads is unparsed; a collector that reads only the primary view also
+     * misses the lines only another preprocessor branch's view reads, said apart. */
+    int lines = 0, readable = 0, primary = 0, files = 0;
+    strbuf where;
+    sb_init(&where);
+    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
+        const change_file *f = &ctx->chg->files[i];
+        if (f->is_deleted || f->is_skipped || f->nadd == 0 || syntax_lang_of_path(f->path) != SYN_CPP)
+            continue;
+        size_t len = 0;
+        char *text = change_head_text(ctx->chg, f, &len, NULL);
+        if (!text)
+            continue;
+        int nviews = collector_view_count(ctx, f, false, text, len);
+        int ok = 0, first = 0, last = 0;
+        lines += file_coverage(ctx, f, text, len, nviews, &ok, &first, &last);
+        readable += ok;
+        if (!all_views && nviews > 1) {
+            int ok1 = 0, f1 = 0, l1 = 0;
+            file_coverage(ctx, f, text, len, 1, &ok1, &f1, &l1);
+            primary += ok1;
+        } else {
+            primary += ok;
+        }
+        if (first && files++ < 3)
+            sb_addf(&where, "%s%s:%d-%d", where.len ? ", " : "", f->path, first, last);
+        free(text);
+    }
+    int analysed = all_views ? readable : primary;
+    if (lines && analysed < lines) {
+        sb_addf(out, "; %d of %d changed C/C++ line(s) analysed", analysed, lines);
+        if (readable < lines)
+            sb_addf(out, ", %d unparsed (%s%s)", lines - readable, where.buf, files > 3 ? ", ..." : "");
+        if (readable > analysed)
+            sb_addf(out, ", %d only in another preprocessor branch (not read by this collector)",
+                    readable - analysed);
+    }
+    sb_free(&where);
 }

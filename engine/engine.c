@@ -1,5 +1,6 @@
-/* The engine facade (engine.h): settings, rules-file choice, overlays, and the review itself —
- * build the change, derive the families, run every collector, drop suppressed findings. */
+/* The engine's front door (engine.h): opening a repository or a diff, settings, the rules-file
+ * choice, overlays and side buffers, and the review itself — build the change, derive the
+ * families, run every collector, drop suppressed findings. */
 #include "engine/engine.h"
 
 #include <stdlib.h>
@@ -9,7 +10,11 @@
 #include <time.h>
 
 #include "engine/collector.h"
+#include "engine/config_state.h"
+#include "engine/diff_parse.h"
 #include "engine/repo.h"
+#include "engine/path_gate.h"
+#include "engine/precision_policy.h"
 #include "engine/suppress.h"
 #include "engine/syntax.h"
 #include "engine/util.h"
@@ -21,13 +26,20 @@ typedef struct overlay_entry {
 } overlay_entry;
 
 struct engine {
-    repo *rp;
-    char *base;
+    repo *rp;              /* the repository; NULL for a diff */
+    char *diff_text;       /* the diff under review (engine_open_diff), or NULL */
+    size_t diff_len;
+    char *diff_problem;    /* why the diff is not usable, or NULL */
+    char *tree;            /* where the head files are, with a trailing '/', or NULL */
+    char *desc_name;       /* a pull-request description (engine_set_description), or NULL */
+    char *desc_text;
+    size_t desc_len;
+    config_state *cfgs;    /* the repository configuration and the face's layer over it */
+    char *face_rules;      /* the face's rules_path, to say when the repository's own wins */
+    char *base;            /* base, rules_path and max_file_bytes: from the configuration */
     char *title;
     char *rules_path;
     size_t max_file_bytes;
-    char **disabled;
-    size_t ndisabled;
     rule_catalog *cat;
     char *cat_problem;
     overlay_entry *ovl;
@@ -40,6 +52,7 @@ struct engine {
     char **dirty;
     size_t ndirty, dirty_cap;
     syntax_cache *syn;     /* parsed head/base documents, reused across reviews */
+    precision_policy policy; /* which rules may report at Warning */
     void *states[64];      /* each collector's state kept between reviews */
     char **touched;        /* paths changed on disk since the previous review (NULL: unknown) */
 };
@@ -49,24 +62,54 @@ static char *dup_or_null(const char *s)
     return s && *s ? xstrdup(s) : NULL;
 }
 
-/* Choose and load the rules file: the setting, else the workspace's own, else bundled. */
+/* Load the rules file, chosen in one place (effective_config.h): the repository's own (named
+ * by its configuration file, else .claude/skills/review-pr/rules.md), else the setting, else
+ * the bundled one. */
 static void load_catalog(engine *e)
 {
     catalog_free(e->cat);
     free(e->cat_problem);
     e->cat = NULL;
     e->cat_problem = NULL;
-    if (e->rules_path) {
-        e->cat = catalog_load(e->rules_path, &e->cat_problem);
+    if (!e->rules_path) {
+        e->cat = catalog_bundled();
         return;
     }
-    char *own = xasprintf("%s.claude/skills/review-pr/rules.md", repo_workdir(e->rp));
-    struct stat st;
-    if (stat(own, &st) == 0)
-        e->cat = catalog_load(own, &e->cat_problem);
+    /* a rules file inside the work tree is read through the path gate: a link to elsewhere
+     * is refused and the bundled rules are used */
+    const char *wd = e->tree;
+    size_t wl = wd ? strlen(wd) : 0;
+    if (wl && strncmp(e->rules_path, wd, wl) == 0 && (wd[wl - 1] == '/' || e->rules_path[wl] == '/')) {
+        const char *rel = e->rules_path + wl + (wd[wl - 1] == '/' ? 0 : 1);
+        size_t len = 0;
+        char *why = NULL;
+        char *text = gate_read(wd, rel, 8u << 20, &len, &why);
+        e->cat = text ? catalog_parse(text, len, e->rules_path, &why) : NULL;
+        if (!e->cat) {
+            e->cat_problem = xasprintf("%s%s; using the bundled rules",
+                                       text ? "" : "cannot read rules file ", why ? why : rel);
+            e->cat = catalog_bundled();
+        }
+        free(why);
+        free(text);
+    } else {
+        e->cat = catalog_load(e->rules_path, &e->cat_problem);
+    }
+    if (!e->cat_problem && e->face_rules && strcmp(e->face_rules, e->rules_path) != 0)
+        e->cat_problem = xasprintf("rules file %s is not used: the repository has its own, %s",
+                                   e->face_rules, e->rules_path);
+}
+
+/* Load the precision policy from path (NULL or unreadable: the bundled one). */
+static void load_policy(precision_policy *p, const char *path)
+{
+    size_t len = 0;
+    char *text = path && *path ? read_file(path, 1u << 20, &len, NULL) : NULL;
+    if (text)
+        precision_policy_parse(p, text, len);
     else
-        e->cat = catalog_bundled();
-    free(own);
+        precision_policy_bundled(p);
+    free(text);
 }
 
 static void free_settings(engine *e)
@@ -74,49 +117,127 @@ static void free_settings(engine *e)
     free(e->base);
     free(e->title);
     free(e->rules_path);
-    for (size_t i = 0; i < e->ndisabled; i++)
-        free(e->disabled[i]);
-    free(e->disabled);
-    e->disabled = NULL;
-    e->ndisabled = 0;
+    free(e->face_rules);
+    e->base = e->title = e->rules_path = e->face_rules = NULL;
+}
+
+static int hints_from_name(const char *name)
+{
+    static const char *const names[] = {"off", "file", "line"};
+    for (int i = 0; name && i < 3; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return HINTS_UNSET;
+}
+
+/* Bring the configuration up to date (the file may have changed on disk) and take what the
+ * engine itself uses from it: base, rules file, size cap. Returns true when it changed. */
+static bool refresh_config(engine *e)
+{
+    if (!config_state_refresh(e->cfgs) && e->cat)
+        return false;
+    const effective_config *c = config_state_effective(e->cfgs);
+    bool rules_changed = !e->cat || (e->rules_path == NULL) != (c->rules == NULL) ||
+                         (c->rules && strcmp(c->rules, e->rules_path) != 0);
+    free(e->base);
+    e->base = dup_or_null(c->base);
+    free(e->rules_path);
+    e->rules_path = dup_or_null(c->rules);
+    e->max_file_bytes = c->max_file_bytes;
+    if (rules_changed)
+        load_catalog(e);
+    e->all_dirty = true; /* the base, the size cap, exclusions or the rules may differ now */
+    return true;
 }
 
 void engine_configure(engine *e, const engine_settings *s)
 {
-    char *old_rules = e->rules_path ? xstrdup(e->rules_path) : NULL;
-    bool first = e->cat == NULL;
-    e->all_dirty = true; /* the base, the size cap or the rules may differ now */
-    free_settings(e);
     engine_settings none = {0};
     if (!s)
         s = &none;
-    e->base = dup_or_null(s->base);
+    free(e->title);
     e->title = dup_or_null(s->title);
-    e->rules_path = dup_or_null(s->rules_path);
-    e->max_file_bytes = s->max_file_bytes ? s->max_file_bytes : 2u << 20;
-    if (s->disabled_rules)
-        for (size_t i = 0; s->disabled_rules[i]; i++) {
-            e->disabled = xrealloc(e->disabled, (e->ndisabled + 1) * sizeof *e->disabled);
-            e->disabled[e->ndisabled++] = xstrdup(s->disabled_rules[i]);
-        }
-    bool rules_changed = (old_rules == NULL) != (e->rules_path == NULL) ||
-                         (old_rules && strcmp(old_rules, e->rules_path) != 0);
-    if (first || rules_changed)
-        load_catalog(e);
-    free(old_rules);
+    free(e->face_rules);
+    e->face_rules = dup_or_null(s->rules_path);
+    config_layer l = {s->face,          s->base,
+                      s->rules_path,    s->max_file_bytes,
+                      hints_from_name(s->derived_hints), s->disabled_rules,
+                      s->severity};
+    config_state_set_layer(e->cfgs, &l);
+    refresh_config(e);
+    precision_policy_free(&e->policy);
+    load_policy(&e->policy, s->precision_policy);
 }
 
-engine *engine_open(const char *path, const engine_settings *s, char **cause)
+/* The reviewed path relative to the work tree, where the configuration walk starts (new
+ * string; "" for the root or anything outside it). */
+static char *start_in_tree(const char *path, const char *workdir)
 {
+    char *real = realpath(path, NULL);
+    char *realdir = realpath(workdir, NULL);
+    char *out = NULL;
+    size_t n = realdir ? strlen(realdir) : 0;
+    if (real && realdir && strncmp(real, realdir, n) == 0 && real[n] == '/')
+        out = xstrdup(real + n + 1);
+    free(real);
+    free(realdir);
+    return out ? out : xstrdup("");
+}
+
+const effective_config *engine_config(const engine *e)
+{
+    return config_state_effective(e->cfgs);
+}
+
+const char *engine_config_problem(const engine *e)
+{
+    return config_state_problem(e->cfgs);
+}
+
+engine *engine_open_repo(const char *path, const engine_settings *s, char **cause)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        *cause = xasprintf("%s does not exist", path);
+        return NULL;
+    }
     repo *rp = repo_open(path, cause);
     if (!rp)
         return NULL;
     engine *e = xcalloc(1, sizeof *e);
     e->rp = rp;
+    e->tree = xstrdup(repo_workdir(rp));
     e->all_dirty = true;
     e->syn = syntax_cache_new();
+    char *start = start_in_tree(path, e->tree);
+    e->cfgs = config_state_new(e->tree, start);
+    free(start);
     engine_configure(e, s);
     return e;
+}
+
+engine *engine_open_diff(const char *text, size_t len, const char *root, const engine_settings *s)
+{
+    engine *e = xcalloc(1, sizeof *e);
+    if (text) {
+        e->diff_text = xstrndup(text, len);
+        e->diff_len = len;
+        /* parsed here once for its problem; each review parses its own copy of the change */
+        change_free(diff_parse(text, len, &e->diff_problem));
+    }
+    if (root && *root) {
+        size_t n = strlen(root);
+        e->tree = root[n - 1] == '/' ? xstrdup(root) : xasprintf("%s/", root);
+    }
+    e->syn = syntax_cache_new();
+    e->cfgs = config_state_new(e->tree, ""); /* a diff's tree is read from its top */
+    engine_configure(e, s);
+    return e;
+}
+
+const char *engine_diff_problem(const engine *e)
+{
+    return e->diff_problem;
 }
 
 /* Forget the list of paths touched since the previous review. */
@@ -146,11 +267,18 @@ void engine_free(engine *e)
         free(e->dirty[i]);
     free(e->dirty);
     syntax_cache_free(e->syn);
+    config_state_free(e->cfgs);
+    precision_policy_free(&e->policy);
     for (size_t i = 0; i < 64 && collectors_all[i]; i++)
         if (e->states[i] && collectors_all[i]->free_state)
             collectors_all[i]->free_state(e->states[i]);
     free_touched(e);
     repo_free(e->rp);
+    free(e->diff_text);
+    free(e->diff_problem);
+    free(e->tree);
+    free(e->desc_name);
+    free(e->desc_text);
     free(e);
 }
 
@@ -180,12 +308,12 @@ void engine_mark_all_dirty(engine *e)
 
 bool engine_path_ignored(engine *e, const char *relpath)
 {
-    return repo_path_ignored(e->rp, relpath);
+    return e->rp && repo_path_ignored(e->rp, relpath);
 }
 
 const char *engine_workdir(const engine *e)
 {
-    return repo_workdir(e->rp);
+    return e->tree;
 }
 
 const rule_catalog *engine_catalog(const engine *e)
@@ -196,6 +324,27 @@ const rule_catalog *engine_catalog(const engine *e)
 const char *engine_catalog_problem(const engine *e)
 {
     return e->cat_problem;
+}
+
+bool engine_knows_rule(const engine *e, const char *id)
+{
+    if (catalog_find(e->cat, id))
+        return true;
+    size_t n = strlen(id);
+    for (size_t i = 0; collectors_all[i]; i++)
+        for (const char *r = collectors_all[i]->rules; (r = strstr(r, id)) != NULL; r += n)
+            if ((r == collectors_all[i]->rules || r[-1] == ' ') && (r[n] == ' ' || r[n] == '\0'))
+                return true;
+    return false;
+}
+
+void engine_set_description(engine *e, const char *name, const char *text, size_t len)
+{
+    free(e->desc_name);
+    free(e->desc_text);
+    e->desc_name = text ? xstrdup(name) : NULL;
+    e->desc_text = text ? xstrndup(text, len) : NULL;
+    e->desc_len = text ? len : 0;
 }
 
 void engine_set_overlay(engine *e, const char *relpath, const char *text, size_t len)
@@ -226,36 +375,62 @@ void engine_drop_overlay(engine *e, const char *relpath)
         }
 }
 
-static bool rule_disabled(const char *const *disabled, size_t n, const char *id)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(disabled[i], id) == 0)
-            return true;
-    return false;
-}
-
-/* Drop findings whose rule is disabled or whose head line carries a suppression for it. */
-static void filter_findings(review *r, const char *const *disabled, size_t ndisabled)
+/* Drop findings whose head line carries a suppression for their rule. */
+static void filter_suppressed(review *r)
 {
     size_t keep = 0;
     for (size_t i = 0; i < r->findings.n; i++) {
         finding *f = &r->findings.items[i];
-        bool drop = rule_disabled(disabled, ndisabled, f->rule_id);
-        if (!drop) {
-            const change_file *cf = change_find(r->chg, f->path);
-            const char *line;
-            size_t len;
-            if (cf && cf->head_text &&
-                text_line_at(cf->head_text, cf->head_len, f->range.line, &line, &len))
-                drop = suppress_line_ignores(line, len, f->rule_id);
-        }
-        if (drop) {
+        const change_file *cf = change_find(r->chg, f->path);
+        const char *line;
+        size_t len;
+        if (cf && cf->head_text && text_line_at(cf->head_text, cf->head_len, f->range.line, &line, &len) &&
+            suppress_line_ignores(line, len, f->rule_id)) {
             finding_clear(f);
             continue;
         }
         r->findings.items[keep++] = *f;
     }
     r->findings.n = keep;
+}
+
+/* Leave out of the change the files the repository configuration excludes (or does not
+ * include), saying how many. */
+static void drop_excluded(change *c, const effective_config *cfg)
+{
+    size_t keep = 0, dropped = 0;
+    for (size_t i = 0; i < c->nfiles; i++) {
+        if (repo_config_path_excluded(cfg->file, c->files[i].path)) {
+            change_file_clear(&c->files[i]);
+            dropped++;
+            continue;
+        }
+        c->files[keep++] = c->files[i];
+    }
+    c->nfiles = keep;
+    if (dropped)
+        change_note(c, "%zu changed file%s left out by exclude/include in %s", dropped,
+                    dropped == 1 ? "" : "s", cfg->file->name);
+}
+
+/* Hand the configuration's problems to a review, and note them in its change. */
+static void note_config(engine *e, review *r)
+{
+    const char *problem = config_state_problem(e->cfgs);
+    if (problem) {
+        r->config_problem = xstrdup(problem);
+        change_note(r->chg, "%s", r->config_problem);
+    }
+    size_t n = 0;
+    const char *const *warn = config_state_warnings(e->cfgs, &n);
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < n; i++) {
+        sb_addf(&sb, "%s%s", i ? "\n" : "", warn[i]);
+        change_note(r->chg, "%s", warn[i]);
+    }
+    r->config_warnings = n ? sb_detach(&sb) : NULL;
+    sb_free(&sb);
 }
 
 /* Monotonic milliseconds, for REVIEW_LSP_TIMING=1 (per-step costs on stderr). */
@@ -269,8 +444,8 @@ static double now_ms(void)
 /* Run derivation and every collector over r->chg. */
 static void run_all(review *r, repo *rp, syntax_cache *syn, void **states,
                     const char *const *touched, const collector_buffer *side, size_t nside,
-                    const char *root, const char *title, const char *const *disabled,
-                    size_t ndisabled)
+                    const char *root, const char *title, const effective_config *cfg,
+                    const precision_policy *policy)
 {
     bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
     double t0 = now_ms();
@@ -294,7 +469,9 @@ static void run_all(review *r, repo *rp, syntax_cache *syn, void **states,
         sb_free(&ctx.status);
     }
     syntax_cache_trim(syn);
-    filter_findings(r, disabled, ndisabled);
+    filter_suppressed(r);
+    precision_policy_apply(policy, &r->findings);
+    effective_apply(cfg, &r->findings); /* after the policy: a team's own level wins */
     findings_sort(&r->findings);
 }
 
@@ -303,6 +480,17 @@ static bool is_dirty(const engine *e, const char *path)
     for (size_t i = 0; i < e->ndirty; i++)
         if (strcmp(e->dirty[i], path) == 0)
             return true;
+    return false;
+}
+
+/* True when a note is about a dirty path ("PATH: ..."), so a re-diff replaces it. */
+static bool note_about_dirty(const engine *e, const char *note)
+{
+    for (size_t i = 0; i < e->ndirty; i++) {
+        size_t n = strlen(e->dirty[i]);
+        if (strncmp(note, e->dirty[i], n) == 0 && note[n] == ':')
+            return true;
+    }
     return false;
 }
 
@@ -318,7 +506,21 @@ static const overlay_entry *overlay_of(const engine *e, const char *path)
  * among them) and files git ignores, which an editor may well have open. */
 static bool outside_change(engine *e, const char *path)
 {
-    return str_starts(path, ".git/") || repo_path_ignored(e->rp, path);
+    return str_starts(path, ".git/") || engine_path_ignored(e, path);
+}
+
+/* The texts beside the change (a new array of *n, the caller frees it; the texts are
+ * borrowed): unsaved buffers outside the change, and the pull-request description. */
+static collector_buffer *side_buffers(engine *e, size_t *n)
+{
+    collector_buffer *side = xcalloc(e->novl + 2, sizeof *side);
+    *n = 0;
+    for (size_t i = 0; i < e->novl; i++)
+        if (outside_change(e, e->ovl[i].path))
+            side[(*n)++] = (collector_buffer){e->ovl[i].path, e->ovl[i].text, e->ovl[i].len, false};
+    if (e->desc_text)
+        side[(*n)++] = (collector_buffer){e->desc_name, e->desc_text, e->desc_len, true};
+    return side;
 }
 
 /* The change for this review: rebuilt from the whole work tree, or (incremental mode, same
@@ -348,7 +550,8 @@ static change *build_change(engine *e, char **cause)
         c = change_new();
         c->head_root = xstrdup(repo_workdir(e->rp));
         for (size_t i = 0; i < e->cache->nnotes; i++)
-            change_note(c, "%s", e->cache->notes[i]);
+            if (!note_about_dirty(e, e->cache->notes[i]))
+                change_note(c, "%s", e->cache->notes[i]);
         for (size_t i = 0; i < e->cache->nfiles; i++)
             if (!is_dirty(e, e->cache->files[i].path))
                 change_copy_file(c, &e->cache->files[i]);
@@ -362,6 +565,8 @@ static change *build_change(engine *e, char **cause)
                            e->max_file_bytes, &f, &why);
             free(why);
             if (f) {
+                if (f->is_skipped)
+                    change_note(c, "%s: %s, not reviewed", f->path, f->skip_reason);
                 change_copy_file(c, f);
                 change_file_clear(f);
                 free(f);
@@ -391,14 +596,67 @@ static change *build_change(engine *e, char **cause)
     return c;
 }
 
+/* Review the diff of engine_open_diff: its change parsed afresh (a review owns its change). */
+static review *review_diff(engine *e)
+{
+    char *problem = NULL;
+    change *c = e->diff_text ? diff_parse(e->diff_text, e->diff_len, &problem) : change_new();
+    free(problem);
+    free(c->title);
+    c->title = xstrdup(e->title ? e->title : "");
+    if (e->tree && !c->head_root)
+        c->head_root = xstrdup(e->tree);
+    change_note_refusals(c);
+    drop_excluded(c, config_state_effective(e->cfgs));
+    review *r = xcalloc(1, sizeof *r);
+    r->chg = c;
+    r->base_desc = xstrdup("(diff file)");
+    note_config(e, r);
+    size_t nside;
+    collector_buffer *side = side_buffers(e, &nside);
+    /* no state kept between reviews of a diff: there is no tree to watch */
+    run_all(r, NULL, e->syn, NULL, NULL, side, nside, e->tree, c->title,
+            config_state_effective(e->cfgs), &e->policy);
+    free(side);
+    return r;
+}
+
+/* The title of a repository's change: the setting, else the default (noting when that is
+ * empty, which only a detached HEAD with no commit since the base gives). */
+static char *repo_title(engine *e, change *c)
+{
+    if (e->title)
+        return xstrdup(e->title);
+    char *t = repo_default_title(e->rp);
+    if (!*t)
+        change_note(c, "the title is empty: HEAD is detached and has no commit since the base, so "
+                       "title-driven families (perf, ...) cannot apply; give one with --title or "
+                       "the title setting");
+    return t;
+}
+
 int engine_review(engine *e, review **out, char **cause)
 {
+    refresh_config(e);
+    if (!e->rp) {
+        *out = review_diff(e);
+        return 0;
+    }
     char *desc = NULL, *notes = NULL;
     repo_resolve_base(e->rp, e->base, &desc, &notes);
+    char *base_error = NULL;
+    if (e->base && *repo_base_id(e->rp) && !repo_names_commit(e->rp, e->base)) {
+        const effective_config *cfg = engine_config(e);
+        char *where = cfg->base_from_file ? xasprintf(" (set in %s)", cfg->base_source) : xstrdup("");
+        base_error = xasprintf("base '%s' does not name a commit in %s%s", e->base,
+                               repo_workdir(e->rp), where);
+        free(where);
+    }
     change *c = build_change(e, cause);
     if (!c) {
         free(desc);
         free(notes);
+        free(base_error);
         return -1;
     }
     if (notes && *notes) {
@@ -408,39 +666,20 @@ int engine_review(engine *e, review **out, char **cause)
     }
     free(notes);
     free(c->title);
-    c->title = e->title ? xstrdup(e->title) : repo_default_title(e->rp);
+    c->title = repo_title(e, c);
+    drop_excluded(c, config_state_effective(e->cfgs));
     review *r = xcalloc(1, sizeof *r);
     r->chg = c;
     r->base_desc = desc;
-    /* buffers the editor has open that are not part of the change (e.g. git's commit message) */
-    collector_buffer *side = xcalloc(e->novl + 1, sizeof *side);
-    size_t nside = 0;
-    for (size_t i = 0; i < e->novl; i++)
-        if (outside_change(e, e->ovl[i].path))
-            side[nside++] = (collector_buffer){e->ovl[i].path, e->ovl[i].text, e->ovl[i].len};
+    r->base_error = base_error;
+    note_config(e, r);
+    size_t nside;
+    collector_buffer *side = side_buffers(e, &nside);
     run_all(r, e->rp, e->syn, e->states, (const char *const *)e->touched, side, nside,
-            repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled);
+            repo_workdir(e->rp), c->title, config_state_effective(e->cfgs), &e->policy);
     free(side);
     *out = r;
     return 0;
-}
-
-review *engine_review_change(change *chg, const char *root, const rule_catalog *cat,
-                             const char *const *disabled_rules)
-{
-    (void)cat;
-    review *r = xcalloc(1, sizeof *r);
-    r->chg = chg;
-    if (root && !chg->head_root)
-        chg->head_root = xstrdup(root);
-    r->base_desc = xstrdup("(diff file)");
-    size_t nd = 0;
-    while (disabled_rules && disabled_rules[nd])
-        nd++;
-    syntax_cache *syn = syntax_cache_new();
-    run_all(r, NULL, syn, NULL, NULL, NULL, 0, root, chg->title, disabled_rules, nd);
-    syntax_cache_free(syn);
-    return r;
 }
 
 void review_free(review *r)
@@ -454,5 +693,8 @@ void review_free(review *r)
         free(r->collector_status[i]);
     free(r->collector_status);
     free(r->base_desc);
+    free(r->base_error);
+    free(r->config_problem);
+    free(r->config_warnings);
     free(r);
 }

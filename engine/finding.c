@@ -5,7 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/utf8.h"
 #include "engine/util.h"
+
+/* A message from a format: quoted code may hold bytes that are not UTF-8, which every output
+ * face but plain text would have to drop, so they become U+FFFD here, once for all faces. */
+static char *message_of(const char *fmt, va_list ap)
+{
+    char *raw = xvasprintf(fmt, ap);
+    if (utf8_valid(raw, strlen(raw)))
+        return raw;
+    char *safe = utf8_sanitize(raw);
+    free(raw);
+    return safe;
+}
 
 finding *findings_add(finding_list *l, const char *rule_id, severity sev, const char *path,
                       int line, const char *collector, const char *fmt, ...)
@@ -22,7 +35,7 @@ finding *findings_add(finding_list *l, const char *rule_id, severity sev, const 
     f->collector = xstrdup(collector);
     va_list ap;
     va_start(ap, fmt);
-    f->message = xvasprintf(fmt, ap);
+    f->message = message_of(fmt, ap);
     va_end(ap);
     return f;
 }
@@ -37,7 +50,7 @@ void finding_add_related(finding *f, const char *path, int line, const char *fmt
     r->range.end_col = 0;
     va_list ap;
     va_start(ap, fmt);
-    r->message = xvasprintf(fmt, ap);
+    r->message = message_of(fmt, ap);
     va_end(ap);
 }
 
@@ -47,6 +60,7 @@ void finding_clear(finding *f)
     free(f->path);
     free(f->message);
     free(f->collector);
+    free(f->severity_note);
     for (size_t i = 0; i < f->nrelated; i++) {
         free(f->related[i].path);
         free(f->related[i].message);
@@ -87,6 +101,8 @@ void findings_sort(finding_list *l)
 const char *severity_name(severity s)
 {
     switch (s) {
+    case SEV_ERROR:
+        return "error";
     case SEV_WARNING:
         return "warning";
     case SEV_INFORMATION:
@@ -99,7 +115,9 @@ const char *severity_name(severity s)
 
 int severity_parse(const char *s, severity *out)
 {
-    if (!strcmp(s, "warning") || !strcmp(s, "error"))
+    if (!strcmp(s, "error"))
+        *out = SEV_ERROR;
+    else if (!strcmp(s, "warning"))
         *out = SEV_WARNING;
     else if (!strcmp(s, "information") || !strcmp(s, "info"))
         *out = SEV_INFORMATION;

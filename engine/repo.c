@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "engine/path_gate.h"
 #include "engine/util.h"
 
 struct repo {
@@ -16,6 +18,9 @@ struct repo {
     git_oid base;
     bool have_base;      /* false: unborn branch, compare against the empty tree */
     char base_hex[GIT_OID_HEXSZ + 1];
+    git_oid target;      /* the target the base was taken from (repo_target_id) */
+    char target_hex[GIT_OID_HEXSZ + 1];
+    char *target_name;
 };
 
 /* libgit2's last error as a new string. */
@@ -55,6 +60,7 @@ void repo_free(repo *r)
         return;
     git_repository_free(r->git);
     free(r->workdir);
+    free(r->target_name);
     free(r);
 }
 
@@ -126,6 +132,7 @@ int repo_resolve_base(repo *r, const char *target, char **desc, char **notes)
     git_oid head, tgt;
     r->have_base = false;
     r->base_hex[0] = '\0';
+    r->target_hex[0] = '\0';
     if (git_repository_head_unborn(r->git) == 1 || commit_of(r->git, "HEAD", &head) < 0) {
         *desc = xstrdup("empty tree (no commits yet: every file is new)");
         if (notes)
@@ -168,6 +175,10 @@ int repo_resolve_base(repo *r, const char *target, char **desc, char **notes)
     }
     r->have_base = true;
     git_oid_tostr(r->base_hex, sizeof r->base_hex, &r->base);
+    git_oid_cpy(&r->target, &tgt);
+    git_oid_tostr(r->target_hex, sizeof r->target_hex, &r->target);
+    free(r->target_name);
+    r->target_name = xstrdup(chosen);
     *desc = xasprintf("%s (merge base %.10s)", chosen, r->base_hex);
     free(chosen);
     if (notes)
@@ -303,13 +314,36 @@ static bool diff_blob_text(repo *r, git_blob *old, const char *old_path, const c
     return differs;
 }
 
-/* Read the work tree version of a path (NULL when unreadable or too large). */
+/* Read the work tree version of a path through the path gate (NULL when unreadable, too
+ * large, outside the tree or reached through a symbolic link). */
 static char *workdir_text(repo *r, const char *path, size_t max_bytes, size_t *len, char **why)
 {
-    char *full = xasprintf("%s%s", r->workdir, path);
-    char *t = read_file(full, max_bytes, len, why);
-    free(full);
-    return t;
+    return gate_read(r->workdir, path, max_bytes, len, why);
+}
+
+/* Mark f as a symbolic link: reported with its target string, never read through. */
+static void mark_symlink(repo *r, change *c, change_file *f)
+{
+    char *target = gate_readlink(r->workdir, f->path);
+    f->is_skipped = true;
+    free(f->skip_reason);
+    f->skip_reason = xasprintf("symbolic link to %s, not followed", target ? target : "?");
+    if (c)
+        change_note(c, "%s: %s", f->path, f->skip_reason);
+    free(target);
+}
+
+/* Skip an unsaved buffer larger than the size cap, as a file on disk would be. */
+static bool overlay_too_large(change *c, change_file *f, const overlay *ov, size_t max_bytes)
+{
+    if (ov->len <= max_bytes)
+        return false;
+    f->is_skipped = true;
+    free(f->skip_reason);
+    f->skip_reason = xasprintf("open buffer larger than %zu bytes", max_bytes);
+    if (c)
+        change_note(c, "%s: %s, not reviewed", f->path, f->skip_reason);
+    return true;
 }
 
 change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_bytes, char **cause)
@@ -398,6 +432,8 @@ change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_b
         }
         if (ov) {
             overlay_used[ov - ovl] = true;
+            if (overlay_too_large(c, f, ov, max_bytes))
+                continue;
             git_blob *old = f->is_new ? NULL : base_blob(r, tree, f->old_path);
             bool differs = diff_blob_text(r, old, f->old_path, path, ov->text, ov->len, f);
             git_blob_free(old);
@@ -408,6 +444,10 @@ change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_b
             }
             f->head_text = xstrndup(ov->text, ov->len);
             f->head_len = ov->len;
+            continue;
+        }
+        if (!deleted && d->new_file.mode == GIT_FILEMODE_LINK) {
+            mark_symlink(r, c, f);
             continue;
         }
         if (!deleted && d->new_file.size > max_bytes) {
@@ -446,6 +486,10 @@ change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_b
         git_blob *old = base_blob(r, tree, ovl[k].path);
         change_file *f = change_add_file(c, ovl[k].path);
         f->is_new = old == NULL;
+        if (overlay_too_large(c, f, &ovl[k], max_bytes)) {
+            git_blob_free(old);
+            continue;
+        }
         if (diff_blob_text(r, old, ovl[k].path, ovl[k].path, ovl[k].text, ovl[k].len, f)) {
             f->head_text = xstrndup(ovl[k].text, ovl[k].len);
             f->head_len = ovl[k].len;
@@ -473,21 +517,39 @@ int repo_diff_path(repo *r, const char *path, const char *text, size_t len, size
     git_tree *tree = base_tree(r);
     git_blob *old = base_blob(r, tree, path);
     char *disk = NULL;
-    if (!text) {
-        char *why = NULL;
-        disk = workdir_text(r, path, max_bytes, &len, &why);
-        if (!disk && !old) {
-            free(why);
-            git_tree_free(tree);
-            return 0;   /* neither in the base nor on disk: nothing differs */
-        }
-        free(why);
-        text = disk;
+    struct stat st;
+    bool on_disk = !text && gate_lstat(r->workdir, path, &st) == 0;
+    if (!text && !on_disk && !old) {
+        git_tree_free(tree);
+        return 0;   /* neither in the base nor on disk: nothing differs */
     }
     change_file *f = xcalloc(1, sizeof *f);
     f->path = xstrdup(path);
     f->old_path = xstrdup(path);
     f->is_new = old == NULL;
+    /* the same skips as a full build: links are never read, large files and buffers not
+     * reviewed (the caller notes the skip) */
+    if (on_disk && S_ISLNK(st.st_mode)) {
+        mark_symlink(r, NULL, f);
+    } else if (on_disk && S_ISREG(st.st_mode) && (size_t)st.st_size > max_bytes) {
+        f->is_skipped = true;
+        f->skip_reason = xasprintf("larger than %zu bytes", max_bytes);
+    } else if (text) {
+        overlay ov = {path, text, len};
+        overlay_too_large(NULL, f, &ov, max_bytes);
+    }
+    if (f->is_skipped) {
+        git_blob_free(old);
+        git_tree_free(tree);
+        *out = f;
+        return 0;
+    }
+    if (on_disk) {
+        char *why = NULL;
+        disk = workdir_text(r, path, max_bytes, &len, &why);
+        free(why);
+        text = disk;
+    }
     bool differs;
     if (!text) {
         /* deleted on disk */
@@ -575,4 +637,57 @@ char *repo_default_title(repo *r)
     }
     git_reference_free(hr);
     return title ? title : xstrdup("");
+}
+
+/* --- the merge target, for the review packet (applies.txt, merge_target.txt) ----------------- */
+
+const char *repo_target_id(const repo *r)
+{
+    return r->have_base ? r->target_hex : "";
+}
+
+const char *repo_target_name(const repo *r)
+{
+    return r->have_base && r->target_name ? r->target_name : "";
+}
+
+int repo_commit_id(repo *r, const char *spec, char hex[41])
+{
+    git_oid id;
+    hex[0] = '\0';
+    if (!spec || !*spec || commit_of(r->git, spec, &id) < 0)
+        return -1;
+    git_oid_tostr(hex, 41, &id);
+    return 0;
+}
+
+char *repo_commit_text(repo *r, const char *hex, const char *path, size_t *len, bool *exists)
+{
+    git_oid id;
+    git_commit *c = NULL;
+    git_tree *t = NULL;
+    git_tree_entry *e = NULL;
+    git_blob *b = NULL;
+    char *text = NULL;
+    *exists = false;
+    if (git_oid_fromstr(&id, hex) == 0 && git_commit_lookup(&c, r->git, &id) == 0 &&
+        git_commit_tree(&t, c) == 0 && git_tree_entry_bypath(&e, t, path) == 0) {
+        *exists = true;
+        if (git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+            git_blob_lookup(&b, r->git, git_tree_entry_id(e)) == 0 && !git_blob_is_binary(b)) {
+            *len = (size_t)git_blob_rawsize(b);
+            text = xstrndup(git_blob_rawcontent(b), *len);
+        }
+    }
+    git_blob_free(b);
+    git_tree_entry_free(e);
+    git_tree_free(t);
+    git_commit_free(c);
+    return text;
+}
+
+bool repo_names_commit(repo *r, const char *spec)
+{
+    git_oid id;
+    return commit_of(r->git, spec, &id) == 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/syntax_internal.h"
 #include "engine/util.h"
 
 const TSLanguage *tree_sitter_python(void);
@@ -45,89 +46,6 @@ const TSLanguage *syntax_ts_language(syn_lang lang)
     return lang == SYN_PYTHON ? tree_sitter_python() : lang == SYN_CPP ? tree_sitter_cpp() : NULL;
 }
 
-static bool is_ident_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* HIP/CUDA and ck_tile decorations the C++ grammar does not know; blanked before parsing. */
-static const char *const hip_words[] = {
-    "__global__", "__device__", "__host__", "__forceinline__", "__noinline__", "__shared__",
-    "__constant__", "__managed__", "__inline__", "CK_TILE_DEVICE", "CK_TILE_HOST",
-    "CK_TILE_HOST_DEVICE", "CK_TILE_HOST_DEVICE_EXTERN", "__launch_bounds__", NULL,
-};
-
-/* Blank n bytes at p, keeping newlines so line numbers hold. */
-static void blank(char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != '\n' && p[i] != '\r')
-            p[i] = ' ';
-}
-
-/* Length of a balanced (...) group starting at s[i] == '(' within len, or 0 if unbalanced. */
-static size_t paren_group(const char *s, size_t i, size_t len, size_t limit)
-{
-    int depth = 0;
-    for (size_t j = i; j < len && j - i < limit; j++) {
-        if (s[j] == '(')
-            depth++;
-        else if (s[j] == ')' && --depth == 0)
-            return j - i + 1;
-        else if (s[j] == ';' || s[j] == '{')
-            return 0;
-    }
-    return 0;
-}
-
-/* Blank HIP-only syntax in a copy of text: the decoration words above (with the argument list
- * of __launch_bounds__) and the <<<...>>> of kernel launches. Same length, same newlines. */
-static void hip_mask(char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (c == '<' && i + 2 < len && s[i + 1] == '<' && s[i + 2] == '<') {
-            /* a launch configuration: <<< ... >>> followed by "(" */
-            for (size_t j = i + 3; j + 2 < len && j - i < 1024; j++) {
-                if (s[j] == ';' || s[j] == '{' || s[j] == '}')
-                    break;
-                if (s[j] == '>' && s[j + 1] == '>' && s[j + 2] == '>') {
-                    size_t k = j + 3;
-                    while (k < len && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r'))
-                        k++;
-                    if (k < len && s[k] == '(') {
-                        blank(s + i, j + 3 - i);
-                        i = j + 2;
-                    }
-                    break;
-                }
-            }
-            continue;
-        }
-        if ((c != '_' && c != 'C') || (i > 0 && is_ident_char(s[i - 1])))
-            continue;
-        for (int w = 0; hip_words[w]; w++) {
-            size_t n = strlen(hip_words[w]);
-            if (i + n > len || memcmp(s + i, hip_words[w], n) != 0 ||
-                (i + n < len && is_ident_char(s[i + n])))
-                continue;
-            size_t end = i + n;
-            if (strcmp(hip_words[w], "__launch_bounds__") == 0) {
-                size_t k = end;
-                while (k < len && (s[k] == ' ' || s[k] == '\t'))
-                    k++;
-                size_t g = k < len && s[k] == '(' ? paren_group(s, k, len, 256) : 0;
-                if (!g)
-                    break;
-                end = k + g;
-            }
-            blank(s + i, end - i);
-            i = end - 1;
-            break;
-        }
-    }
-}
-
 /* Recompute the line index of a doc from its text. */
 static void index_lines(syntax_doc *d)
 {
@@ -141,19 +59,70 @@ static void index_lines(syntax_doc *d)
     d->nlines = d->len == 0 ? 0 : (int)n;
 }
 
-/* A fresh copy of text to hand the parser (masked for C++). */
-static char *parser_copy(syn_lang lang, const char *text, size_t len)
+static int range_cmp(const void *a, const void *b)
+{
+    const pp_range *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Remember the options a doc is parsed with (so syntax_update can apply them again). */
+static void store_opts(syntax_doc *d, const syntax_parse_opts *o)
+{
+    if (o == &d->opts)
+        return;
+    free(d->keep);
+    free(d->decorations);
+    d->keep = NULL;
+    d->nkeep = 0;
+    d->view = o ? o->view : 0;
+    d->decorations = o && o->decorations && *o->decorations ? xstrdup(o->decorations) : NULL;
+    if (o && o->nkeep) {
+        d->keep = xmalloc(o->nkeep * sizeof *d->keep);
+        memcpy(d->keep, o->keep_lines, o->nkeep * sizeof *d->keep);
+        d->nkeep = o->nkeep;
+    }
+    d->opts = (syntax_parse_opts){d->keep, d->nkeep, d->view, d->decorations};
+}
+
+/* A fresh copy of text to hand the parser: for C++, the preprocessor view of o (the default
+ * one when o is NULL) with HIP words and decoration macros blanked. The branches the view
+ * leaves out go to *hidden (sorted). */
+static char *parser_copy(syn_lang lang, const char *text, size_t len, const syntax_parse_opts *o,
+                         pp_range **hidden, size_t *nhidden)
 {
     char *p = xmalloc(len + 1);
     memcpy(p, text, len);
     p[len] = '\0';
-    if (lang == SYN_CPP)
-        hip_mask(p, len);
+    *hidden = NULL;
+    *nhidden = 0;
+    if (lang != SYN_CPP)
+        return p;
+    size_t cap = 0;
+    pp_map *m = pp_scan(text, len);
+    pp_apply(m, o ? o->keep_lines : NULL, o ? o->nkeep : 0, o ? o->view : 0, p, len, hidden,
+             nhidden, &cap);
+    pp_free(m);
+    if (*nhidden > 1)
+        qsort(*hidden, *nhidden, sizeof **hidden, range_cmp);
+    deco_set *set = deco_new();
+    if (o && o->decorations)
+        deco_add_list(set, o->decorations);
+    deco_learn(set, text, len);
+    deco_mask(p, len, set);
+    deco_free(set);
+    gaps_rewrite(p, len);
     return p;
 }
 
-/* Parse a text in a language into a new document. */
+/* Parse a text in a language into a new document (the default view). */
 syntax_doc *syntax_parse(syn_lang lang, const char *text, size_t len, char **cause)
+{
+    return syntax_parse_with(lang, text, len, NULL, cause);
+}
+
+/* Parse a text in a language into a new document, in the view and with the decorations of o. */
+syntax_doc *syntax_parse_with(syn_lang lang, const char *text, size_t len,
+                              const syntax_parse_opts *o, char **cause)
 {
     const TSLanguage *tl = syntax_ts_language(lang);
     if (!tl) {
@@ -172,10 +141,13 @@ syntax_doc *syntax_parse(syn_lang lang, const char *text, size_t len, char **cau
         return NULL;
     }
     ts_parser_set_timeout_micros(p, PARSE_TIMEOUT_MICROS);
-    char *parsed = parser_copy(lang, text ? text : "", text ? len : 0);
+    pp_range *hidden;
+    size_t nhidden;
+    char *parsed = parser_copy(lang, text ? text : "", text ? len : 0, o, &hidden, &nhidden);
     TSTree *t = ts_parser_parse_string(p, NULL, parsed, (uint32_t)len);
     if (!t) {
         free(parsed);
+        free(hidden);
         ts_parser_delete(p);
         *cause = xstrdup("parse timed out");
         return NULL;
@@ -188,6 +160,9 @@ syntax_doc *syntax_parse(syn_lang lang, const char *text, size_t len, char **cau
     d->parser = p;
     d->tree = t;
     d->has_errors = ts_node_has_error(ts_tree_root_node(t));
+    d->hidden = hidden;
+    d->nhidden = nhidden;
+    store_opts(d, o);
     index_lines(d);
     return d;
 }
@@ -215,20 +190,31 @@ void syntax_free(syntax_doc *d)
     free(d->line_starts);
     free(d->spans);
     free(d->quotes);
+    free(d->hidden);
+    free(d->keep);
+    free(d->decorations);
     free(d);
 }
 
-/* The row/column point of a byte offset within s. */
-static TSPoint point_of(const char *s, size_t off)
+/* The row/column point of a byte offset of the doc's current text (from its line index). */
+static TSPoint doc_point(const syntax_doc *d, size_t off)
 {
-    TSPoint pt = {0, 0};
-    size_t line_start = 0;
-    for (size_t i = 0; i < off; i++)
+    int line = syntax_line_of(d, off);
+    return (TSPoint){(uint32_t)(line - 1), (uint32_t)(off - syntax_line_start(d, line))};
+}
+
+/* The point of offset `to` of new text s, given the point `from_pt` of offset `from` <= to
+ * (both texts agree before `from`): only the bytes between are scanned. */
+static TSPoint point_after(const char *s, size_t from, TSPoint from_pt, size_t to)
+{
+    TSPoint pt = from_pt;
+    size_t line_start = from - from_pt.column;
+    for (size_t i = from; i < to; i++)
         if (s[i] == '\n') {
             pt.row++;
             line_start = i + 1;
         }
-    pt.column = (uint32_t)(off - line_start);
+    pt.column = (uint32_t)(to - line_start);
     return pt;
 }
 
@@ -236,11 +222,20 @@ static TSPoint point_of(const char *s, size_t off)
  * (computed from the masked texts, so a change of masking outside the user's edit is seen). */
 int syntax_update(syntax_doc *d, const char *text, size_t len, char **cause)
 {
+    return syntax_update_with(d, text, len, &d->opts, cause);
+}
+
+/* The same, switching to the view and decorations of o (NULL: the default view). */
+int syntax_update_with(syntax_doc *d, const char *text, size_t len, const syntax_parse_opts *o,
+                       char **cause)
+{
     if (len > UINT32_MAX / 2) {
         *cause = xstrdup("text too large to parse");
         return -1;
     }
-    char *parsed = parser_copy(d->lang, text ? text : "", text ? len : 0);
+    pp_range *hidden;
+    size_t nhidden;
+    char *parsed = parser_copy(d->lang, text ? text : "", text ? len : 0, o, &hidden, &nhidden);
     size_t old_len = d->len, pre = 0, suf = 0;
     while (pre < old_len && pre < len && d->parsed[pre] == parsed[pre])
         pre++;
@@ -249,15 +244,20 @@ int syntax_update(syntax_doc *d, const char *text, size_t len, char **cause)
         suf++;
     if (pre == old_len && pre == len && memcmp(d->text, text ? text : "", len) == 0) {
         free(parsed);
+        free(d->hidden);
+        d->hidden = hidden;
+        d->nhidden = nhidden;
+        store_opts(d, o);
         return 0;
     }
+    TSPoint start_pt = doc_point(d, pre);
     TSInputEdit e = {
         .start_byte = (uint32_t)pre,
         .old_end_byte = (uint32_t)(old_len - suf),
         .new_end_byte = (uint32_t)(len - suf),
-        .start_point = point_of(d->parsed, pre),
-        .old_end_point = point_of(d->parsed, old_len - suf),
-        .new_end_point = point_of(parsed, len - suf),
+        .start_point = start_pt,
+        .old_end_point = doc_point(d, old_len - suf),
+        .new_end_point = point_after(parsed, pre, start_pt, len - suf),
     };
     TSTree *old = ts_tree_copy(d->tree);
     ts_tree_edit(old, &e);
@@ -266,6 +266,7 @@ int syntax_update(syntax_doc *d, const char *text, size_t len, char **cause)
     if (!t) {
         ts_parser_reset(d->parser);
         free(parsed);
+        free(hidden);
         *cause = xstrdup("reparse timed out");
         return -1;
     }
@@ -277,6 +278,10 @@ int syntax_update(syntax_doc *d, const char *text, size_t len, char **cause)
     d->text = xstrndup(text ? text : "", text ? len : 0);
     d->len = len;
     d->has_errors = ts_node_has_error(ts_tree_root_node(t));
+    free(d->hidden);
+    d->hidden = hidden;
+    d->nhidden = nhidden;
+    store_opts(d, o);
     index_lines(d);
     free(d->spans);
     free(d->quotes);
@@ -773,6 +778,7 @@ struct syntax_cache {
     cache_entry *items;
     size_t n, cap;
     size_t nparses, nupdates;
+    syntax_headers *headers;  /* decoration macros of the tree's headers, or NULL */
 };
 
 /* A new, empty cache. */
@@ -797,12 +803,51 @@ void syntax_cache_free(syntax_cache *c)
     for (size_t i = 0; i < c->n; i++)
         cache_entry_clear(&c->items[i]);
     free(c->items);
+    syntax_headers_free(c->headers);
     free(c);
 }
 
 /* The doc for key with this text: kept, updated incrementally, or parsed. */
 const syntax_doc *syntax_cache_get(syntax_cache *c, const char *key, syn_lang lang,
                                    const char *text, size_t len, char **cause)
+{
+    return syntax_cache_get_with(c, key, lang, text, len, NULL, cause);
+}
+
+/* True when a doc was parsed with options equal to o. */
+static bool same_opts(const syntax_doc *d, const syntax_parse_opts *o)
+{
+    size_t nkeep = o ? o->nkeep : 0;
+    const char *deco = o && o->decorations && *o->decorations ? o->decorations : NULL;
+    if (d->nkeep != nkeep || (o ? o->view : 0) != d->view || (deco == NULL) != (d->decorations == NULL) ||
+        (deco && strcmp(deco, d->decorations) != 0))
+        return false;
+    return nkeep == 0 || memcmp(d->keep, o->keep_lines, nkeep * sizeof *d->keep) == 0;
+}
+
+/* The doc kept for key when it holds exactly text in the view of o (decorations aside) and was
+ * asked for since the last trim; NULL otherwise. */
+const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang lang,
+                                    const char *text, size_t len, const syntax_parse_opts *o)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        cache_entry *e = &c->items[i];
+        if (strcmp(e->key, key) != 0)
+            continue;
+        syntax_parse_opts view = o ? *o : (syntax_parse_opts){0};
+        view.decorations = e->doc->decorations;
+        if (e->used && e->doc->lang == lang && e->doc->len == len &&
+            memcmp(e->doc->text, text, len) == 0 && same_opts(e->doc, &view))
+            return e->doc;
+        return NULL;
+    }
+    return NULL;
+}
+
+/* The doc for key with this text and these options: kept, updated incrementally, or parsed. */
+const syntax_doc *syntax_cache_get_with(syntax_cache *c, const char *key, syn_lang lang,
+                                        const char *text, size_t len,
+                                        const syntax_parse_opts *o, char **cause)
 {
     cache_entry *e = NULL;
     for (size_t i = 0; i < c->n; i++)
@@ -812,16 +857,20 @@ const syntax_doc *syntax_cache_get(syntax_cache *c, const char *key, syn_lang la
         }
     if (e && e->doc->lang == lang) {
         e->used = true;
-        if (e->doc->len == len && memcmp(e->doc->text, text, len) == 0)
+        bool same_text = e->doc->len == len && memcmp(e->doc->text, text, len) == 0;
+        if (same_text && same_opts(e->doc, o))
             return e->doc;
-        if (syntax_update(e->doc, text, len, cause) < 0)
+        TSTree *before = e->doc->tree;
+        if (syntax_update_with(e->doc, text, len, o, cause) < 0)
             return NULL;
+        if (same_text && e->doc->tree == before)
+            return e->doc; /* other options, same blanked copy: nothing was reparsed */
         c->nupdates++;
         syn_func_list_free(&e->funcs);
         e->have_funcs = false;
         return e->doc;
     }
-    syntax_doc *d = syntax_parse(lang, text, len, cause);
+    syntax_doc *d = syntax_parse_with(lang, text, len, o, cause);
     if (!d)
         return NULL;
     c->nparses++;
@@ -855,9 +904,23 @@ const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d
     return NULL;
 }
 
-/* Drop the docs nobody asked for since the previous trim. */
+/* The cache's header reader for root. */
+syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root)
+{
+    if (!root)
+        return NULL;
+    const char *have = syntax_headers_root(c->headers);
+    if (!have || strcmp(have, root) != 0) {
+        syntax_headers_free(c->headers);
+        c->headers = syntax_headers_new(root);
+    }
+    return c->headers;
+}
+
+/* Drop the docs nobody asked for since the previous trim, and start a new header round. */
 void syntax_cache_trim(syntax_cache *c)
 {
+    syntax_headers_next_round(c->headers);
     size_t k = 0;
     for (size_t i = 0; i < c->n; i++) {
         if (c->items[i].used) {

@@ -5,10 +5,13 @@
  *
  * A syntax_doc owns a copy of the text and its tree. It can be updated in place (the server's
  * open documents): syntax_update diffs the new text against the old one and hands tree-sitter
- * one edit, so the reparse is incremental. HIP-only syntax the C++ grammar does not know
- * (`__global__`, `__device__`, `__launch_bounds__(n)`, `<<<grid, block>>>` launches, ...) is
- * blanked to spaces in the copy the parser reads, never in doc->text, so every byte offset and
- * line/column is the same in both; a `k<<<g, b>>>(x)` launch reads as a call of k.
+ * one edit, so the reparse is incremental. For C++ the parser reads a copy of the text, never
+ * doc->text itself, with the same length and newlines, so every byte offset and line/column is
+ * the same in both: the preprocessor view (syntax_pp.c: one branch per #if block, directives
+ * blanked), HIP words and decoration macros learned from the file and its headers blanked
+ * (syntax_mask.c, syntax_headers.c; a `k<<<g, b>>>(x)` launch reads as a call of k), and the
+ * constructs the grammar lacks rewritten (syntax_gaps.c). syntax_coverage.c says what still
+ * does not parse.
  *
  * A file that does not parse cleanly still yields a tree (tree-sitter recovers); has_errors
  * says so and syntax_first_error gives a place for the log. Parse errors are never findings.
@@ -29,6 +32,26 @@
 #include <tree_sitter/api.h>
 
 /* --- documents -------------------------------------------------------------------------- */
+
+/* How a C++ text is shown to the parser besides the built-in HIP masking (syntax_parse_with):
+ * - the preprocessor view. Conditional directives (#if #ifdef #ifndef #elif #else #endif) are
+ *   blanked, and of each block one branch is kept, the others blanked: by default the longest
+ *   branch whose condition is not the constant 0 (the first of equals; an `#if 0` block
+ *   without #else keeps nothing), or, for a block holding one of keep_lines (1-based), the
+ *   branch holding it. When keep lines fall in two branches of one block, view k (0-based)
+ *   keeps the one holding the k-th most of them (syntax_view_count says how many views cover
+ *   them all).
+ * - decorations: the decoration macros of the headers the text includes, as
+ *   syntax_headers_decorations returns them ("A B( C"; NULL for none); those the text defines
+ *   itself are always learned. Their uses are blanked like the HIP words.
+ * Every option keeps byte offsets and lines: the blanked copy has the text's length.
+ * Python docs ignore the options. Pointers are borrowed for the call. */
+typedef struct syntax_parse_opts {
+    const int *keep_lines;
+    size_t nkeep;
+    int view;
+    const char *decorations;
+} syntax_parse_opts;
 
 typedef enum syn_lang {
     SYN_NONE = 0,   /* not a language we parse */
@@ -57,18 +80,33 @@ typedef struct syntax_doc {
     struct syn_span *quotes;  /* the quote tokens inside (non-doc) strings, in text order */
     size_t nquotes;
     bool spans_ready;
+    struct pp_range *hidden;  /* the branch contents the view leaves out, sorted */
+    size_t nhidden;
+    int *keep;                /* the options the doc was parsed with (owned copies) */
+    size_t nkeep;
+    int view;
+    char *decorations;
+    syntax_parse_opts opts;   /* pointing at the four above */
 } syntax_doc;
 
 /* Parse text (copied) as lang. Returns NULL with *cause (caller frees) when lang is SYN_NONE
  * or the runtime refuses the grammar; a text with syntax errors still parses. */
 syntax_doc *syntax_parse(syn_lang lang, const char *text, size_t len, char **cause);
+/* The same in the view and with the decorations of o (NULL: as syntax_parse). */
+syntax_doc *syntax_parse_with(syn_lang lang, const char *text, size_t len,
+                              const syntax_parse_opts *o, char **cause);
 /* Parse a file's text with the language its path implies (NULL with *cause if none). */
 syntax_doc *syntax_parse_path(const char *path, const char *text, size_t len, char **cause);
 void syntax_free(syntax_doc *d);
 
-/* Replace the whole text and reparse incrementally (only the changed middle is re-read).
- * Returns 0, or -1 with *cause (the doc then keeps its previous text and tree). */
+/* Replace the whole text and reparse incrementally (only the changed middle is re-read), with
+ * the options the doc was parsed with. Returns 0, or -1 with *cause (the doc then keeps its
+ * previous text and tree). */
 int syntax_update(syntax_doc *d, const char *text, size_t len, char **cause);
+/* The same, switching to the options o (NULL: the default view, no header decorations); still
+ * incremental: only what differs in the blanked copies is re-read. */
+int syntax_update_with(syntax_doc *d, const char *text, size_t len, const syntax_parse_opts *o,
+                       char **cause);
 /* Replace bytes [start, old_end) of the current text by repl[0..repl_len) and reparse
  * incrementally. Offsets are clamped to the text. Returns 0, or -1 with *cause. */
 int syntax_edit(syntax_doc *d, size_t start, size_t old_end, const char *repl, size_t repl_len,
@@ -78,6 +116,32 @@ int syntax_edit(syntax_doc *d, size_t start, size_t old_end, const char *repl, s
  * short description ("syntax error" / "missing ;") into *what when what is non-NULL (caller
  * frees). For logs only. */
 int syntax_first_error(const syntax_doc *d, int *col, char **what);
+
+/* --- coverage: what the parser could not read ------------------------------------------- */
+
+/* How many bytes of the text lie inside (outermost) ERROR nodes; *root_is_error (when non-NULL)
+ * says whether the root node itself is an ERROR, i.e. the parser recovered nothing. */
+size_t syntax_error_bytes(const syntax_doc *d, bool *root_is_error);
+/* How many bytes lie in branches the doc's preprocessor view leaves out. */
+size_t syntax_hidden_bytes(const syntax_doc *d);
+/* True when a line lies in a branch the view leaves out (it is not parsed in this view). */
+bool syntax_line_hidden(const syntax_doc *d, int line);
+/* How many views (syntax_parse_opts.view) it takes for every keep line of a C++ text to be
+ * in a kept branch of one of them: 1 unless keep lines fall in two branches of one block. */
+int syntax_view_count(const char *text, size_t len, const int *keep, size_t nkeep);
+
+typedef struct syn_coverage {
+    int lines;         /* lines asked about (those inside the text) */
+    int analysed;      /* of them, parsed as code in this view */
+    int in_error;      /* inside an ERROR node, or holding a MISSING one */
+    int hidden;        /* in a branch the view leaves out */
+    int first_bad, last_bad;  /* the first and last line not analysed, 0 when none */
+} syn_coverage;
+
+/* Which of lines[0..n) (1-based, any order) the doc's tree reads as code; unread (NULL or n
+ * entries) is set true for each line inside the text it does not read. */
+void syntax_coverage(const syntax_doc *d, const int *lines, size_t n, syn_coverage *out,
+                     bool *unread);
 
 /* --- positions and text ----------------------------------------------------------------- */
 
@@ -295,6 +359,37 @@ typedef struct syn_import_list {
 void syntax_imports(const syntax_doc *d, syn_import_list *out);
 void syn_import_list_free(syn_import_list *l);
 
+/* --- decoration macros of included headers ----------------------------------------------- */
+
+/* What a C++ file's first-party headers teach the parser: the decoration macros they define
+ * (`#define OPUS_D __device__ __forceinline__`, `#define LB(n) __launch_bounds__(n)`, ...).
+ * Includes are resolved inside a root directory (next to the including file, then in each
+ * enclosing directory and its include/, up to the root), followed a bounded number of levels,
+ * and never outside the root, through symbolic links or into 3rdparty/build/dot directories.
+ * Headers are read once, checked against the disk at most once per round (the caller starts a
+ * new round per review), and a file's answer is kept for the round. Not thread-safe.
+ *
+ * A lookup function, when given, supplies a header's text instead of the disk (an editor's
+ * unsaved buffer): it returns the text (borrowed for the call) and its length, or NULL. */
+typedef struct syntax_headers syntax_headers;
+typedef const char *(*syntax_text_lookup)(void *arg, const char *path, size_t *len);
+
+/* A new header reader for root (NULL: it never reads anything). root is copied. */
+syntax_headers *syntax_headers_new(const char *root);
+void syntax_headers_free(syntax_headers *hs);
+/* Its root (borrowed), or NULL. */
+const char *syntax_headers_root(const syntax_headers *hs);
+/* Start a new round: headers are checked against the disk again when next needed. */
+void syntax_headers_next_round(syntax_headers *hs);
+/* The decoration macros the headers included by text (the file at path, relative to the
+ * root) define, as syntax_parse_opts.decorations wants them. A new string ("" for none). */
+char *syntax_headers_decorations(syntax_headers *hs, const char *path, const char *text,
+                                 size_t len, syntax_text_lookup lookup, void *arg);
+/* Parse a file (path relative to hs's root) the way collectors see it: its language from the
+ * path, and for C++ the view of o (NULL: the default one) with its headers' decorations. */
+syntax_doc *syntax_parse_file(syntax_headers *hs, const char *path, const char *text, size_t len,
+                              const syntax_parse_opts *o, char **cause);
+
 /* --- a cache of parsed documents --------------------------------------------------------- */
 
 /* Documents kept between reviews, keyed by a name the caller chooses (e.g. "head:" + path,
@@ -313,6 +408,19 @@ void syntax_cache_free(syntax_cache *c);
  * the parse fails. */
 const syntax_doc *syntax_cache_get(syntax_cache *c, const char *key, syn_lang lang,
                                    const char *text, size_t len, char **cause);
+/* The same parsed with the options o (NULL: the default view). A key keeps one doc: asking
+ * for it with other options updates it in place, incrementally. Give each view its own key. */
+const syntax_doc *syntax_cache_get_with(syntax_cache *c, const char *key, syn_lang lang,
+                                        const char *text, size_t len,
+                                        const syntax_parse_opts *o, char **cause);
+/* The doc kept for key if it was asked for since the last trim with exactly this text and the
+ * view of o (its decorations not compared: within a round they cannot have changed); NULL
+ * otherwise. Lets a caller skip working out the decorations again. */
+const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang lang,
+                                    const char *text, size_t len, const syntax_parse_opts *o);
+/* The cache's header reader for root (created on first use, replaced when root changes;
+ * borrowed). Each syntax_cache_trim starts a new round of it. NULL when root is NULL. */
+syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root);
 /* The functions of a doc returned by this cache, computed once per text (borrowed). */
 const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d);
 /* Drop every doc not asked for since the previous trim (call between reviews). */

@@ -1,17 +1,20 @@
 /* Reviews and diagnostics. A change (didOpen/didChange/didSave/didClose, watched files,
- * settings) schedules a review after debounceMs on a uv_timer; the first review runs after
- * `initialized`, wrapped in $/progress when the client supports it. Each review's findings and
- * derived families become LSP diagnostics for EVERY file that differs from the base, open or
- * not; a file that no longer has any gets an empty publish, so nothing goes stale. Open
- * documents carry their version. Clients with pull diagnostics pull open documents (and get
- * pushes only for the rest, so nothing shows twice). Publishing waits while the write queue is
- * backed up and resumes from the newest state when it drains. */
-#include <errno.h>
+ * settings) marks its repository and schedules a review after debounceMs on one uv_timer; a
+ * request that wants a fresh answer cuts the wait short. The first review runs after
+ * `initialized`, wrapped in $/progress when the client supports it. Each review's findings
+ * become LSP diagnostics for EVERY file that differs from the base, open or not; a file that
+ * no longer has any gets an empty publish, so nothing goes stale. The derived rule families
+ * are summarised, not expanded: one Hint per file on its first triggering line naming the
+ * families (derivedHints "file"), one per triggering line ("line"), or none ("off"); their
+ * rules are listed in the review checklist (checklist.c). Open documents carry their version.
+ * Clients with pull diagnostics pull open documents (and get pushes only for the rest, so
+ * nothing shows twice); a client that pulls workspace/diagnostic gets no pushes at all.
+ * Publishing waits while the write queue is backed up and resumes from the newest state when
+ * it drains. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "engine/utf8.h"
 #include "lsp/server.h"
 #include "lsp/uri.h"
 
@@ -30,21 +33,40 @@ void diagnostics_init(server *s)
     s->progress_timeout.data = s;
 }
 
+/* True when some workspace has a review due. */
+static bool any_pending(const server *s)
+{
+    for (const workspace *ws = s->wss; ws; ws = ws->next)
+        if (ws->review_pending)
+            return true;
+    return false;
+}
+
 /* True when an answer computed now would not reflect the latest edits. */
 bool diagnostics_stale(const server *s)
 {
-    return s->eng && (!s->first_scan_done || s->review_pending);
+    return s->wss && (!s->first_scan_done || any_pending(s));
 }
 
-/* Schedule a review after the debounce. */
-void diagnostics_schedule(server *s)
+/* Schedule a review of ws (NULL: of every workspace) after the debounce. */
+void diagnostics_schedule(server *s, workspace *ws)
 {
-    if (!s->eng || s->state != STATE_RUNNING)
+    if (!s->wss || s->state != STATE_RUNNING)
         return;
-    s->review_pending = true;
+    for (workspace *w = s->wss; w; w = w->next)
+        if (!ws || w == ws)
+            w->review_pending = true;
     if (!s->first_scan_done)
         return; /* the first scan will see it */
     uv_timer_start(&s->debounce, on_debounce, (uint64_t)s->cfg.debounce_ms, 0);
+}
+
+/* A request waits for a pending review: run it at the next loop turn rather than after the
+ * rest of the debounce (requests already read in this turn are answered by the same review). */
+void diagnostics_hurry(server *s)
+{
+    if (s->first_scan_done && any_pending(s) && !s->exit_requested)
+        uv_timer_start(&s->debounce, on_debounce, 0, 0);
 }
 
 /* Free the stored diagnostics of the last publish pass. */
@@ -53,9 +75,7 @@ static void clear_stored(server *s)
     for (size_t i = 0; i < s->ndiags; i++) {
         free(s->diags[i].relpath);
         json_decref(s->diags[i].diag);
-        for (size_t k = 0; s->diags[i].rule_ids && s->diags[i].rule_ids[k]; k++)
-            free(s->diags[i].rule_ids[k]);
-        free(s->diags[i].rule_ids);
+        free(s->diags[i].rule_id);
     }
     s->ndiags = 0;
 }
@@ -75,70 +95,6 @@ void diagnostics_free_all(server *s)
         free(p->digest);
         free(p);
     }
-    if (s->last)
-        review_free(s->last);
-    s->last = NULL;
-}
-
-/* The absolute path of the rules file, writing the bundled catalogue to a cache file so that
- * links and showDocument have something to open. NULL when there is none. */
-const char *diagnostics_rules_file(server *s)
-{
-    if (!s->eng)
-        return NULL;
-    const rule_catalog *cat = engine_catalog(s->eng);
-    if (!cat || !cat->path)
-        return NULL;
-    if (cat->path[0] != '(') { /* "(bundled ...)" names the compiled-in catalogue */
-        if (cat->path[0] == '/')
-            return cat->path;
-        if (!s->bundled_rules_file)
-            s->bundled_rules_file = xasprintf("%s%s", s->workdir, cat->path);
-        return s->bundled_rules_file;
-    }
-    if (s->bundled_rules_file)
-        return s->bundled_rules_file;
-    const char *cache = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    char *dir = cache && *cache ? xasprintf("%s/review-lsp", cache)
-                : home && *home ? xasprintf("%s/.cache/review-lsp", home)
-                                : xasprintf("/tmp/review-lsp-%u", (unsigned)getuid());
-    char *parent = xstrdup(dir);
-    char *slash = strrchr(parent, '/');
-    if (slash && slash != parent) {
-        *slash = '\0';
-        mkdir(parent, 0700);
-    }
-    free(parent);
-    mkdir(dir, 0700);
-    char *vdir = xasprintf("%s/%s", dir, REVIEW_LSP_VERSION);
-    mkdir(vdir, 0700);
-    char *path = xasprintf("%s/rules.md", vdir);
-    free(vdir);
-    free(dir);
-    size_t len = 0;
-    char *cause = NULL;
-    char *old = read_file(path, 0, &len, &cause);
-    free(cause);
-    if (!old || len != cat->source_len || memcmp(old, cat->source, len) != 0) {
-        char *tmp = xasprintf("%s.%d.tmp", path, (int)getpid());
-        FILE *f = fopen(tmp, "wb");
-        bool ok = f && fwrite(cat->source, 1, cat->source_len, f) == cat->source_len;
-        if (f && fclose(f) != 0)
-            ok = false;
-        if (!ok || rename(tmp, path) != 0) {
-            log_msg(s, LOG_WARNING, "cannot write the bundled rules to %s: %s", path, strerror(errno));
-            unlink(tmp);
-            free(tmp);
-            free(old);
-            free(path);
-            return NULL;
-        }
-        free(tmp);
-    }
-    free(old);
-    s->bundled_rules_file = path;
-    return path;
 }
 
 /* An LSP position object. */
@@ -183,16 +139,17 @@ json_t *diagnostics_range(server *s, const char *text, size_t len, const text_ra
     return json_pack("{s:o, s:o}", "start", position(l0, u0), "end", position(l1, u1));
 }
 
-/* A per-file text cache for one publish pass (related locations point at other files). */
+/* A per-file text cache for one publish pass over one workspace (related locations point at
+ * other files). */
 typedef struct text_cache {
     char *rel;
     char *text;
     size_t len;
-    bool have;
 } text_cache;
 
 typedef struct pass {
     server *s;
+    workspace *ws;
     text_cache *texts;
     size_t ntexts, texts_cap;
     const char *rules_file;
@@ -209,7 +166,7 @@ static const char *pass_text(pass *ps, const char *rel, size_t *len)
     text_cache *t = ARRAY_PUSH(ps->texts, ps->ntexts, ps->texts_cap);
     t->rel = xstrdup(rel);
     t->len = 0;
-    t->text = documents_text(ps->s, rel, &t->len);
+    t->text = documents_text(ps->s, ps->ws, rel, &t->len);
     *len = t->len;
     return t->text;
 }
@@ -229,7 +186,7 @@ static char *rule_href(pass *ps, const char *rule_id)
 {
     if (!ps->rules_file)
         return NULL;
-    const rule_entry *e = catalog_find(engine_catalog(ps->s->eng), rule_id);
+    const rule_entry *e = catalog_find(engine_catalog(ps->ws->eng), rule_id);
     if (!e)
         return NULL;
     char *u = uri_from_path(ps->rules_file);
@@ -238,23 +195,24 @@ static char *rule_href(pass *ps, const char *rule_id)
     return href;
 }
 
-/* The severity to show for a rule or family: the override, else dflt (LSP numbers). */
-static int shown_severity(server *s, const char *id, int dflt)
+/* The severity to show for a family's hint: its configured level, else dflt (LSP numbers). */
+static int family_severity(workspace *ws, const char *family, int dflt)
 {
-    json_t *v = json_object_get(s->cfg.severity, id);
-    return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
+    severity sev;
+    return effective_severity(engine_config(ws->eng), family, NULL, &sev) ? (int)sev + 1 : dflt;
 }
 
-/* Remember a diagnostic for hover and code actions (diag borrowed; ids copied). */
-static void store(server *s, const char *rel, json_t *diag, const char *const *ids, size_t nids)
+/* Remember a diagnostic for hover and code actions (diag borrowed; rule copied; NULL for a
+ * derived-family hint). */
+static void store(pass *ps, const char *rel, json_t *diag, const char *rule)
 {
+    server *s = ps->s;
     stored_diag *sd = ARRAY_PUSH(s->diags, s->ndiags, s->diags_cap);
+    sd->ws = ps->ws;
     sd->relpath = xstrdup(rel);
     sd->line0 = (int)json_integer_value(jpath(diag, "range.start.line"));
     sd->diag = json_incref(diag);
-    sd->rule_ids = xcalloc(nids + 1, sizeof *sd->rule_ids);
-    for (size_t i = 0; i < nids; i++)
-        sd->rule_ids[i] = xstrdup(ids[i]);
+    sd->rule_id = rule ? xstrdup(rule) : NULL;
 }
 
 /* Build the diagnostic for one finding. */
@@ -263,7 +221,7 @@ static json_t *finding_diag(pass *ps, const finding *f, const char *text, size_t
     server *s = ps->s;
     json_t *range = diagnostics_range(s, text, len, &f->range);
     json_t *d = json_pack("{s:o, s:i, s:s, s:s}", "range", range, "severity",
-                          shown_severity(s, f->rule_id, (int)f->sev + 1), "code", f->rule_id,
+                          (int)f->sev + 1, "code", f->rule_id, /* configured levels are in */
                           "source", "review");
     char *href = rule_href(ps, f->rule_id);
     if (href)
@@ -277,75 +235,105 @@ static json_t *finding_diag(pass *ps, const finding *f, const char *text, size_t
         const related_location *r = &f->related[i];
         size_t rlen = 0;
         const char *rtext = pass_text(ps, r->path, &rlen);
-        char *ruri = documents_uri(s, r->path);
+        char *ruri = documents_uri(s, ps->ws, r->path);
+        char *rmsg = utf8_sanitize(r->message);
         json_array_append_new(related,
                               json_pack("{s:{s:s, s:o}, s:s}", "location", "uri", ruri, "range",
                                         diagnostics_range(s, rtext, rlen, &r->range), "message",
-                                        r->message));
+                                        rmsg));
+        free(rmsg);
         free(ruri);
         if (!s->caps.related_information)
             sb_addf(&msg, "\n%s:%d: %s", r->path, r->range.line, r->message);
     }
-    json_object_set_new(d, "message", json_string(msg.buf));
+    /* a diagnostic without its message is invalid: text that is not UTF-8 is replaced */
+    char *message = utf8_sanitize(msg.buf);
+    json_object_set_new(d, "message", json_string(message));
+    free(message);
     sb_free(&msg);
     if (s->caps.related_information && json_array_size(related) > 0)
         json_object_set(d, "relatedInformation", related);
-    json_object_set_new(d, "data", json_pack("{s:s, s:s, s:s, s:o}", "kind", "finding", "rule",
-                                             f->rule_id, "collector",
-                                             f->collector ? f->collector : "", "related", related));
+    json_t *data = json_pack("{s:s, s:s, s:s, s:o}", "kind", "finding", "rule", f->rule_id,
+                             "collector", f->collector ? f->collector : "", "related", related);
+    if (f->severity_note)
+        json_object_set_new(data, "severityNote", json_string(f->severity_note));
+    json_object_set_new(d, "data", data);
     return d;
 }
 
-/* True when the rule is switched off in the settings. */
-static bool rule_disabled(server *s, const char *id)
+bool diagnostics_rule_disabled(workspace *ws, const char *id)
 {
-    for (size_t i = 0; s->cfg.disabled_rules && s->cfg.disabled_rules[i]; i++)
-        if (strcmp(s->cfg.disabled_rules[i], id) == 0)
-            return true;
-    return false;
+    return ws && effective_disabled(engine_config(ws->eng), id, NULL);
 }
 
-/* Build the Hint diagnostic for a derived family at its first triggering line in a file.
- * Fills ids with the family's enabled rule ids (owned by the caller). Returns NULL when every
- * rule of the family is disabled. */
-static json_t *family_diag(pass *ps, const derived_family *fam, int line, const char *text,
-                           size_t len, char ***ids_out, size_t *nids)
+int diagnostics_hints_mode(workspace *ws)
+{
+    return ws ? engine_config(ws->eng)->derived_hints : HINTS_FILE;
+}
+
+/* True when a family has a rule that is not switched off. */
+static bool family_enabled(workspace *ws, const derived_family *fam)
+{
+    char *copy = xstrdup(fam->rules ? fam->rules : "");
+    bool any = false;
+    for (char *save = NULL, *tok = strtok_r(copy, " \t,", &save); tok && !any;
+         tok = strtok_r(NULL, " \t,", &save))
+        any = strcmp(tok, "NONE") != 0 && !diagnostics_rule_disabled(ws, tok);
+    free(copy);
+    return any;
+}
+
+/* The first triggering line of a family in a file, or -1 when it has no site there. */
+static int family_line(const derived_family *fam, const char *rel)
+{
+    for (size_t j = 0; j < fam->nsites; j++)
+        if (fam->sites[j].path && strcmp(fam->sites[j].path, rel) == 0)
+            return fam->sites[j].line > 0 ? fam->sites[j].line : 1;
+    return -1;
+}
+
+/* The derived families with a site in a file and a rule not switched off, in family order. */
+const derived_family **diagnostics_file_families(server *s, workspace *ws, const char *relpath,
+                                                 size_t *n)
+{
+    const derived_family **out = NULL;
+    size_t cap = 0;
+    *n = 0;
+    if (!ws || !ws->last)
+        return NULL;
+    for (size_t k = 0; k < ws->last->derived.n; k++) {
+        const derived_family *fam = &ws->last->derived.fams[k];
+        if (family_line(fam, relpath) > 0 && family_enabled(ws, fam))
+            *ARRAY_PUSH(out, *n, cap) = fam;
+    }
+    return out;
+}
+
+/* The Hint summarising the derived families fams[0..n) at a line: their names, no rule text
+ * (that is the checklist's job). Severity: the strongest override set for any of them. */
+static json_t *families_diag(pass *ps, const derived_family *const *fams, size_t n, int line,
+                             const char *text, size_t len)
 {
     server *s = ps->s;
-    const rule_catalog *cat = engine_catalog(s->eng);
-    char **ids = NULL;
-    size_t n = 0, cap = 0;
-    char *copy = xstrdup(fam->rules ? fam->rules : "");
-    for (char *save = NULL, *tok = strtok_r(copy, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save))
-        if (!rule_disabled(s, tok))
-            *ARRAY_PUSH(ids, n, cap) = xstrdup(tok);
-    free(copy);
-    *ids_out = ids;
-    *nids = n;
-    if (n == 0)
-        return NULL;
     strbuf msg;
     sb_init(&msg);
-    sb_addf(&msg, "this change derives %s:", fam->name);
+    sb_adds(&msg, "this change derives ");
+    json_t *names = json_array();
+    int sev = 4;
     for (size_t i = 0; i < n; i++) {
-        const rule_entry *e = catalog_find(cat, ids[i]);
-        sb_addf(&msg, "%s %s%s%s", i ? ";" : "", ids[i], e && e->title ? " — " : "",
-                e && e->title ? e->title : "");
+        sb_addf(&msg, "%s%s", i ? ", " : "", fams[i]->name);
+        json_array_append_new(names, json_string(fams[i]->name));
+        int o = family_severity(ps->ws, fams[i]->name, 4);
+        if (o < sev)
+            sev = o;
     }
-    text_range r = {line > 0 ? line : 1, 0, (line > 0 ? line : 1) + 1, 0};
-    json_t *jids = json_array();
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(jids, json_string(ids[i]));
-    json_t *d = json_pack("{s:o, s:i, s:s, s:s, s:s, s:{s:s, s:s, s:o}}", "range",
-                          diagnostics_range(s, text, len, &r), "severity",
-                          shown_severity(s, fam->name, 4), "code", fam->name, "source", "review",
-                          "message", msg.buf, "data", "kind", "derived", "family", fam->name,
-                          "rules", jids);
+    sb_adds(&msg, " — their rules are in the review checklist");
+    text_range r = {line, 0, line + 1, 0};
+    json_t *d = json_pack("{s:o, s:i, s:s, s:s, s:s, s:{s:s, s:o}}", "range",
+                          diagnostics_range(s, text, len, &r), "severity", sev, "code", "derived",
+                          "source", "review", "message", msg.buf, "data", "kind", "derived",
+                          "families", names);
     sb_free(&msg);
-    char *href = rule_href(ps, ids[0]);
-    if (href)
-        json_object_set_new(d, "codeDescription", json_pack("{s:s}", "href", href));
-    free(href);
     return d;
 }
 
@@ -354,6 +342,54 @@ typedef struct ordered {
     json_t *d;
     size_t seq;
 } ordered;
+
+typedef struct diag_list {
+    ordered *v;
+    size_t n, cap;
+} diag_list;
+
+/* Add a built diagnostic to a file's list and store it for hover and code actions. */
+static void add_diag(pass *ps, diag_list *l, const char *rel, json_t *d, const char *rule)
+{
+    store(ps, rel, d, rule);
+    size_t seq = l->n;
+    *ARRAY_PUSH(l->v, l->n, l->cap) = (ordered){d, seq};
+}
+
+/* Add the derived-family hints of a file: one on the first triggering line naming every
+ * family ("file"), or one per triggering line naming the families that start there ("line"). */
+static void add_family_hints(pass *ps, diag_list *l, const char *rel, const char *text, size_t len)
+{
+    server *s = ps->s;
+    int mode = diagnostics_hints_mode(ps->ws);
+    if (mode == HINTS_OFF)
+        return;
+    size_t n = 0;
+    const derived_family **fams = diagnostics_file_families(s, ps->ws, rel, &n);
+    if (mode == HINTS_FILE && n > 0) {
+        int first = family_line(fams[0], rel);
+        for (size_t i = 1; i < n; i++)
+            if (family_line(fams[i], rel) < first)
+                first = family_line(fams[i], rel);
+        add_diag(ps, l, rel, families_diag(ps, fams, n, first, text, len), NULL);
+    }
+    for (size_t i = 0; mode == HINTS_LINE && i < n; i++) {
+        int line = family_line(fams[i], rel);
+        bool done = false;
+        for (size_t k = 0; k < i && !done; k++)
+            done = family_line(fams[k], rel) == line;
+        if (done)
+            continue;
+        const derived_family **at = xcalloc(n, sizeof *at);
+        size_t m = 0;
+        for (size_t k = i; k < n; k++)
+            if (family_line(fams[k], rel) == line)
+                at[m++] = fams[k];
+        add_diag(ps, l, rel, families_diag(ps, at, m, line, text, len), NULL);
+        free(at);
+    }
+    free(fams);
+}
 
 /* Order diagnostics by start line, then character, then build order (findings before hints). */
 static int diag_cmp(const void *a, const void *b)
@@ -370,15 +406,16 @@ static int diag_cmp(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The published-state entry for a relative path (created when missing). */
-static published *pub_entry(server *s, const char *rel)
+/* The published-state entry for a file of a workspace (created when missing). */
+static published *pub_entry(server *s, workspace *ws, const char *rel)
 {
     published **pp = &s->pubs;
-    while (*pp && strcmp((*pp)->relpath, rel) < 0)
+    while (*pp && ((*pp)->ws != ws || strcmp((*pp)->relpath, rel) < 0))
         pp = &(*pp)->next;
-    if (*pp && strcmp((*pp)->relpath, rel) == 0)
+    if (*pp && (*pp)->ws == ws && strcmp((*pp)->relpath, rel) == 0)
         return *pp;
     published *p = xcalloc(1, sizeof *p);
+    p->ws = ws;
     p->relpath = xstrdup(rel);
     p->version = -1;
     p->next = *pp;
@@ -387,10 +424,10 @@ static published *pub_entry(server *s, const char *rel)
 }
 
 /* Push one file's diagnostics (stolen) unless identical to what the client already has. */
-static void push(server *s, const char *rel, json_t *diags, bool force)
+static void push(server *s, workspace *ws, const char *rel, json_t *diags, bool force)
 {
-    document *doc = documents_find(s, rel);
-    published *p = pub_entry(s, rel);
+    document *doc = documents_find(s, ws, rel);
+    published *p = pub_entry(s, ws, rel);
     p->seen = true;
     int version = doc ? doc->version : -1;
     char *digest = json_dumps(diags, JSON_COMPACT);
@@ -400,16 +437,14 @@ static void push(server *s, const char *rel, json_t *diags, bool force)
         json_decref(diags);
         return;
     }
-    if (!p->digest && empty) {
+    if (!p->digest && empty && !doc) {
         /* Never published and nothing to say: an empty publish would be noise. Open documents
          * still get one so the client knows the file was looked at. */
-        if (!doc) {
-            free(digest);
-            json_decref(diags);
-            return;
-        }
+        free(digest);
+        json_decref(diags);
+        return;
     }
-    char *uri = documents_uri(s, rel);
+    char *uri = documents_uri(s, ws, rel);
     free(p->uri);
     p->uri = uri;
     free(p->digest);
@@ -421,7 +456,7 @@ static void push(server *s, const char *rel, json_t *diags, bool force)
     rpc_notify(s, "textDocument/publishDiagnostics", params);
 }
 
-/* Does any finding or derived family site mention rel? Used to collect the files to publish. */
+/* The files of a review to publish: every file of the change and every finding's file. */
 typedef struct file_set {
     char **v;
     size_t n, cap;
@@ -442,21 +477,53 @@ static int str_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Compute every file's diagnostics from the last review, store them, and push them. */
-static void publish_all(server *s, bool force)
+/* True when the client pulls this file's diagnostics instead of receiving pushes. */
+static bool pulled(server *s, workspace *ws, const char *rel)
 {
-    if (!s->last || !s->eng)
-        return;
-    if (transport_backed_up(s)) {
-        s->publish_pending = true;
-        return;
-    }
-    s->publish_pending = false;
-    review *r = s->last;
-    clear_stored(s);
-    pass ps = {.s = s};
-    ps.rules_file = diagnostics_rules_file(s);
+    return s->workspace_pull || (s->caps.pull_diagnostics && documents_find(s, ws, rel));
+}
 
+/* Build one file's diagnostics (stored for hover and actions) and push them unless pulled. */
+static size_t publish_file(pass *ps, const char *rel, bool force)
+{
+    server *s = ps->s;
+    review *r = ps->ws->last;
+    size_t len = 0, nfindings = 0;
+    const char *text = pass_text(ps, rel, &len);
+    diag_list l = {0};
+    for (size_t i = 0; i < r->findings.n; i++) {
+        const finding *f = &r->findings.items[i];
+        if (strcmp(f->path, rel) != 0)
+            continue;
+        add_diag(ps, &l, rel, finding_diag(ps, f, text, len), f->rule_id);
+        nfindings++;
+    }
+    add_family_hints(ps, &l, rel, text, len);
+    if (l.n > 1)
+        qsort(l.v, l.n, sizeof *l.v, diag_cmp);
+    json_t *jarr = json_array();
+    for (size_t i = 0; i < l.n; i++)
+        json_array_append_new(jarr, l.v[i].d);
+    free(l.v);
+    if (pulled(s, ps->ws, rel)) {
+        /* The client pulls: clear any pushed copy instead. */
+        json_decref(jarr);
+        published *p = pub_entry(s, ps->ws, rel);
+        p->seen = true;
+        if (p->digest && strcmp(p->digest, "[]") != 0)
+            push(s, ps->ws, rel, json_array(), true);
+    } else {
+        push(s, ps->ws, rel, jarr, force);
+    }
+    return nfindings;
+}
+
+/* Compute one workspace's diagnostics from its last review, store them, and push them. */
+static void publish_workspace(server *s, workspace *ws, bool force)
+{
+    review *r = ws->last;
+    pass ps = {.s = s, .ws = ws};
+    ps.rules_file = workspaces_rules_file(s, ws);
     file_set files = {0};
     for (size_t i = 0; r->chg && i < r->chg->nfiles; i++)
         set_add(&files, r->chg->files[i].path);
@@ -464,63 +531,44 @@ static void publish_all(server *s, bool force)
         set_add(&files, r->findings.items[i].path);
     if (files.n)
         qsort(files.v, files.n, sizeof *files.v, str_cmp);
-
-    for (published *p = s->pubs; p; p = p->next)
-        p->seen = false;
     size_t nfindings = 0;
-    for (size_t fi = 0; fi < files.n; fi++) {
-        const char *rel = files.v[fi];
-        size_t len = 0;
-        const char *text = pass_text(&ps, rel, &len);
-        ordered *arr = NULL;
-        size_t n = 0, cap = 0;
-        for (size_t i = 0; i < r->findings.n; i++) {
-            const finding *f = &r->findings.items[i];
-            if (strcmp(f->path, rel) != 0)
-                continue;
-            json_t *d = finding_diag(&ps, f, text, len);
-            const char *id = f->rule_id;
-            store(s, rel, d, &id, 1);
-            size_t seq = n;
-            *ARRAY_PUSH(arr, n, cap) = (ordered){d, seq};
-            nfindings++;
-        }
-        for (size_t k = 0; s->cfg.derived_hints && k < r->derived.n; k++) {
-            const derived_family *fam = &r->derived.fams[k];
-            for (size_t j = 0; j < fam->nsites; j++) {
-                if (!fam->sites[j].path || strcmp(fam->sites[j].path, rel) != 0)
-                    continue;
-                char **ids;
-                size_t nids;
-                json_t *d = family_diag(&ps, fam, fam->sites[j].line, text, len, &ids, &nids);
-                if (d) {
-                    store(s, rel, d, (const char *const *)ids, nids);
-                    size_t seq = n;
-            *ARRAY_PUSH(arr, n, cap) = (ordered){d, seq};
-                }
-                for (size_t q = 0; q < nids; q++)
-                    free(ids[q]);
-                free(ids);
-                break;
-            }
-        }
-        if (n > 1)
-            qsort(arr, n, sizeof *arr, diag_cmp);
-        json_t *jarr = json_array();
-        for (size_t i = 0; i < n; i++)
-            json_array_append_new(jarr, arr[i].d);
-        free(arr);
-        if (s->caps.pull_diagnostics && documents_find(s, rel)) {
-            /* The client pulls open documents: clear any pushed copy instead. */
-            json_decref(jarr);
-            published *p = pub_entry(s, rel);
-            p->seen = true;
-            if (p->digest && strcmp(p->digest, "[]") != 0)
-                push(s, rel, json_array(), true);
-            continue;
-        }
-        push(s, rel, jarr, force);
+    for (size_t fi = 0; fi < files.n; fi++)
+        nfindings += publish_file(&ps, files.v[fi], force);
+    /* Open documents that are identical to the base and were never published get one empty
+     * publish with their version, so the client can tell "looked at, nothing found". */
+    for (document *d = s->docs; d; d = d->next) {
+        bool listed = d->ws != ws;
+        for (size_t i = 0; i < files.n && !listed; i++)
+            listed = strcmp(files.v[i], d->relpath) == 0;
+        if (!listed && !s->caps.pull_diagnostics && !s->workspace_pull)
+            push(s, ws, d->relpath, json_array(), false);
     }
+    for (size_t i = 0; i < files.n; i++)
+        free(files.v[i]);
+    free(files.v);
+    pass_free(&ps);
+    log_msg(s, LOG_LOG, "published %s: %zu files in the change, %zu findings, %zu derived families",
+            ws->workdir, r->chg ? r->chg->nfiles : 0, nfindings, r->derived.n);
+}
+
+/* Compute every workspace's diagnostics from its last review, store them, and push them. */
+static void publish_all(server *s, bool force)
+{
+    if (transport_backed_up(s)) {
+        s->publish_pending = true;
+        return;
+    }
+    s->publish_pending = false;
+    clear_stored(s);
+    /* Entries of workspaces without a review (failed) stay as they are. */
+    for (published *p = s->pubs; p; p = p->next)
+        p->seen = !p->ws || !p->ws->last;
+    bool any = false;
+    for (workspace *ws = s->wss; ws; ws = ws->next)
+        if (ws->last) {
+            publish_workspace(s, ws, force);
+            any = true;
+        }
     /* Files published before that no longer differ: clear them. */
     for (published *p = s->pubs; p; p = p->next) {
         if (p->seen)
@@ -528,60 +576,136 @@ static void publish_all(server *s, bool force)
         /* Also a document closed while identical to the base: its last publish carried a
          * version; an unversioned empty one tells the client the file is settled. */
         if (p->digest && (strcmp(p->digest, "[]") != 0 ||
-                          (p->version != -1 && !documents_find(s, p->relpath))))
-            push(s, p->relpath, json_array(), false);
+                          (p->version != -1 && !documents_find(s, p->ws, p->relpath))))
+            push(s, p->ws, p->relpath, json_array(), false);
         p->seen = true;
     }
-    /* Open documents that are identical to the base and were never published get one empty
-     * publish with their version, so the client can tell "looked at, nothing found". */
-    for (document *d = s->docs; d; d = d->next) {
-        bool listed = false;
-        for (size_t i = 0; i < files.n && !listed; i++)
-            listed = strcmp(files.v[i], d->relpath) == 0;
-        if (!listed && !s->caps.pull_diagnostics)
-            push(s, d->relpath, json_array(), false);
-    }
-    for (size_t i = 0; i < files.n; i++)
-        free(files.v[i]);
-    free(files.v);
-    pass_free(&ps);
-    if (s->caps.pull_diagnostics && s->caps.diagnostic_refresh)
+    if (any && s->caps.pull_diagnostics && s->caps.diagnostic_refresh)
         rpc_request(s, "workspace/diagnostic/refresh", NULL, NULL, NULL);
-    log_msg(s, LOG_LOG, "published: %zu files in the change, %zu findings, %zu derived families",
-            r->chg ? r->chg->nfiles : 0, nfindings, r->derived.n);
 }
 
-/* Review now (cancelling a pending debounce), publish, and answer waiting requests. */
-void diagnostics_review_now(server *s)
+/* True when two possibly-NULL strings differ. */
+static bool changed_text(const char *a, const char *b)
 {
-    uv_timer_stop(&s->debounce);
-    s->review_pending = false;
-    if (!s->eng || s->exit_requested)
-        return;
+    return (a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0);
+}
+
+/* Tell the user about the repository configuration file once per change of what there is to
+ * say: malformed (the previous configuration stays), mended, or keys skipped. */
+static void config_messages(server *s, workspace *ws, const review *out)
+{
+    const review *prev = ws->last;
+    const char *was = prev ? prev->config_problem : NULL;
+    if (out->config_problem && changed_text(was, out->config_problem))
+        show_message(s, LOG_ERROR, "review-lsp: %s", out->config_problem);
+    else if (!out->config_problem && was)
+        show_message(s, LOG_INFO, "review-lsp: the repository configuration reads cleanly again and is in force");
+    if (out->config_warnings && changed_text(prev ? prev->config_warnings : NULL, out->config_warnings))
+        show_message(s, LOG_WARNING, "review-lsp: %s", out->config_warnings);
+}
+
+/* Log the notes of a review (skipped files, refused paths, fallbacks) that the previous
+ * review did not have, so each is said once and not on every keystroke. */
+static void log_new_notes(server *s, const review *now, const review *before)
+{
+    for (size_t i = 0; now->chg && i < now->chg->nnotes; i++) {
+        bool seen = false;
+        for (size_t k = 0; before && before->chg && k < before->chg->nnotes && !seen; k++)
+            seen = strcmp(before->chg->notes[k], now->chg->notes[i]) == 0;
+        if (!seen) {
+            char *note = utf8_sanitize(now->chg->notes[i]); /* notes name paths */
+            log_msg(s, LOG_INFO, "%s", note);
+            free(note);
+        }
+    }
+}
+
+/* Review one workspace now. */
+static void review_workspace(server *s, workspace *ws)
+{
+    ws->review_pending = false;
     review *out = NULL;
     char *cause = NULL;
     uint64_t t0 = uv_hrtime();
-    if (engine_review(s->eng, &out, &cause) < 0) {
-        log_msg(s, LOG_ERROR, "review failed: %s", cause ? cause : "unknown error");
+    if (engine_review(ws->eng, &out, &cause) < 0) {
+        log_msg(s, LOG_ERROR, "review of %s failed: %s", ws->workdir, cause ? cause : "unknown error");
         free(cause);
-    } else {
-        if (s->last)
-            review_free(s->last);
-        s->last = out;
-        s->reviews_run++;
+        return;
+    }
+    config_messages(s, ws, out);
+    /* a base setting that names no commit: an error shown once (until it changes); the
+       review above used the default meanwhile */
+    if (out->base_error && (!ws->last || !ws->last->base_error ||
+                            strcmp(ws->last->base_error, out->base_error) != 0))
+        show_message(s, LOG_ERROR, "%s: %s; reviewing against %s meanwhile",
+                     engine_config(ws->eng)->base_from_file ? engine_config(ws->eng)->base_source
+                                                            : "review.base",
+                     out->base_error, out->base_desc);
+    log_new_notes(s, out, ws->last);
+    if (ws->last)
+        review_free(ws->last);
+    ws->last = out;
+    s->reviews_run++;
+    log_msg(s, LOG_LOG, "review %lu: %.1f ms in the engine; %s, base %s", s->reviews_run,
+            (double)(uv_hrtime() - t0) / 1e6, ws->workdir, out->base_desc ? out->base_desc : "?");
+}
+
+/* Review every workspace with something pending now (cancelling a pending debounce),
+ * publish, and answer waiting requests. */
+void diagnostics_review_now(server *s)
+{
+    uv_timer_stop(&s->debounce);
+    if (!s->wss || s->exit_requested)
+        return;
+    bool any = false;
+    for (workspace *ws = s->wss; ws; ws = ws->next)
+        if (ws->review_pending || !ws->last) {
+            review_workspace(s, ws);
+            any = true;
+        }
+    if (any) {
         uint64_t t1 = uv_hrtime();
         publish_all(s, false);
-        log_msg(s, LOG_LOG, "review %lu: %.1f ms in the engine, %.1f ms to publish; base %s",
-                s->reviews_run, (double)(t1 - t0) / 1e6, (double)(uv_hrtime() - t1) / 1e6,
-                out->base_desc ? out->base_desc : "?");
+        log_msg(s, LOG_LOG, "published in %.1f ms", (double)(uv_hrtime() - t1) / 1e6);
     }
     rpc_run_deferred(s);
 }
 
-/* Republish from the last review (presentation settings changed). */
+/* Republish from the last reviews (presentation settings changed). */
 void diagnostics_republish(server *s)
 {
     publish_all(s, false);
+}
+
+/* Forget a workspace that goes away: clear what the client was sent for it. */
+void diagnostics_forget(server *s, workspace *ws)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->ndiags; i++) {
+        if (s->diags[i].ws == ws) {
+            free(s->diags[i].relpath);
+            json_decref(s->diags[i].diag);
+            free(s->diags[i].rule_id);
+        } else {
+            s->diags[k++] = s->diags[i];
+        }
+    }
+    s->ndiags = k;
+    for (published **pp = &s->pubs; *pp;) {
+        published *p = *pp;
+        if (p->ws != ws) {
+            pp = &p->next;
+            continue;
+        }
+        if (p->digest && strcmp(p->digest, "[]") != 0 && p->uri)
+            rpc_notify(s, "textDocument/publishDiagnostics",
+                       json_pack("{s:s, s:[]}", "uri", p->uri, "diagnostics"));
+        *pp = p->next;
+        free(p->uri);
+        free(p->relpath);
+        free(p->digest);
+        free(p);
+    }
 }
 
 /* The write queue drained: send what was held back. */
@@ -598,7 +722,7 @@ static void run_first_scan(server *s, bool progress)
     if (s->first_scan_done || s->exit_requested)
         return;
     s->first_scan_done = true;
-    if (!s->eng) {
+    if (!s->wss) {
         rpc_run_deferred(s);
         return;
     }
@@ -606,12 +730,17 @@ static void run_first_scan(server *s, bool progress)
         rpc_notify(s, "$/progress",
                    json_pack("{s:s, s:{s:s, s:s, s:b, s:s}}", "token", "review-lsp/scan", "value",
                              "kind", "begin", "title", "review: scanning the change",
-                             "cancellable", 0, "message", s->workdir));
+                             "cancellable", 0, "message", s->wss->workdir));
+    for (workspace *ws = s->wss; ws; ws = ws->next)
+        ws->review_pending = true;
     diagnostics_review_now(s);
     if (progress) {
-        char *m = xasprintf("%zu files, %zu findings",
-                            s->last && s->last->chg ? s->last->chg->nfiles : 0,
-                            s->last ? s->last->findings.n : 0);
+        size_t files = 0, findings = 0;
+        for (workspace *ws = s->wss; ws; ws = ws->next) {
+            files += ws->last && ws->last->chg ? ws->last->chg->nfiles : 0;
+            findings += ws->last ? ws->last->findings.n : 0;
+        }
+        char *m = xasprintf("%zu files, %zu findings", files, findings);
         rpc_notify(s, "$/progress", json_pack("{s:s, s:{s:s, s:s}}", "token", "review-lsp/scan",
                                               "value", "kind", "end", "message", m));
         free(m);
@@ -640,47 +769,13 @@ void diagnostics_first_scan(server *s)
     if (s->scan_started || s->exit_requested)
         return;
     s->scan_started = true;
-    if (s->eng) {
-        engine_settings es;
-        settings_to_engine(&s->cfg, &es);
-        engine_configure(s->eng, &es);
-    }
-    if (s->eng && s->caps.work_done_progress) {
+    for (workspace *ws = s->wss; ws; ws = ws->next)
+        workspaces_configure(s, ws);
+    if (s->wss && s->caps.work_done_progress) {
         rpc_request(s, "window/workDoneProgress/create", json_pack("{s:s}", "token", "review-lsp/scan"),
                     on_progress_created, NULL);
         uv_timer_start(&s->progress_timeout, on_progress_timeout, 5000, 0);
     } else {
         run_first_scan(s, false);
     }
-}
-
-/* textDocument/diagnostic: the stored diagnostics of one document. */
-void diagnostics_pull(server *s, json_t *id, json_t *params)
-{
-    const char *uri = jstr(json_object_get(params, "textDocument"), "uri");
-    if (!uri) {
-        rpc_error(s, id, RPC_INVALID_PARAMS, "textDocument/diagnostic: textDocument.uri missing");
-        return;
-    }
-    json_t *items = json_array();
-    const char *why;
-    char *rel = documents_relpath(s, uri, &why);
-    if (!rel)
-        log_msg(s, LOG_LOG, "diagnostics for %s: none (%s)", uri, why);
-    for (size_t i = 0; rel && i < s->ndiags; i++)
-        if (strcmp(s->diags[i].relpath, rel) == 0)
-            json_array_append(items, s->diags[i].diag);
-    free(rel);
-    /* The result id is a hash of the items, so an unchanged document costs one short answer. */
-    char *dump = json_dumps(items, JSON_COMPACT);
-    char rid[32];
-    snprintf(rid, sizeof rid, "%016llx", (unsigned long long)hash_bytes(dump, strlen(dump)));
-    free(dump);
-    const char *prev = jstr(params, "previousResultId");
-    if (prev && strcmp(prev, rid) == 0) {
-        json_decref(items);
-        rpc_respond(s, id, json_pack("{s:s, s:s}", "kind", "unchanged", "resultId", rid));
-        return;
-    }
-    rpc_respond(s, id, json_pack("{s:s, s:s, s:o}", "kind", "full", "resultId", rid, "items", items));
 }

@@ -1,84 +1,20 @@
 /* Open documents and text synchronisation: didOpen / didChange (incremental ranges in the
  * negotiated encoding, or whole text) / didSave / didClose. Each open buffer is laid over the
- * work tree in the engine (engine_set_overlay), so findings reflect what the user sees, not
- * the disk; every change schedules a debounced re-review. Also maps URIs to paths relative to
- * the work tree, refusing (politely, with a log line) anything that is not a local file inside
- * it. */
-#include <limits.h>
+ * work tree of its repository in that repository's engine (engine_set_overlay), so findings
+ * reflect what the user sees, not the disk; every change schedules a debounced re-review of
+ * that repository. Documents outside every work tree are refused politely, with a log line. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/path_gate.h"
 #include "lsp/server.h"
 #include "lsp/uri.h"
 
-/* Relative path of an absolute path under prefix, or NULL. */
-static char *under(const char *path, const char *prefix)
-{
-    if (!prefix || !str_starts(path, prefix) || !path[strlen(prefix)])
-        return NULL;
-    return xstrdup(path + strlen(prefix));
-}
-
-/* True when a path has "." or ".." components, which a textual prefix test cannot trust. */
-static bool has_dot_component(const char *p)
-{
-    return str_contains(p, "/../") || str_contains(p, "/./") || str_ends(p, "/..") ||
-           str_ends(p, "/.");
-}
-
-/* Map a client URI to a path relative to the work tree. */
-char *documents_relpath(server *s, const char *uri, const char **why)
-{
-    if (!s->eng) {
-        *why = "no git repository is open";
-        return NULL;
-    }
-    char *path = uri_to_path(uri, why);
-    if (!path)
-        return NULL;
-    char *rel = NULL;
-    if (!has_dot_component(path)) {
-        rel = under(path, s->root);
-        if (!rel)
-            rel = under(path, s->workdir);
-    }
-    if (!rel) {
-        /* Resolve symlinks (the file itself may not exist yet: resolve its directory). */
-        char real[PATH_MAX];
-        char *slash = strrchr(path, '/');
-        if (realpath(path, real)) {
-            rel = under(real, s->workdir);
-        } else if (slash && slash != path) {
-            *slash = '\0';
-            if (realpath(path, real)) {
-                char *full = xasprintf("%s/%s", real, slash + 1);
-                if (!has_dot_component(full))
-                    rel = under(full, s->workdir);
-                free(full);
-            }
-        }
-    }
-    free(path);
-    if (!rel) {
-        *why = "outside the workspace's git work tree";
-        return NULL;
-    }
-    /* git's commit buffers are read for perf claims (the engine never adds them to the change);
-       everything else inside .git is not ours to review */
-    bool commit_buffer = strcmp(rel, ".git/COMMIT_EDITMSG") == 0 || strcmp(rel, ".git/MERGE_MSG") == 0;
-    if (!commit_buffer && (str_starts(rel, ".git/") || strcmp(rel, ".git") == 0)) {
-        free(rel);
-        *why = "inside .git";
-        return NULL;
-    }
-    return rel;
-}
-
 /* The open document for a relative path, or NULL. */
-document *documents_find(server *s, const char *relpath)
+document *documents_find(server *s, const workspace *ws, const char *relpath)
 {
     for (document *d = s->docs; d; d = d->next)
-        if (strcmp(d->relpath, relpath) == 0)
+        if (d->ws == ws && strcmp(d->relpath, relpath) == 0)
             return d;
     return NULL;
 }
@@ -113,6 +49,20 @@ static void doc_remove(server *s, document *d)
     doc_free(d);
 }
 
+/* Drop the documents of a workspace that goes away. */
+void documents_forget(server *s, const workspace *ws)
+{
+    for (document **pp = &s->docs; *pp;) {
+        document *d = *pp;
+        if (d->ws != ws) {
+            pp = &d->next;
+            continue;
+        }
+        *pp = d->next;
+        doc_free(d);
+    }
+}
+
 /* Free every document at exit. */
 void documents_free_all(server *s)
 {
@@ -134,20 +84,22 @@ void documents_did_open(server *s, json_t *params)
         return;
     }
     const char *why;
-    char *rel = documents_relpath(s, uri, &why);
+    workspace *ws = NULL;
+    char *rel = workspaces_relpath(s, uri, &ws, &why);
     if (!rel) {
         log_msg(s, LOG_INFO, "not reviewing %s: %s", uri, why);
         return;
     }
     document *d = find_by_uri(s, uri);
     if (!d)
-        d = documents_find(s, rel);
+        d = documents_find(s, ws, rel);
     if (d) {
         log_msg(s, LOG_LOG, "%s opened again; replacing its text", uri);
         doc_remove(s, d);
     }
     d = xcalloc(1, sizeof *d);
     d->uri = xstrdup(uri);
+    d->ws = ws;
     d->relpath = rel;
     d->lang = xstrdup(jstr(td, "languageId") ? jstr(td, "languageId") : "");
     json_t *ver = json_object_get(td, "version");
@@ -156,8 +108,8 @@ void documents_did_open(server *s, json_t *params)
     d->text = xstrndup(json_string_value(text), d->len);
     d->next = s->docs;
     s->docs = d;
-    engine_set_overlay(s->eng, d->relpath, d->text, d->len);
-    diagnostics_schedule(s);
+    engine_set_overlay(ws->eng, d->relpath, d->text, d->len);
+    diagnostics_schedule(s, ws);
 }
 
 /* Apply one incremental change (range in the negotiated encoding) to a document. Returns 0,
@@ -227,8 +179,8 @@ void documents_did_change(server *s, json_t *params)
     json_t *ver = json_object_get(json_object_get(params, "textDocument"), "version");
     if (json_is_integer(ver))
         d->version = (int)json_integer_value(ver);
-    engine_set_overlay(s->eng, d->relpath, d->text, d->len);
-    diagnostics_schedule(s);
+    engine_set_overlay(d->ws->eng, d->relpath, d->text, d->len);
+    diagnostics_schedule(s, d->ws);
 }
 
 /* textDocument/didSave: the disk changed (the overlay already holds the text). */
@@ -241,11 +193,13 @@ void documents_did_save(server *s, json_t *params)
     }
     /* The disk changed under the overlay; the watcher may report it later, or never. */
     const char *why;
-    char *rel = documents_relpath(s, uri, &why);
-    if (rel)
-        engine_mark_dirty(s->eng, rel);
+    workspace *ws = NULL;
+    char *rel = workspaces_relpath(s, uri, &ws, &why);
+    if (rel) {
+        engine_mark_dirty(ws->eng, rel);
+        diagnostics_schedule(s, ws);
+    }
     free(rel);
-    diagnostics_schedule(s);
 }
 
 /* textDocument/didClose: drop the overlay; the disk is the truth again. */
@@ -261,21 +215,22 @@ void documents_did_close(server *s, json_t *params)
         log_msg(s, LOG_LOG, "didClose for %s, which is not open; ignored", uri);
         return;
     }
-    engine_drop_overlay(s->eng, d->relpath);
+    workspace *ws = d->ws;
+    engine_drop_overlay(ws->eng, d->relpath);
     doc_remove(s, d);
-    diagnostics_schedule(s);
+    diagnostics_schedule(s, ws);
 }
 
 /* The current text of a file: open buffer, else the review's head text, else the disk. */
-char *documents_text(server *s, const char *relpath, size_t *len)
+char *documents_text(server *s, workspace *ws, const char *relpath, size_t *len)
 {
-    document *d = documents_find(s, relpath);
+    document *d = documents_find(s, ws, relpath);
     if (d) {
         *len = d->len;
         return xstrndup(d->text, d->len);
     }
-    if (s->last && s->last->chg) {
-        const change_file *f = change_find(s->last->chg, relpath);
+    if (ws && ws->last && ws->last->chg) {
+        const change_file *f = change_find(ws->last->chg, relpath);
         if (f && f->head_text) {
             *len = f->head_len;
             return xstrndup(f->head_text, f->head_len);
@@ -283,25 +238,26 @@ char *documents_text(server *s, const char *relpath, size_t *len)
         if (f && f->is_deleted)
             return NULL;
     }
-    if (!s->workdir)
+    if (!ws && relpath[0] != '/')
         return NULL;
-    char *path = relpath[0] == '/' ? xstrdup(relpath) : xasprintf("%s%s", s->workdir, relpath);
+    /* an absolute path is the rules file the settings chose; everything else is read through
+     * the path gate, so a link in the tree is never followed */
     char *cause = NULL;
-    char *text = read_file(path, s->cfg.max_file_bytes, len, &cause);
+    char *text = relpath[0] == '/' ? read_file(relpath, s->cfg.max_file_bytes, len, &cause)
+                                   : gate_read(ws->workdir, relpath, s->cfg.max_file_bytes, len, &cause);
     free(cause);
-    free(path);
     return text;
 }
 
 /* The URI for a relative path (an open document keeps the client's own URI). */
-char *documents_uri(server *s, const char *relpath)
+char *documents_uri(server *s, workspace *ws, const char *relpath)
 {
-    document *d = documents_find(s, relpath);
+    document *d = documents_find(s, ws, relpath);
     if (d)
         return xstrdup(d->uri);
     if (relpath[0] == '/')
         return uri_from_path(relpath);
-    char *path = xasprintf("%s%s", s->root ? s->root : (s->workdir ? s->workdir : "/"), relpath);
+    char *path = xasprintf("%s%s", ws ? ws->root : "/", relpath);
     char *u = uri_from_path(path);
     free(path);
     if (!*relpath && strlen(u) > 8 && u[strlen(u) - 1] == '/')

@@ -1,15 +1,20 @@
-/* textDocument/hover: on a line that carries findings or derived-family hints, the full text
- * of each rule involved (Markdown, read from the rules file); on a rule id inside a
+/* textDocument/hover, findings first: on a line that carries findings, the full text of each
+ * finding's rule (Markdown, read from the rules file) and its evidence (the related
+ * locations), then ONE line naming the rule families this file derives, with a link to the
+ * review checklist — never the families' rule text, which is the checklist's job. On a line
+ * that carries only a derived-family hint, that line alone. On a rule id inside a
  * `review: ignore[ID, ...]` comment, that rule's text. Nothing (null) elsewhere. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lsp/server.h"
+#include "lsp/uri.h"
 
 /* Append one rule's text (or a note that the rules file lacks it) to the Markdown. */
-static void add_rule(server *s, strbuf *md, const char *id)
+static void add_rule(server *s, workspace *ws, strbuf *md, const char *id)
 {
-    const rule_catalog *cat = engine_catalog(s->eng);
+    const rule_catalog *cat = engine_catalog(ws->eng);
     const rule_entry *e = catalog_find(cat, id);
     if (md->len)
         sb_adds(md, "\n\n---\n\n");
@@ -26,9 +31,72 @@ static void add_rule(server *s, strbuf *md, const char *id)
     }
     while (md->len && (md->buf[md->len - 1] == '\n' || md->buf[md->len - 1] == ' '))
         md->buf[--md->len] = '\0';
-    const char *file = diagnostics_rules_file(s);
-    sb_addf(md, "\n\n*%s — %s:%d*", e->category ? e->category : "rule",
-            file ? file : cat->path, e->line);
+    const char *file = workspaces_rules_file(s, ws);
+    const char *base = file && strrchr(file, '/') ? strrchr(file, '/') + 1 : cat->path;
+    sb_addf(md, "\n\n*%s — %s:%d*", e->category ? e->category : "rule", base, e->line);
+}
+
+/* Append a finding's evidence: one line per related location, "path:line — message", linked
+ * to the place in Markdown. */
+static void add_evidence(server *s, workspace *ws, strbuf *md, json_t *diag)
+{
+    json_t *related = jpath(diag, "data.related");
+    size_t i;
+    json_t *r;
+    json_array_foreach(related, i, r) {
+        const char *uri = jstr(json_object_get(r, "location"), "uri");
+        json_int_t line = json_integer_value(jpath(r, "location.range.start.line")) + 1;
+        const char *why = NULL;
+        char *path = uri ? uri_to_path(uri, &why) : NULL;
+        const char *shown = path && str_starts(path, ws->root) ? path + strlen(ws->root)
+                            : path && str_starts(path, ws->workdir) ? path + strlen(ws->workdir)
+                            : path ? path : "?";
+        if (i == 0)
+            sb_adds(md, s->caps.markdown_hover ? "\n\n**This finding's evidence**\n"
+                                               : "\n\nThis finding's evidence:\n");
+        if (s->caps.markdown_hover && uri)
+            sb_addf(md, "\n- [%s:%lld](%s#L%lld) — %s", shown, (long long)line, uri, (long long)line,
+                    jstr(r, "message") ? jstr(r, "message") : "");
+        else
+            sb_addf(md, "\n- %s:%lld — %s", shown, (long long)line,
+                    jstr(r, "message") ? jstr(r, "message") : "");
+        free(path);
+    }
+}
+
+/* Append the one-line summary of the families this file derives, with the checklist link. */
+static void add_family_summary(server *s, workspace *ws, strbuf *md, const char *rel, const char *uri)
+{
+    size_t n = 0;
+    const derived_family **fams = diagnostics_file_families(s, ws, rel, &n);
+    if (n == 0 || diagnostics_hints_mode(ws) == HINTS_OFF) {
+        free(fams);
+        return;
+    }
+    if (md->len)
+        sb_adds(md, "\n\n---\n\n");
+    sb_adds(md, s->caps.markdown_hover ? "**Derived for this file:** " : "Derived for this file: ");
+    for (size_t i = 0; i < n; i++)
+        sb_addf(md, "%s%s", i ? ", " : "", fams[i]->name);
+    free(fams);
+    if (!s->caps.markdown_hover) {
+        sb_adds(md, " (their rules: the review checklist, command review.showChecklist)");
+        return;
+    }
+    /* A command link (VS Code runs it when the hover is trusted for it); its argument names
+     * the file, so the checklist is that of its repository. */
+    json_t *args = json_pack("[{s:s}]", "uri", uri);
+    char *j = json_dumps(args, JSON_COMPACT);
+    json_decref(args);
+    sb_adds(md, " — [open the review checklist](command:review.showChecklist?");
+    for (const unsigned char *p = (const unsigned char *)j; *p; p++) {
+        if (isalnum(*p) || strchr("-_.~", *p))
+            sb_addc(md, (char)*p);
+        else
+            sb_addf(md, "%%%02X", *p);
+    }
+    sb_adds(md, " \"the derived rules of this change, with the lines that triggered them\")");
+    free(j);
 }
 
 /* True for a character that may be part of a rule id. */
@@ -67,6 +135,47 @@ static char *ignore_id_at(const char *line, size_t len, size_t col, size_t *a, s
     return NULL;
 }
 
+/* The findings on a line, grouped by rule: each rule's text once, then the evidence of every
+ * finding of that rule there. Returns true when the line has any review diagnostic. */
+static bool add_findings(server *s, workspace *ws, strbuf *md, const char *rel, long line)
+{
+    const char *seen[64];
+    size_t nseen = 0;
+    bool any = false;
+    for (size_t i = 0; i < s->ndiags; i++) {
+        stored_diag *sd = &s->diags[i];
+        if (sd->ws != ws || strcmp(sd->relpath, rel) != 0)
+            continue;
+        long l0 = (long)json_integer_value(jpath(sd->diag, "range.start.line"));
+        long l1 = (long)json_integer_value(jpath(sd->diag, "range.end.line"));
+        if (line < l0 || line > l1)
+            continue;
+        any = true;
+        const char *rule = sd->rule_id;
+        bool dup = false;
+        for (size_t q = 0; rule && q < nseen && !dup; q++)
+            dup = strcmp(seen[q], rule) == 0;
+        if (!rule || dup || nseen == 64)
+            continue;
+        seen[nseen++] = rule;
+        add_rule(s, ws, md, rule);
+        /* A rule whose judged precision is too low for its severity is reported as a candidate:
+         * say so where the rule is read. */
+        const char *note = json_string_value(jpath(sd->diag, "data.severityNote"));
+        if (note)
+            sb_addf(md, "\n\n*%s*", note);
+        for (size_t k = i; k < s->ndiags; k++) {
+            stored_diag *o = &s->diags[k];
+            if (o->ws == ws && o->rule_id && strcmp(o->rule_id, rule) == 0 &&
+                strcmp(o->relpath, rel) == 0 &&
+                line >= (long)json_integer_value(jpath(o->diag, "range.start.line")) &&
+                line <= (long)json_integer_value(jpath(o->diag, "range.end.line")))
+                add_evidence(s, ws, md, o->diag);
+        }
+    }
+    return any;
+}
+
 /* Answer a hover request. */
 void hover_request(server *s, json_t *id, json_t *params)
 {
@@ -78,7 +187,8 @@ void hover_request(server *s, json_t *id, json_t *params)
         return;
     }
     const char *why;
-    char *rel = documents_relpath(s, uri, &why);
+    workspace *ws = NULL;
+    char *rel = workspaces_relpath(s, uri, &ws, &why);
     if (!rel) {
         log_msg(s, LOG_LOG, "hover on %s: %s", uri, why);
         rpc_respond(s, id, json_null());
@@ -90,7 +200,7 @@ void hover_request(server *s, json_t *id, json_t *params)
     json_t *range = NULL;
 
     size_t len = 0;
-    char *text = documents_text(s, rel, &len);
+    char *text = documents_text(s, ws, rel, &len);
     if (text && line >= 0) {
         line_index li;
         lines_build(&li, text, len);
@@ -101,7 +211,7 @@ void hover_request(server *s, json_t *id, json_t *params)
             size_t a, b;
             char *rid = ignore_id_at(lp, ll, col, &a, &b);
             if (rid) {
-                add_rule(s, &md, rid);
+                add_rule(s, ws, &md, rid);
                 range = json_pack("{s:{s:I, s:I}, s:{s:I, s:I}}", "start", "line", (json_int_t)line,
                                   "character", (json_int_t)pos_units_from_bytes(lp, ll, a, s->caps.utf8),
                                   "end", "line", (json_int_t)line, "character",
@@ -113,29 +223,8 @@ void hover_request(server *s, json_t *id, json_t *params)
     }
     free(text);
 
-    if (!md.len) {
-        /* Findings and hints on this line, each rule once, in diagnostic order. */
-        const char *seen[64];
-        size_t nseen = 0;
-        for (size_t i = 0; i < s->ndiags; i++) {
-            stored_diag *sd = &s->diags[i];
-            if (strcmp(sd->relpath, rel) != 0)
-                continue;
-            long l0 = (long)json_integer_value(jpath(sd->diag, "range.start.line"));
-            long l1 = (long)json_integer_value(jpath(sd->diag, "range.end.line"));
-            if (line < l0 || line > l1)
-                continue;
-            for (size_t k = 0; sd->rule_ids[k] && nseen < 64; k++) {
-                bool dup = false;
-                for (size_t q = 0; q < nseen && !dup; q++)
-                    dup = strcmp(seen[q], sd->rule_ids[k]) == 0;
-                if (dup)
-                    continue;
-                seen[nseen++] = sd->rule_ids[k];
-                add_rule(s, &md, sd->rule_ids[k]);
-            }
-        }
-    }
+    if (!md.len && add_findings(s, ws, &md, rel, line))
+        add_family_summary(s, ws, &md, rel, uri);
     free(rel);
     if (!md.len) {
         sb_free(&md);

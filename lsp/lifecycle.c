@@ -1,9 +1,11 @@
 /* The LSP lifecycle: `initialize` (read the client's capabilities, negotiate the position
- * encoding, take the settings from initializationOptions, open the engine on the workspace,
- * answer with our capabilities), `initialized` (pull settings with workspace/configuration
- * when the client can, then start the first scan), `shutdown` and `exit` (0 after shutdown,
- * 1 without). */
-#include <limits.h>
+ * encoding, take the settings from initializationOptions, open one engine per repository of
+ * the workspace folders, answer with our capabilities), `initialized` (pull settings with
+ * workspace/configuration when the client can, then start the first scan), `shutdown` and
+ * `exit` (0 after shutdown, 1 without). A client that never sends `initialized` is told so
+ * (window/showMessage) once the wait limit passes; one that never answers
+ * workspace/configuration gets its first scan anyway, with the settings it gave at initialize
+ * (a late answer still applies). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +31,12 @@ static void read_client_caps(server *s, json_t *caps)
     c->work_done_progress = jbool_path(caps, "window.workDoneProgress");
     c->show_document = jbool_path(caps, "window.showDocument.support");
     c->configuration = jbool_path(caps, "workspace.configuration");
-    c->pull_diagnostics = json_is_object(jpath(caps, "textDocument.diagnostic"));
     c->diagnostic_refresh = jbool_path(caps, "workspace.diagnostics.refreshSupport");
+    /* A client that pulls but cannot be asked to pull again (Neovim 0.10) would keep stale
+     * diagnostics after a change it did not make (settings, the disk, git): it gets pushes,
+     * and no diagnosticProvider to pull from. */
+    c->pull_unrefreshable = json_is_object(jpath(caps, "textDocument.diagnostic")) && !c->diagnostic_refresh;
+    c->pull_diagnostics = json_is_object(jpath(caps, "textDocument.diagnostic")) && c->diagnostic_refresh;
     c->related_information = jbool_path(caps, "textDocument.publishDiagnostics.relatedInformation");
     c->code_description = jbool_path(caps, "textDocument.publishDiagnostics.codeDescriptionSupport");
     json_t *fmt = jpath(caps, "textDocument.hover.contentFormat");
@@ -39,70 +45,37 @@ static void read_client_caps(server *s, json_t *caps)
     s->dynamic_watch = jbool_path(caps, "workspace.didChangeWatchedFiles.dynamicRegistration");
 }
 
-/* The workspace root the client named: first workspace folder, else rootUri, else rootPath.
- * Returns an owned path or NULL. */
-static char *client_root(server *s, json_t *params)
+/* The folders the client named: every workspace folder, else rootUri, else rootPath. Returns
+ * a NULL-terminated array of owned paths (possibly empty). */
+static char **client_folders(server *s, json_t *params)
 {
-    const char *why = NULL;
+    char **v = NULL;
+    size_t n = 0, cap = 0;
     json_t *folders = json_object_get(params, "workspaceFolders");
-    const char *uri = NULL;
-    if (json_is_array(folders) && json_array_size(folders) > 0) {
-        uri = jstr(json_array_get(folders, 0), "uri");
-        if (json_array_size(folders) > 1)
-            log_msg(s, LOG_INFO, "%zu workspace folders: reviewing the first, %s",
-                    json_array_size(folders), uri ? uri : "?");
+    size_t i;
+    json_t *f;
+    json_array_foreach(folders, i, f) {
+        const char *uri = jstr(f, "uri");
+        const char *why = NULL;
+        char *p = uri ? uri_to_path(uri, &why) : NULL;
+        if (p)
+            *ARRAY_PUSH(v, n, cap) = p;
+        else
+            log_msg(s, LOG_WARNING, "workspace folder %s refused: %s", uri ? uri : "(no uri)",
+                    why ? why : "no uri");
     }
-    if (!uri)
-        uri = jstr(params, "rootUri");
-    if (uri) {
-        char *p = uri_to_path(uri, &why);
-        if (!p)
-            log_msg(s, LOG_WARNING, "workspace %s refused: %s", uri, why);
-        return p;
+    if (n == 0 && jstr(params, "rootUri")) {
+        const char *why = NULL;
+        char *p = uri_to_path(jstr(params, "rootUri"), &why);
+        if (p)
+            *ARRAY_PUSH(v, n, cap) = p;
+        else
+            log_msg(s, LOG_WARNING, "workspace %s refused: %s", jstr(params, "rootUri"), why);
+    } else if (n == 0 && !json_is_array(folders) && jstr(params, "rootPath")) {
+        *ARRAY_PUSH(v, n, cap) = xstrdup(jstr(params, "rootPath"));
     }
-    const char *path = jstr(params, "rootPath");
-    return path ? xstrdup(path) : NULL;
-}
-
-/* Open the engine on the workspace and settle the path prefixes used to map URIs. */
-static void open_workspace(server *s, char *root)
-{
-    if (!root) {
-        log_msg(s, LOG_WARNING, "no workspace folder: nothing to review");
-        return;
-    }
-    engine_settings es;
-    settings_to_engine(&s->cfg, &es);
-    char *cause = NULL;
-    s->eng = engine_open(root, &es, &cause);
-    if (!s->eng) {
-        show_message(s, LOG_WARNING, "review-lsp: %s: %s; no findings will be shown", root,
-                     cause ? cause : "cannot open the repository");
-        free(cause);
-        free(root);
-        return;
-    }
-    s->workdir = xstrdup(engine_workdir(s->eng));
-    /* Keep the client's spelling of the work tree when it is the same directory (a symlink),
-     * so the URIs we send match the ones it knows. */
-    char real[PATH_MAX];
-    if (realpath(root, real)) {
-        char *withslash = xasprintf("%s/", real);
-        if (strcmp(withslash, s->workdir) == 0) {
-            size_t n = strlen(root);
-            s->root = n && root[n - 1] == '/' ? xstrdup(root) : xasprintf("%s/", root);
-        }
-        free(withslash);
-    }
-    if (!s->root)
-        s->root = xstrdup(s->workdir);
-    free(root);
-    const char *problem = engine_catalog_problem(s->eng);
-    if (problem)
-        show_message(s, LOG_WARNING, "review-lsp: %s", problem);
-    log_msg(s, LOG_INFO, "review-lsp %s: work tree %s, rules %s, positions in %s",
-            REVIEW_LSP_VERSION, s->workdir, engine_catalog(s->eng)->path,
-            s->caps.utf8 ? "utf-8" : "utf-16");
+    *ARRAY_PUSH(v, n, cap) = NULL;
+    return v;
 }
 
 /* The capabilities we announce. */
@@ -121,8 +94,37 @@ static json_t *server_capabilities(server *s)
                                      : json_true(),
         "executeCommandProvider", "commands", cmds,
         "diagnosticProvider", "identifier", "review", "interFileDependencies", 1,
-        "workspaceDiagnostics", 0);
+        "workspaceDiagnostics", 1);
+    if (s->caps.pull_unrefreshable)
+        json_object_del(caps, "diagnosticProvider");
+    json_object_set_new(caps, "workspace",
+                        json_pack("{s:{s:b, s:b}}", "workspaceFolders", "supported", 1,
+                                  "changeNotifications", 1));
     return caps;
+}
+
+/* The wait limit passed: `initialized` or the configuration answer is overdue. */
+static void on_wait_timeout(uv_timer_t *t)
+{
+    server *s = t->data;
+    if (s->state != STATE_RUNNING || s->exit_requested || s->scan_started)
+        return;
+    if (!s->initialized_seen) {
+        show_message(s, LOG_WARNING, "review-lsp: the client has not sent `initialized` %llu ms "
+                     "after `initialize`, so no review runs; requests are answered without findings",
+                     (unsigned long long)s->wait_limit_ms);
+        return;
+    }
+    log_msg(s, LOG_WARNING, "workspace/configuration unanswered after %llu ms: scanning with the "
+            "settings given at initialize", (unsigned long long)s->wait_limit_ms);
+    diagnostics_first_scan(s);
+}
+
+/* Set up the timer that watches for an overdue `initialized` or configuration answer. */
+void lifecycle_init(server *s)
+{
+    uv_timer_init(&s->loop, &s->wait_timer);
+    s->wait_timer.data = s;
 }
 
 /* initialize: see the file comment. */
@@ -132,21 +134,26 @@ void lifecycle_initialize(server *s, json_t *id, json_t *params)
     read_client_caps(s, json_object_get(params, "capabilities"));
     const char *cname = jstr(jpath(params, "clientInfo"), "name");
     s->client_name = xstrdup(cname ? cname : "unknown client");
-    char *root = client_root(s, params);
+    char **folders = client_folders(s, params);
     json_t *opts = json_object_get(params, "initializationOptions");
     if (json_is_object(opts)) {
         /* A relative rulesPath is relative to the workspace the client named. */
-        size_t n = root ? strlen(root) : 0;
-        s->root = !root ? NULL : n && root[n - 1] == '/' ? xstrdup(root) : xasprintf("%s/", root);
+        s->root_hint = folders[0];
         json_t *review = json_object_get(opts, "review");
         settings_apply(s, review ? review : opts);
-        free(s->root);
-        s->root = NULL;
+        s->root_hint = NULL;
     }
-    open_workspace(s, root);
+    if (!folders[0])
+        log_msg(s, LOG_WARNING, "no workspace folder: nothing to review");
+    for (size_t i = 0; folders[i]; i++) {
+        workspaces_add(s, folders[i]);
+        free(folders[i]);
+    }
+    free(folders);
     json_t *result = json_pack("{s:o, s:{s:s, s:s}}", "capabilities", server_capabilities(s),
                                "serverInfo", "name", "review-lsp", "version", REVIEW_LSP_VERSION);
     rpc_respond(s, id, result);
+    uv_timer_start(&s->wait_timer, on_wait_timeout, s->wait_limit_ms, 0);
 }
 
 /* Register for watched-file events when the client can do it dynamically. */
@@ -158,49 +165,33 @@ static void register_watchers(server *s)
     rpc_request(s, "client/registerCapability", params, NULL, NULL);
 }
 
-/* A watched path changed (NULL: anything may have): mark it and review after the debounce. */
-static void on_watch(void *data, const char *relpath)
+/* The configuration answer arrived: scan, or (it came after the wait limit, and the scan ran
+ * with the initialize settings) apply it as a settings change. */
+static void after_configuration(server *s)
 {
-    server *s = data;
-    if (!s->eng)
-        return;
-    if (relpath)
-        engine_mark_dirty(s->eng, relpath);
+    if (!s->scan_started)
+        diagnostics_first_scan(s);
     else
-        engine_mark_all_dirty(s->eng);
-    diagnostics_schedule(s);
-}
-
-/* Watch the work tree ourselves (not every client sends watched-file events); with the
- * watcher running, the engine re-diffs only what changed. */
-static void start_watching(server *s)
-{
-    char *warning = NULL;
-    s->watch = watcher_start(&s->loop, s->eng, s->workdir, on_watch, s, &warning);
-    if (warning) {
-        log_msg(s, LOG_WARNING, "%s", warning);
-        show_message(s, LOG_WARNING, "%s", warning);
-        free(warning);
-    }
-    if (s->watch)
-        engine_set_incremental(s->eng, true);
-    log_msg(s, LOG_LOG, "watching %zu directories of %s", watcher_count(s->watch), s->workdir);
+        settings_changed(s, SET_ENGINE | SET_PUBLISH);
 }
 
 /* initialized: the client is ready for our requests. */
 void lifecycle_initialized(server *s, json_t *params)
 {
     (void)params;
-    if (s->scan_started)
+    if (s->scan_started || s->initialized_seen)
         return;
-    if (s->eng && !s->watch)
-        start_watching(s);
-    if (s->eng && s->dynamic_watch)
+    s->initialized_seen = true;
+    uv_timer_stop(&s->wait_timer);
+    workspaces_watch(s);
+    if (s->wss && s->dynamic_watch)
         register_watchers(s);
-    if (s->caps.configuration)
-        settings_request_configuration(s, diagnostics_first_scan);
-    else
+    if (s->caps.configuration) {
+        settings_request_configuration(s, after_configuration);
+        uv_timer_start(&s->wait_timer, on_wait_timeout, s->wait_limit_ms, 0);
+    } else {
         diagnostics_first_scan(s);
+    }
 }
 
 /* shutdown: answer what is pending, then refuse everything but exit. */
@@ -210,17 +201,11 @@ void lifecycle_shutdown(server *s, json_t *id, json_t *params)
     if (diagnostics_stale(s) && s->scan_started)
         diagnostics_review_now(s);
     rpc_run_deferred(s);
-    while (s->deferred_head) { /* the first scan never ran: nothing fresh to answer with */
-        deferred *d = s->deferred_head;
-        s->deferred_head = d->next;
-        rpc_error(s, d->id, RPC_REQUEST_CANCELLED, "server shutting down");
-        json_decref(d->id);
-        json_decref(d->params);
-        free(d->method);
-        free(d);
-    }
+    /* the first scan never ran: nothing fresh to answer with */
+    rpc_cancel_deferred(s, "server shutting down");
     s->state = STATE_SHUTDOWN;
     uv_timer_stop(&s->debounce);
+    uv_timer_stop(&s->wait_timer);
     rpc_respond(s, id, json_null());
 }
 

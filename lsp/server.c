@@ -31,10 +31,11 @@ void server_stop(server *s, int code)
     s->exit_requested = true;
     s->exit_code = code;
     log_msg(s, LOG_LOG, "exiting with code %d", code);
-    watcher_stop(s->watch);
-    s->watch = NULL;
+    workspaces_stop_watching(s);
     close_handle((uv_handle_t *)&s->debounce);
     close_handle((uv_handle_t *)&s->progress_timeout);
+    close_handle((uv_handle_t *)&s->defer_timer);
+    close_handle((uv_handle_t *)&s->wait_timer);
     transport_close(s);
 }
 
@@ -82,6 +83,8 @@ int lsp_main(int argc, char **argv)
     }
     uv_loop_init(&s->loop);
     diagnostics_init(s);
+    rpc_init(s);
+    lifecycle_init(s);
     char *cause = NULL;
     int code;
     if (transport_start(s, &cause) < 0) {
@@ -90,6 +93,8 @@ int lsp_main(int argc, char **argv)
         s->exit_requested = true;
         close_handle((uv_handle_t *)&s->debounce);
         close_handle((uv_handle_t *)&s->progress_timeout);
+        close_handle((uv_handle_t *)&s->defer_timer);
+        close_handle((uv_handle_t *)&s->wait_timer);
         code = 2;
     } else {
         log_msg(s, LOG_LOG, "review-lsp %s started", REVIEW_LSP_VERSION);
@@ -109,11 +114,8 @@ int lsp_main(int argc, char **argv)
     rpc_free_all(s);
     documents_free_all(s);
     diagnostics_free_all(s);
-    if (s->eng)
-        engine_free(s->eng);
+    workspaces_free_all(s);
     settings_free(&s->cfg);
-    free(s->root);
-    free(s->workdir);
     free(s->client_name);
     free(s->bundled_rules_file);
     if (s->log_file)

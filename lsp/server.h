@@ -8,10 +8,13 @@
  *   lifecycle.c    initialize / initialized / shutdown / exit and the capabilities
  *   position.c     UTF-8 / UTF-16 position conversion (pure; see position.h)
  *   uri.c          file: URIs <-> paths (pure; see uri.h)
+ *   workspaces.c   one repository (engine, watcher, last review) per workspace folder
  *   documents.c    open documents and text synchronisation, overlays into the engine
- *   diagnostics.c  running reviews (debounced), publishing and pulling diagnostics
+ *   diagnostics.c  running reviews (debounced), publishing diagnostics, derived-family hints
+ *   pull.c         textDocument/diagnostic and workspace/diagnostic
  *   hover.c        textDocument/hover
  *   actions.c      textDocument/codeAction and workspace/executeCommand
+ *   checklist.c    the review checklist (Markdown) and the rule list
  *   settings.c     the "review" settings: parsing, validation, applying
  *   log.c          window/logMessage, window/showMessage and the --log file
  *   server.c       lsp_main: the loop, arguments, start-up and tear-down
@@ -56,15 +59,20 @@ typedef enum server_state {
     STATE_SHUTDOWN,      /* after `shutdown`: only `exit` is meaningful */
 } server_state;
 
-/* The "review" settings, as last accepted. Strings are owned. */
+/* The "review" settings, as last accepted. Strings are owned; rules_path is as the user wrote
+ * it (a relative path is resolved against each workspace folder). The settings the repository
+ * file may also give (effective_config.h) stay unset until the user sets them: NULL, 0,
+ * HINTS_UNSET; each workspace's engine combines them with its file. */
 typedef struct settings {
     char *base, *title, *rules_path;
     char **disabled_rules;        /* NULL-terminated, owned */
     json_t *severity;             /* object rule id -> LSP severity (integer), owned */
-    bool derived_hints;
+    char **severity_levels;       /* the same as "ID=level" for the engine, NULL-terminated */
+    int derived_hints;            /* HINTS_FILE, HINTS_LINE, HINTS_OFF or HINTS_UNSET */
     long debounce_ms;
-    size_t max_file_bytes;
+    size_t max_file_bytes;        /* 0: unset */
     int log_level;
+    const char *precision_policy; /* REVIEW_LSP_PRECISION_POLICY, read once at start; borrowed */
 } settings;
 
 /* What the client said it can do (from initialize). */
@@ -73,7 +81,8 @@ typedef struct client_caps {
     bool work_done_progress;
     bool show_document;
     bool configuration;           /* workspace/configuration */
-    bool pull_diagnostics;        /* textDocument.diagnostic */
+    bool pull_diagnostics;        /* textDocument.diagnostic, with refresh support */
+    bool pull_unrefreshable;      /* textDocument.diagnostic without refresh support */
     bool diagnostic_refresh;      /* workspace.diagnostics.refreshSupport */
     bool related_information;
     bool code_description;
@@ -81,9 +90,25 @@ typedef struct client_caps {
     bool code_action_literals;
 } client_caps;
 
+/* One repository under review: the git work tree of one or more workspace folders, with its
+ * own engine, watcher and latest review. */
+typedef struct workspace {
+    struct server *owner;         /* the server (for watcher callbacks) */
+    int nfolders;                 /* workspace folders inside this work tree */
+    char *root;                   /* the folder as the client spelled it, with trailing '/' */
+    char *workdir;                /* engine_workdir: absolute, trailing '/' */
+    engine *eng;
+    watcher *watch;               /* our own work tree watcher (lsp/watch.c), or NULL */
+    review *last;                 /* the latest review, or NULL */
+    bool review_pending;          /* something changed since the last review */
+    char *rules_file;             /* absolute path of the rules file in use, once known */
+    struct workspace *next;
+} workspace;
+
 /* One open document. */
 typedef struct document {
     char *uri;                    /* as the client sent it */
+    workspace *ws;                /* the repository it belongs to */
     char *relpath;                /* relative to the work tree */
     char *lang;                   /* languageId */
     int version;
@@ -92,13 +117,16 @@ typedef struct document {
     struct document *next;
 } document;
 
-/* A request whose answer waits for a fresh review (debounce or first scan pending). */
+/* A request whose answer waits for a fresh review (debounce or first scan pending). At most
+ * RPC_DEFER_MAX wait, each at most the wait limit; then it is answered from what is known. */
 typedef struct deferred {
     json_t *id;                   /* owned */
     char *method;
     json_t *params;               /* owned */
+    uint64_t deadline;            /* loop time (ms) after which it is answered anyway */
     struct deferred *next;
 } deferred;
+#define RPC_DEFER_MAX 256
 
 /* An outstanding server->client request and what to do with its response. */
 typedef struct server_request {
@@ -111,6 +139,7 @@ typedef struct server_request {
 /* What was last published for a URI, so that stale entries are cleared and repeats skipped. */
 typedef struct published {
     char *uri;
+    workspace *ws;
     char *relpath;
     char *digest;                 /* the JSON of the diagnostics array */
     int version;                  /* -1 when published without a version */
@@ -120,10 +149,11 @@ typedef struct published {
 
 /* One diagnostic computed by the last review, kept for hover and code actions. */
 typedef struct stored_diag {
+    workspace *ws;
     char *relpath;
     int line0;                    /* 0-based line */
     json_t *diag;                 /* the LSP Diagnostic, owned */
-    char **rule_ids;              /* the rules whose text hover shows (NULL-terminated) */
+    char *rule_id;                /* a finding's rule, or NULL for a derived-family hint */
 } stored_diag;
 
 struct server {
@@ -139,7 +169,6 @@ struct server {
     uv_tty_t out_tty;
     uv_stream_t *out_stream;
     bool out_broken;              /* a write failed: the client is gone */
-    watcher *watch;               /* our own work tree watcher (lsp/watch.c), or NULL */
     int out_fd;                   /* used with blocking writes when stdout is a file */
     size_t out_queued;            /* bytes handed to uv_write and not yet written */
     size_t out_high_water;        /* above this: reading pauses, publishes wait */
@@ -152,15 +181,20 @@ struct server {
     long next_request_id;
     server_request *requests;
     deferred *deferred_head;
+    size_t ndeferred;
+    bool defer_overflowed;        /* the cap was hit since the queue last emptied (logged once) */
+    uv_timer_t defer_timer;       /* answers deferred requests past their deadline */
+    uint64_t wait_limit_ms;       /* REVIEW_LSP_WAIT_LIMIT_MS, default 10 s */
+    uv_timer_t wait_timer;        /* `initialized` / workspace/configuration overdue */
+    bool initialized_seen;
     client_caps caps;
     char *client_name;
     bool dynamic_watch;           /* client registers watched-file globs for us */
     /* logging */
     FILE *log_file;
-    /* workspace and engine */
-    char *root;                   /* work tree as given by the client, with trailing '/' */
-    char *workdir;                /* engine_workdir: absolute, trailing '/' */
-    engine *eng;
+    /* repositories under review, in the order of the client's workspace folders */
+    workspace *wss;
+    char *root_hint;              /* the first folder while settings are read in initialize */
     settings cfg;
     char *bundled_rules_file;     /* where the bundled rules were written for links */
     document *docs;
@@ -168,11 +202,10 @@ struct server {
     uv_timer_t debounce;
     uv_timer_t progress_timeout;
     uv_idle_t resume_idle;
-    bool review_pending;          /* a review is due (timer armed or first scan not done) */
     bool first_scan_done;
     bool scan_started;
     bool publish_pending;         /* output is backed up: publish when it drains */
-    review *last;                 /* the latest review, or NULL */
+    bool workspace_pull;          /* the client pulls workspace/diagnostic: push nothing */
     stored_diag *diags;
     size_t ndiags, diags_cap;
     published *pubs;
@@ -202,13 +235,18 @@ void rpc_notify(server *s, const char *method, json_t *params);
 /* Send a request to the client; done runs with its result or error (either may be NULL). */
 void rpc_request(server *s, const char *method, json_t *params,
                  void (*done)(server *s, json_t *result, json_t *error, void *ctx), void *ctx);
+/* Set up the deferred-request timer and the wait limit. */
+void rpc_init(server *s);
 /* Answer every deferred request now that the review is fresh. */
 void rpc_run_deferred(server *s);
+/* Answer every deferred request now with an error (shutdown before any review). */
+void rpc_cancel_deferred(server *s, const char *why);
 /* Run a request handler (used by rpc.c's table and for deferred requests). */
 void rpc_dispatch_request(server *s, json_t *id, const char *method, json_t *params);
 void rpc_free_all(server *s);
 
 /* --- lifecycle.c --- */
+void lifecycle_init(server *s);
 void lifecycle_initialize(server *s, json_t *id, json_t *params);
 void lifecycle_initialized(server *s, json_t *params);
 void lifecycle_shutdown(server *s, json_t *id, json_t *params);
@@ -221,7 +259,9 @@ void settings_free(settings *c);
  * ones. Returns a mask of what changed. */
 enum { SET_ENGINE = 1, SET_PUBLISH = 2 };
 int settings_apply(server *s, json_t *review_obj);
-void settings_to_engine(const settings *c, engine_settings *out);
+/* Fill engine settings for a workspace folder (root, with trailing '/'; may be NULL): strings
+ * are borrowed from c, except a resolved rulesPath, returned in *tmp for the caller to free. */
+void settings_to_engine(const settings *c, const char *root, engine_settings *out, char **tmp);
 void settings_changed(server *s, int mask);
 void settings_did_change_configuration(server *s, json_t *params);
 void settings_request_configuration(server *s, void (*then)(server *s));
@@ -231,39 +271,80 @@ void log_msg(server *s, int level, const char *fmt, ...) __attribute__((format(p
 void show_message(server *s, int type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int log_level_parse(const char *name);
 
+/* --- workspaces.c --- */
+/* Open the repository holding a folder (borrowed path) and add it, unless its work tree is
+ * reviewed already. Returns the workspace, or NULL (told to the user). */
+workspace *workspaces_add(server *s, const char *root);
+/* Hand the current settings to a workspace's engine. */
+void workspaces_configure(server *s, workspace *ws);
+/* Start our own watcher on every workspace not watched yet; stop them all. */
+void workspaces_watch(server *s);
+void workspaces_stop_watching(server *s);
+void workspaces_free_all(server *s);
+/* Map a client URI to its workspace and a path relative to its work tree (owned), or NULL
+ * with *why (static text). */
+char *workspaces_relpath(server *s, const char *uri, workspace **ws, const char **why);
+/* The workspace a command argument's URI (a folder or a file) names; NULL or unknown: the
+ * first workspace (NULL when there is none). */
+workspace *workspaces_for_uri(server *s, const char *uri);
+/* The rules file of a workspace for links: absolute path (borrowed) or NULL. */
+const char *workspaces_rules_file(server *s, workspace *ws);
+void workspaces_watched_files(server *s, json_t *params);
+void workspaces_did_change_folders(server *s, json_t *params);
+
 /* --- documents.c --- */
 void documents_did_open(server *s, json_t *params);
 void documents_did_change(server *s, json_t *params);
 void documents_did_save(server *s, json_t *params);
 void documents_did_close(server *s, json_t *params);
-document *documents_find(server *s, const char *relpath);
-/* The relative path for a client URI inside the work tree, or NULL with *why (static text). */
-char *documents_relpath(server *s, const char *uri, const char **why);
+document *documents_find(server *s, const workspace *ws, const char *relpath);
 void documents_free_all(server *s);
+/* Drop the documents of a workspace that goes away. */
+void documents_forget(server *s, const workspace *ws);
 /* The head text of a file for position conversion: open buffer, else the review's head text,
  * else the disk. Returns an owned copy or NULL. */
-char *documents_text(server *s, const char *relpath, size_t *len);
-/* A file URI for a path relative to the work tree (caller frees). */
-char *documents_uri(server *s, const char *relpath);
+char *documents_text(server *s, workspace *ws, const char *relpath, size_t *len);
+/* A file URI for a path relative to a work tree (caller frees). */
+char *documents_uri(server *s, workspace *ws, const char *relpath);
 
 /* --- diagnostics.c --- */
 void diagnostics_init(server *s);
-/* Note that something changed; re-review after debounceMs (0: at the next loop turn). */
-void diagnostics_schedule(server *s);
-/* Review now and publish. */
+/* Note that something changed in ws (NULL: every workspace); re-review after debounceMs (0:
+ * at the next loop turn). */
+void diagnostics_schedule(server *s, workspace *ws);
+/* A request wants a fresh answer: review at the next loop turn instead of after the debounce. */
+void diagnostics_hurry(server *s);
+/* Review every workspace with something pending now, and publish. */
 void diagnostics_review_now(server *s);
-/* Republish from the last review (settings that only change presentation). */
+/* Republish from the last reviews (settings that only change presentation). */
 void diagnostics_republish(server *s);
 void diagnostics_first_scan(server *s);
-void diagnostics_pull(server *s, json_t *id, json_t *params);
 /* True when a review is due, so answers would be stale. */
 bool diagnostics_stale(const server *s);
 void diagnostics_free_all(server *s);
-/* The rules file for links: absolute path (borrowed) or NULL. */
-const char *diagnostics_rules_file(server *s);
+/* Clear what was published for a workspace that goes away. */
+void diagnostics_forget(server *s, workspace *ws);
 /* The LSP range for an engine range in a text (new object). */
 json_t *diagnostics_range(server *s, const char *text, size_t len, const text_range *r);
 void diagnostics_output_drained(server *s);
+/* The derived families whose sites include a file, in family order (caller frees the array;
+ * the families are borrowed from ws->last). */
+const derived_family **diagnostics_file_families(server *s, workspace *ws, const char *relpath,
+                                                 size_t *n);
+/* True when a rule is switched off for a workspace (its settings and repository file). */
+bool diagnostics_rule_disabled(workspace *ws, const char *id);
+/* The derivedHints mode in force for a workspace (HINTS_OFF, HINTS_FILE or HINTS_LINE). */
+int diagnostics_hints_mode(workspace *ws);
+
+/* --- pull.c --- */
+void pull_document(server *s, json_t *id, json_t *params);
+void pull_workspace(server *s, json_t *id, json_t *params);
+
+/* --- checklist.c --- */
+/* The review checklist of a workspace (NULL: every one) as Markdown (caller frees). */
+char *checklist_markdown(server *s, workspace *ws);
+/* review.listRules: every rule of a workspace's rules file (new array). */
+json_t *checklist_rules(server *s, workspace *ws);
 
 /* --- hover.c --- */
 void hover_request(server *s, json_t *id, json_t *params);

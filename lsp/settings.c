@@ -4,6 +4,7 @@
  * it. Each value is checked on its own; an invalid one is named in a window/showMessage
  * warning and the previous value stays. A change re-runs only what it affects: engine
  * settings re-review, presentation settings re-publish. */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,15 +13,19 @@
 #define DEFAULT_DEBOUNCE_MS 150
 #define DEFAULT_MAX_FILE_BYTES ((size_t)2 << 20)
 
+static const char *const HINT_NAMES[] = {"off", "file", "line"};
+
 /* Fill in the defaults. */
 void settings_init(settings *c)
 {
     memset(c, 0, sizeof *c);
     c->severity = json_object();
-    c->derived_hints = true;
+    c->severity_levels = xcalloc(1, sizeof *c->severity_levels);
+    c->derived_hints = HINTS_UNSET;
     c->debounce_ms = DEFAULT_DEBOUNCE_MS;
-    c->max_file_bytes = DEFAULT_MAX_FILE_BYTES;
     c->log_level = LOG_INFO;
+    /* Another precision policy file (README "Precision"); the test suites pin one. */
+    c->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
 }
 
 /* Free a NULL-terminated string array. */
@@ -39,18 +44,52 @@ void settings_free(settings *c)
     free(c->rules_path);
     free_strv(c->disabled_rules);
     json_decref(c->severity);
+    free_strv(c->severity_levels);
     memset(c, 0, sizeof *c);
 }
 
-/* Fill engine settings with pointers borrowed from c. */
-void settings_to_engine(const settings *c, engine_settings *out)
+/* A rulesPath as used for a workspace folder: absolute as written, else relative to the
+ * folder (new string; NULL when unset). */
+static char *resolve_rules_path(const char *p, const char *root)
+{
+    if (!p || !*p)
+        return NULL;
+    if (p[0] == '/' || !root)
+        return xstrdup(p);
+    size_t n = strlen(root);
+    return xasprintf("%s%s%s", root, n && root[n - 1] == '/' ? "" : "/", p);
+}
+
+/* Fill engine settings with pointers borrowed from c (the resolved rulesPath is *tmp). */
+void settings_to_engine(const settings *c, const char *root, engine_settings *out, char **tmp)
 {
     memset(out, 0, sizeof *out);
     out->base = c->base;
     out->title = c->title;
-    out->rules_path = c->rules_path;
+    *tmp = resolve_rules_path(c->rules_path, root);
+    out->rules_path = *tmp;
     out->max_file_bytes = c->max_file_bytes;
     out->disabled_rules = (const char *const *)c->disabled_rules;
+    out->precision_policy = c->precision_policy;
+    out->face = FACE_EDITOR;
+    out->severity = (const char *const *)c->severity_levels;
+    out->derived_hints = c->derived_hints == HINTS_UNSET ? NULL : HINT_NAMES[c->derived_hints];
+}
+
+/* The severity object (rule id -> LSP number) as "ID=level" strings for the engine. */
+static char **severity_levels(json_t *sev)
+{
+    static const char *const names[] = {"error", "warning", "information", "hint"};
+    char **v = xcalloc(json_object_size(sev) + 1, sizeof *v);
+    size_t n = 0;
+    const char *key;
+    json_t *val;
+    json_object_foreach(sev, key, val) {
+        json_int_t lv = json_integer_value(val);
+        if (lv >= 1 && lv <= 4)
+            v[n++] = xasprintf("%s=%s", key, names[lv - 1]);
+    }
+    return v;
 }
 
 /* Compare two possibly-NULL strings. */
@@ -93,6 +132,78 @@ static int severity_number(const char *name)
     return -1;
 }
 
+/* The first folder where a rulesPath cannot be read (new string), or NULL when every
+ * workspace (or, while initialize runs, the folder it names) can read it. */
+static char *unreadable_rules(server *s, const char *p)
+{
+    if (!s->wss || s->root_hint) {
+        char *abs = resolve_rules_path(p, s->root_hint);
+        if (access(abs, R_OK) == 0) {
+            free(abs);
+            return NULL;
+        }
+        return abs;
+    }
+    for (workspace *ws = s->wss; ws; ws = ws->next) {
+        char *abs = resolve_rules_path(p, ws->root);
+        if (access(abs, R_OK) != 0)
+            return abs;
+        free(abs);
+    }
+    return NULL;
+}
+
+/* Apply rulesPath (a string, "" or null for the default). Returns the change mask. */
+static int apply_rules_path(server *s, json_t *v)
+{
+    settings *c = &s->cfg;
+    const char *keep = c->rules_path ? c->rules_path : "the default rules file";
+    if (!json_is_string(v) && !json_is_null(v)) {
+        show_message(s, LOG_WARNING, "review.rulesPath: expected a string; keeping %s", keep);
+        return 0;
+    }
+    const char *p = json_string_value(v);
+    if (p && !*p)
+        p = NULL;
+    char *bad = p ? unreadable_rules(s, p) : NULL;
+    if (bad) {
+        show_message(s, LOG_WARNING, "review.rulesPath: cannot read %s; keeping %s", bad, keep);
+        free(bad);
+        return 0;
+    }
+    if (same_str(p, c->rules_path))
+        return 0;
+    free(c->rules_path);
+    c->rules_path = p ? xstrdup(p) : NULL;
+    return SET_ENGINE | SET_PUBLISH;
+}
+
+/* Apply derivedHints: "file", "line" or "off" (true and false, the old boolean, mean file and
+ * off). null and the default, "file", leave the key unset, so that the repository file (or the
+ * default) applies: the editor plugins send every setting with its default when the user set
+ * nothing. Returns the change mask: the engine holds the value in force. */
+static int apply_derived_hints(server *s, json_t *v)
+{
+    settings *c = &s->cfg;
+    int mode = json_is_null(v) ? HINTS_UNSET : -2;
+    if (json_is_boolean(v))
+        mode = json_is_true(v) ? HINTS_FILE : HINTS_OFF;
+    for (int i = 0; i < 3 && json_is_string(v); i++)
+        if (strcmp(json_string_value(v), HINT_NAMES[i]) == 0)
+            mode = i;
+    if (mode == -2) {
+        show_message(s, LOG_WARNING, "review.derivedHints: expected \"file\", \"line\" or \"off\"; keeping %s",
+                     c->derived_hints == HINTS_UNSET ? "file" : HINT_NAMES[c->derived_hints]);
+        return 0;
+    }
+    if (mode == HINTS_FILE)
+        mode = HINTS_UNSET;
+    if (mode == c->derived_hints)
+        return 0;
+    c->derived_hints = mode;
+    return SET_ENGINE | SET_PUBLISH;
+}
+
 /* Apply a "review" settings object. */
 int settings_apply(server *s, json_t *obj)
 {
@@ -109,25 +220,8 @@ int settings_apply(server *s, json_t *obj)
         mask |= SET_ENGINE;
 
     json_t *v = json_object_get(obj, "rulesPath");
-    if (v) {
-        const char *p = json_string_value(v);
-        char *abs = NULL;
-        if (p && *p)
-            abs = p[0] == '/' || !s->root ? xstrdup(p) : xasprintf("%s%s", s->root, p);
-        if (abs && access(abs, R_OK) != 0) {
-            show_message(s, LOG_WARNING, "review.rulesPath: cannot read %s; keeping %s", abs,
-                         c->rules_path ? c->rules_path : "the default rules file");
-        } else if (v && !json_is_string(v) && !json_is_null(v)) {
-            show_message(s, LOG_WARNING, "review.rulesPath: expected a string; keeping %s",
-                         c->rules_path ? c->rules_path : "the default rules file");
-        } else if (!same_str(abs, c->rules_path)) {
-            free(c->rules_path);
-            c->rules_path = abs;
-            abs = NULL;
-            mask |= SET_ENGINE | SET_PUBLISH;
-        }
-        free(abs);
-    }
+    if (v)
+        mask |= apply_rules_path(s, v);
 
     v = json_object_get(obj, "severity");
     if (v && !json_is_null(v)) {
@@ -151,13 +245,17 @@ int settings_apply(server *s, json_t *obj)
         } else if (!json_equal(nsev, c->severity)) {
             json_decref(c->severity);
             c->severity = nsev;
-            mask |= SET_PUBLISH;
+            mask |= SET_ENGINE | SET_PUBLISH;
         } else {
             json_decref(nsev);
         }
     } else if (v && json_object_size(c->severity) > 0) {
         json_object_clear(c->severity);
-        mask |= SET_PUBLISH;
+        mask |= SET_ENGINE | SET_PUBLISH;
+    }
+    if (mask & SET_ENGINE) {
+        free_strv(c->severity_levels);
+        c->severity_levels = severity_levels(c->severity);
     }
 
     v = json_object_get(obj, "disabledRules");
@@ -191,15 +289,8 @@ int settings_apply(server *s, json_t *obj)
     }
 
     v = json_object_get(obj, "derivedHints");
-    if (v) {
-        if (!json_is_boolean(v))
-            show_message(s, LOG_WARNING, "review.derivedHints: expected true or false; keeping %s",
-                         c->derived_hints ? "true" : "false");
-        else if (json_is_true(v) != c->derived_hints) {
-            c->derived_hints = json_is_true(v);
-            mask |= SET_PUBLISH;
-        }
-    }
+    if (v)
+        mask |= apply_derived_hints(s, v);
 
     v = json_object_get(obj, "debounceMs");
     if (v) {
@@ -212,14 +303,21 @@ int settings_apply(server *s, json_t *obj)
     }
 
     v = json_object_get(obj, "maxFileBytes");
-    if (v) {
+    if (json_is_null(v) && c->max_file_bytes) { /* back to the repository file or the default */
+        c->max_file_bytes = 0;
+        mask |= SET_ENGINE;
+    } else if (v && !json_is_null(v)) {
         if (!json_is_integer(v) || json_integer_value(v) < 1 ||
             json_integer_value(v) > ((json_int_t)1 << 30))
             show_message(s, LOG_WARNING,
                          "review.maxFileBytes: expected a positive integer up to 1 GiB; keeping %zu",
-                         c->max_file_bytes);
-        else if ((size_t)json_integer_value(v) != c->max_file_bytes) {
-            c->max_file_bytes = (size_t)json_integer_value(v);
+                         c->max_file_bytes ? c->max_file_bytes : DEFAULT_MAX_FILE_BYTES);
+        else if ((size_t)json_integer_value(v) != (c->max_file_bytes ? c->max_file_bytes
+                                                                        : DEFAULT_MAX_FILE_BYTES)) {
+            /* the default, as plugins send it, leaves the key to the repository file */
+            c->max_file_bytes = (size_t)json_integer_value(v) == DEFAULT_MAX_FILE_BYTES
+                                    ? 0
+                                    : (size_t)json_integer_value(v);
             mask |= SET_ENGINE;
         }
     }
@@ -247,12 +345,9 @@ void settings_changed(server *s, int mask)
     if (!s->first_scan_done)
         return; /* the first scan picks everything up */
     if (mask & SET_ENGINE) {
-        if (s->eng) {
-            engine_settings es;
-            settings_to_engine(&s->cfg, &es);
-            engine_configure(s->eng, &es);
-        }
-        diagnostics_schedule(s);
+        for (workspace *ws = s->wss; ws; ws = ws->next)
+            workspaces_configure(s, ws);
+        diagnostics_schedule(s, NULL);
     } else if (mask & SET_PUBLISH) {
         diagnostics_republish(s);
     }
@@ -292,8 +387,8 @@ void settings_request_configuration(server *s, void (*then)(server *s))
     config_ctx *cc = xcalloc(1, sizeof *cc);
     cc->then = then;
     json_t *item = json_pack("{s:s}", "section", "review");
-    if (s->root) {
-        char *u = documents_uri(s, "");
+    if (s->wss) {
+        char *u = documents_uri(s, s->wss, "");
         json_object_set_new(item, "scopeUri", json_string(u));
         free(u);
     }

@@ -32,3 +32,10 @@ new_repo() {
 }
 # commit_all DIR MESSAGE
 commit_all() { git -C "$1" add -A && git -C "$1" commit -q -m "$2"; }
+# npm_tool DIR: install the npm packages pinned in DIR/package-lock.json on first use (npm ci).
+# Returns 0 when DIR/node_modules is there.
+npm_tool() {
+  [ -d "$1/node_modules" ] && return 0
+  command -v npm >/dev/null 2>&1 || return 1
+  (cd "$1" && npm ci --no-audit --no-fund --silent >/dev/null 2>&1) || { rm -rf "$1/node_modules"; return 1; }
+}

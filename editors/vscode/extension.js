@@ -1,24 +1,28 @@
-// The review-lsp VS Code extension: starts the review-lsp language server (setting
-// review.serverPath, else `review-lsp` on PATH) for Python, C/C++, CUDA/HIP, CSV, YAML and JSON
-// files of each workspace folder that lies inside a git repository; passes the `review.*`
-// settings (initializationOptions, then live through workspace/didChangeConfiguration and
-// workspace/configuration); contributes "Review: Open Rule…", "Review: Show Derived Rules",
-// "Review: Rescan" and "Review: Show Server Log"; and opens the locations of the server's
-// review.openRule / review.openLocation commands itself when the server did not show them.
+// The review-lsp VS Code extension. Starts one review-lsp language server for the window (the
+// server reviews each workspace folder's git repository on its own): the `review.serverPath`
+// setting when set, else the server carried inside this platform .vsix (server/review-lsp),
+// else `review-lsp` on PATH. Passes the `review.*` settings (initializationOptions, then live
+// through workspace/didChangeConfiguration and workspace/configuration); contributes
+// "Review: Open Rule…" (rules from the server's review.listRules), "Review: Show Checklist" (the
+// server's review checklist in a read-only `review-checklist:` document that follows the
+// change), "Review: Show Derived Rules", "Review: Rescan" and "Review: Show Server Log"; trusts
+// hover Markdown for the checklist link only; and opens the locations of the server's
+// review.openRule / review.openLocation commands itself when the server did not show them
+// (offering a choice when a finding's evidence has several places). Bundled with esbuild into
+// dist/extension.js.
 'use strict';
 const vscode = require('vscode');
 const fs = require('fs');
 const path = require('path');
 const { LanguageClient, ExecuteCommandRequest } = require('vscode-languageclient/node');
-const { readRules } = require('./rules');
 
 const EXTS = 'py,c,cc,cpp,cxx,h,hh,hpp,hxx,cu,cuh,hip,csv,yaml,yml,json';
-const SERVER_COMMANDS_WITH_LOCATIONS = new Set(['review.openRule', 'review.openLocation']);
+const CHECKLIST_SCHEME = 'review-checklist';
 
-/** git root (directory holding .git) -> LanguageClient */
-const clients = new Map();
+let client;
 let output;
 let extensionContext;
+let checklist; // the checklist provider
 
 function gitRoot(dir) {
   let d = dir;
@@ -30,12 +34,7 @@ function gitRoot(dir) {
   }
 }
 
-function serverCommand() {
-  const configured = vscode.workspace.getConfiguration('review').get('serverPath');
-  return configured && configured.trim() ? configured.trim() : 'review-lsp';
-}
-
-/** Is `cmd` runnable (an absolute/relative path that is executable, or found on PATH)? */
+/** Is `cmd` runnable (a path that is an executable file, or a name found on PATH)? */
 function findExecutable(cmd) {
   const candidates = cmd.includes('/') ? [cmd] : (process.env.PATH || '').split(path.delimiter).map((d) => path.join(d, cmd));
   for (const c of candidates) {
@@ -45,6 +44,22 @@ function findExecutable(cmd) {
     } catch (e) { /* next */ }
   }
   return undefined;
+}
+
+/** The server to run: the setting, else the one inside the .vsix, else review-lsp on PATH. */
+function serverExecutable() {
+  const configured = (vscode.workspace.getConfiguration('review').get('serverPath') || '').trim();
+  if (configured) return { exe: findExecutable(configured), wanted: configured };
+  const bundled = extensionContext.asAbsolutePath(path.join('server', 'review-lsp'));
+  if (fs.existsSync(bundled)) {
+    try {
+      fs.accessSync(bundled, fs.constants.X_OK);
+    } catch (e) {
+      fs.chmodSync(bundled, 0o755); // a .vsix may not keep the executable bit
+    }
+    return { exe: bundled, wanted: bundled };
+  }
+  return { exe: findExecutable('review-lsp'), wanted: 'review-lsp' };
 }
 
 /** The `review` settings as the server reads them (without the client-only serverPath). */
@@ -57,16 +72,7 @@ function reviewSettings(scope) {
   return out;
 }
 
-/** Settings for initializationOptions: the server reads them before it knows the workspace, so
- * a relative rulesPath is made absolute against the repository here (later updates are
- * resolved by the server itself). */
-function initSettings(root, folder) {
-  const s = reviewSettings(folder && folder.uri);
-  if (s.rulesPath && !path.isAbsolute(s.rulesPath)) s.rulesPath = path.join(root, s.rulesPath);
-  return s;
-}
-
-/** Open a {uri, range} location (0-based) in an editor, selecting the range's start line. */
+/** Open a {uri, range} location (0-based) in an editor, selecting the range's start. */
 async function openLocation(loc) {
   const uri = vscode.Uri.parse(loc.uri);
   const doc = await vscode.workspace.openTextDocument(uri);
@@ -76,74 +82,110 @@ async function openLocation(loc) {
   editor.revealRange(new vscode.Range(start, start), vscode.TextEditorRevealType.AtTop);
 }
 
-async function startClient(root, folder) {
-  const cmd = serverCommand();
-  const exe = findExecutable(cmd);
+/** Pick one of a finding's evidence places (several), or undefined. */
+async function pickEvidence(locations) {
+  const items = locations.map((l) => ({
+    label: `${vscode.workspace.asRelativePath(vscode.Uri.parse(l.uri))}:${l.range.start.line + 1}`,
+    detail: l.message,
+    loc: l,
+  }));
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Go to evidence', matchOnDetail: true });
+  return pick && pick.loc;
+}
+
+/** The checklist documents: review-checklist:/<name>.md?<uri of a file in the repository>.
+ * Their text comes from the server and is fetched again whenever diagnostics change (each
+ * review publishes), so an open checklist follows the change. */
+class ChecklistProvider {
+  constructor() {
+    this.emitter = new vscode.EventEmitter();
+    this.onDidChange = this.emitter.event;
+    this.open = new Set();
+  }
+  async provideTextDocumentContent(uri) {
+    this.open.add(uri.toString());
+    const arg = uri.query ? [{ uri: decodeURIComponent(uri.query) }] : [];
+    try {
+      const result = await executeOnServer('review.showChecklist', arg);
+      return result && typeof result.markdown === 'string' ? result.markdown : '# Review checklist\n\nNo review yet.\n';
+    } catch (e) {
+      return `# Review checklist\n\nThe server could not build it: ${e && e.message ? e.message : e}\n`;
+    }
+  }
+  refresh() {
+    for (const u of this.open) this.emitter.fire(vscode.Uri.parse(u));
+  }
+}
+
+/** Show the checklist of the repository holding `fileUri` (a string; undefined: every one). */
+async function showChecklist(fileUri) {
+  const uri = vscode.Uri.from({ scheme: CHECKLIST_SCHEME, path: '/Review checklist.md', query: fileUri ? encodeURIComponent(fileUri) : '' });
+  checklist.open.add(uri.toString());
+  checklist.emitter.fire(uri);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+  await vscode.window.showTextDocument(doc, { preview: false });
+}
+
+async function startClient() {
+  const { exe, wanted } = serverExecutable();
   if (!exe) {
-    output.appendLine(`review-lsp: ${cmd} not found; set review.serverPath or put review-lsp on PATH`);
-    vscode.window.showErrorMessage(`Review: the server ${cmd} was not found. Build it with \`make\` and set "review.serverPath", or put review-lsp on PATH.`);
+    output.appendLine(`review-lsp: ${wanted} not found; set review.serverPath or put review-lsp on PATH`);
+    vscode.window.showErrorMessage(`Review: the server ${wanted} was not found. Set "review.serverPath" or put review-lsp on PATH.`);
     return undefined;
   }
-  const run = { command: exe, args: [], options: { cwd: root } };
-  const client = new LanguageClient('review-lsp', 'Review LSP', { run, debug: run }, {
-    documentSelector: [{ scheme: 'file', pattern: `${root}/**/*.{${EXTS}}` }],
-    workspaceFolder: folder,
+  const run = { command: exe, args: [] };
+  const c = new LanguageClient('review-lsp', 'Review LSP', { run, debug: run }, {
+    documentSelector: [{ scheme: 'file', pattern: `**/*.{${EXTS}}` }],
     outputChannel: output,
-    initializationOptions: { review: initSettings(root, folder) },
+    initializationOptions: { review: reviewSettings() },
     synchronize: { configurationSection: 'review' },
+    // The hover's one link runs the checklist command; nothing else in a hover may run.
+    markdown: { isTrusted: { enabledCommands: ['review.showChecklist'] } },
     middleware: {
       executeCommand: async (command, args, next) => {
+        if (command === 'review.showChecklist') {
+          const a = args && args[0];
+          await showChecklist(a && a.uri);
+          return undefined;
+        }
+        if (command === 'review.openLocation' && args && args[0] && Array.isArray(args[0].locations) && args[0].locations.length > 1) {
+          const loc = await pickEvidence(args[0].locations);
+          if (loc) await openLocation(loc);
+          return undefined;
+        }
         const result = await next(command, args);
-        if (SERVER_COMMANDS_WITH_LOCATIONS.has(command) && result && result.uri && result.shown === false) {
+        if ((command === 'review.openRule' || command === 'review.openLocation') && result && result.uri && result.shown === false) {
           await openLocation(result);
         }
         return result;
       },
     },
   });
-  clients.set(root, client);
-  await client.start();
-  output.appendLine(`review-lsp: ${exe} started for ${root}`);
-  return client;
+  client = c;
+  await c.start();
+  output.appendLine(`review-lsp: ${exe} started`);
+  return c;
 }
 
-async function startAll() {
-  const roots = new Map();
-  for (const f of vscode.workspace.workspaceFolders || []) {
-    if (f.uri.scheme !== 'file') continue;
-    const r = gitRoot(f.uri.fsPath);
-    if (r && !roots.has(r)) roots.set(r, f);
-  }
-  for (const [root, folder] of roots) {
-    if (!clients.has(root)) {
-      try {
-        await startClient(root, folder);
-      } catch (e) {
-        clients.delete(root);
-        output.appendLine(`review-lsp: could not start for ${root}: ${e && e.message ? e.message : e}`);
-      }
-    }
+async function start() {
+  const inGit = (vscode.workspace.workspaceFolders || []).some((f) => f.uri.scheme === 'file' && gitRoot(f.uri.fsPath));
+  if (!inGit || client) return;
+  try {
+    await startClient();
+  } catch (e) {
+    client = undefined;
+    output.appendLine(`review-lsp: could not start: ${e && e.message ? e.message : e}`);
   }
 }
 
-async function stopAll() {
-  const all = [...clients.values()];
-  clients.clear();
-  await Promise.all(all.map((c) => c.stop().catch(() => undefined)));
-}
-
-/** The client for the active editor's repository, else the first one. */
-function currentClient() {
-  const ed = vscode.window.activeTextEditor;
-  if (ed && ed.document.uri.scheme === 'file') {
-    const r = gitRoot(path.dirname(ed.document.uri.fsPath));
-    if (r && clients.has(r)) return clients.get(r);
-  }
-  return clients.values().next().value;
+async function stop() {
+  const c = client;
+  client = undefined;
+  if (c) await c.stop().catch(() => undefined);
 }
 
 async function executeOnServer(command, args) {
-  const client = currentClient();
   if (!client) {
     vscode.window.showWarningMessage('Review: no review-lsp server is running (is the workspace inside a git repository?)');
     return undefined;
@@ -151,70 +193,25 @@ async function executeOnServer(command, args) {
   return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args || [] });
 }
 
-/** The rules file the server uses, as far as the client can tell (see README, "VS Code"). */
-function rulesFile() {
-  // 1. a review diagnostic links to it (codeDescription.href = the rules file at the rule's line)
-  for (const [, diags] of vscode.languages.getDiagnostics()) {
-    for (const d of diags) {
-      if (d.source === 'review' && d.code && typeof d.code === 'object' && d.code.target && d.code.target.scheme === 'file') {
-        return d.code.target.fsPath;
-      }
-    }
-  }
-  // 2. the repository's own rules file, 3. the rulesPath setting, 4. the copy bundled in the extension
-  const client = currentClient();
-  const root = client ? [...clients.entries()].find(([, c]) => c === client)[0] : undefined;
-  if (root) {
-    const own = path.join(root, '.claude', 'skills', 'review-pr', 'rules.md');
-    if (fs.existsSync(own)) return own;
-    const rp = vscode.workspace.getConfiguration('review').get('rulesPath');
-    if (rp) return path.isAbsolute(rp) ? rp : path.join(root, rp);
-  }
-  return extensionContext.asAbsolutePath('rules.md');
-}
-
-/** Rules for the quick pick: from the server when it offers `review.listRules` (a list of
- * {id, title, line, uri}), else parsed from the rules file the server uses. */
-async function listRules() {
-  const client = currentClient();
-  const caps = client && client.initializeResult && client.initializeResult.capabilities;
-  const cmds = (caps && caps.executeCommandProvider && caps.executeCommandProvider.commands) || [];
-  if (cmds.includes('review.listRules')) {
-    try {
-      const list = await executeOnServer('review.listRules', []);
-      if (Array.isArray(list) && list.length) {
-        const file = list[0].uri ? vscode.Uri.parse(list[0].uri).fsPath : rulesFile();
-        return { file, rules: list.map((r) => ({ id: r.id, title: r.title, line: r.line })) };
-      }
-    } catch (e) {
-      output.appendLine(`review.listRules: ${e && e.message ? e.message : e}`);
-    }
-  }
-  const file = rulesFile();
-  return { file, rules: readRules(file) };
+/** A file URI of the active editor (names the repository for per-repository commands). */
+function activeFileUri() {
+  const ed = vscode.window.activeTextEditor;
+  return ed && ed.document.uri.scheme === 'file' ? ed.document.uri.toString() : undefined;
 }
 
 async function cmdOpenRule(id) {
   let ruleId = typeof id === 'string' ? id : undefined;
-  const { file, rules } = await listRules();
+  const file = activeFileUri();
   if (!ruleId) {
-    const items = rules.map((r) => ({ label: r.id, description: r.title, detail: undefined, rule: r }));
+    const rules = await executeOnServer('review.listRules', file ? [{ uri: file }] : []);
+    if (!Array.isArray(rules)) return;
+    const items = rules.map((r) => ({ label: r.id, description: r.title, detail: r.category, rule: r }));
     const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Open a review rule', matchOnDescription: true });
     if (!pick) return;
     ruleId = pick.rule.id;
   }
-  if (currentClient()) {
-    try {
-      const result = await executeOnServer('review.openRule', [ruleId]);
-      if (result && result.uri && result.shown === false) await openLocation(result);
-      return;
-    } catch (e) {
-      output.appendLine(`review.openRule ${ruleId}: ${e && e.message ? e.message : e}`);
-    }
-  }
-  const r = rules.find((x) => x.id === ruleId);
-  if (r) await openLocation({ uri: vscode.Uri.file(file).toString(), line: r.line });
-  else vscode.window.showWarningMessage(`Review: unknown rule ${ruleId}`);
+  const result = await executeOnServer('review.openRule', [file ? { rule: ruleId, file } : ruleId]);
+  if (result && result.uri && result.shown === false) await openLocation(result);
 }
 
 async function cmdShowDerived() {
@@ -232,25 +229,30 @@ async function cmdRescan() {
 function activate(context) {
   extensionContext = context;
   output = vscode.window.createOutputChannel('Review LSP');
-  context.subscriptions.push(output);
+  checklist = new ChecklistProvider();
   context.subscriptions.push(
+    output,
+    vscode.workspace.registerTextDocumentContentProvider(CHECKLIST_SCHEME, checklist),
+    vscode.languages.onDidChangeDiagnostics(() => checklist.refresh()),
+    vscode.workspace.onDidCloseTextDocument((d) => { if (d.uri.scheme === CHECKLIST_SCHEME) checklist.open.delete(d.uri.toString()); }),
     vscode.commands.registerCommand('reviewLsp.openRule', cmdOpenRule),
+    vscode.commands.registerCommand('reviewLsp.showChecklist', () => showChecklist(activeFileUri())),
     vscode.commands.registerCommand('reviewLsp.showDerivedRules', cmdShowDerived),
     vscode.commands.registerCommand('reviewLsp.rescan', cmdRescan),
     vscode.commands.registerCommand('reviewLsp.showServerLog', () => output.show(true)),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => startAll()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => start()),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration('review.serverPath')) {
-        await stopAll();
-        await startAll();
+        await stop();
+        await start();
       }
     }),
   );
-  return startAll();
+  return start();
 }
 
 function deactivate() {
-  return stopAll();
+  return stop();
 }
 
 module.exports = { activate, deactivate };

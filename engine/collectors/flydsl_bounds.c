@@ -12,6 +12,14 @@
  * left alone. make_tensor_descriptor_2d with oob_outer_bound but no oob_inner_bound is the
  * e6592c373 case.
  *
+ * An unbounded call is a finding only when something shows the bound would matter: for a
+ * buffer, an access through it (followed by flydsl_access) that can address past the tensor —
+ * not under a run-time guard, offset not clamped, varying per lane and stepping by block, in a
+ * kernel with a run-time size argument; for a 2-D descriptor, an inner dimension whose size is
+ * a run-time argument. aiter's FlyDSL kernels use max_size=True on purpose with explicit
+ * guards, select-clamped or sentinel offsets and scalar metadata reads; those are left out and
+ * counted in the status line.
+ *
  * A call counts when an added line falls inside it or a line was deleted from inside it, unless
  * the base (when it can be read) has a call in the same function binding the same buffer in the
  * same way: an edit that keeps a deliberate bound is not a new decision, and the status line
@@ -22,6 +30,7 @@
 #include <strings.h>
 
 #include "engine/collector.h"
+#include "engine/collectors/flydsl_access.h"
 #include "engine/syntax.h"
 
 /* The calls this collector judges and where their max_size sits positionally. */
@@ -320,9 +329,10 @@ static void judge_descriptor(const syn_call *c, verdict *v)
     v->flag = true;
     v->at = outer;
     v->why = xstrdup(inner ? "oob_outer_bound set but oob_inner_bound=None, so the inner "
-                             "dimension is not bounds-checked"
+                             "dimension, whose size is a run-time argument, is not bounds-checked"
                            : "oob_outer_bound set, oob_inner_bound missing, so the inner "
-                             "dimension is not bounds-checked");
+                             "dimension, whose size is a run-time argument, is not "
+                             "bounds-checked");
 }
 
 /* --- calls the change carried over unchanged ------------------------------------------------- */
@@ -425,9 +435,76 @@ static void sig_list_free(sig_list *l)
 
 /* --- the collector ------------------------------------------------------------------------ */
 
+/* Unbounded calls left out, by why no access of theirs can run past the tensor. */
+typedef struct left_out {
+    int carried;           /* edited, but bound exactly as in the base */
+    int guarded, uniform, fixed, unfollowed;
+} left_out;
+
+/* The byte span of a call's argument, or of its element i when it is a tuple (i >= 0). */
+static bool arg_span(const syntax_doc *d, const syn_arg *a, int i, uint32_t *s, uint32_t *e)
+{
+    size_t bs = syntax_line_start(d, a->line) + (size_t)a->col;
+    size_t be = syntax_line_start(d, a->end_line) + (size_t)a->end_col;
+    TSNode n = syntax_node_at(d, bs, be);
+    if (ts_node_is_null(n))
+        return false;
+    if (i >= 0) {
+        while (strcmp(ts_node_type(n), "parenthesized_expression") == 0)
+            n = ts_node_named_child(n, 0);
+        if (strcmp(ts_node_type(n), "tuple") != 0 || ts_node_named_child_count(n) <= (uint32_t)i)
+            return false;
+        n = ts_node_named_child(n, (uint32_t)i);
+    }
+    *s = ts_node_start_byte(n);
+    *e = ts_node_end_byte(n);
+    return true;
+}
+
+/* Whether an unbounded call is a finding: some access through the descriptor can run past
+ * the tensor (a buffer), or the unbounded inner dimension has a run-time size (a 2-D
+ * descriptor). Otherwise counts it in *lo and returns false; *acc_line gets the access. */
+static bool reaches_past(const syntax_doc *d, const syn_call *c, bool is_desc, left_out *lo,
+                         int *acc_line)
+{
+    *acc_line = 0;
+    if (is_desc) {
+        const syn_arg *shape = kwarg(c, "tensor_shape");
+        if (!shape)
+            shape = kwarg(c, "shape");
+        uint32_t s, e;
+        if (shape && arg_span(d, shape, 1, &s, &e) && fa_runtime_extent(d, s, e))
+            return true;
+        lo->fixed++;
+        return false;
+    }
+    fa_verdict fv;
+    uint32_t s = (uint32_t)(syntax_line_start(d, c->line) + (size_t)c->col);
+    uint32_t e = (uint32_t)(syntax_line_start(d, c->end_line) + (size_t)c->end_col);
+    fa_judge(d, s, e, &fv);
+    switch (fv.quiet) {
+    case FA_REACHES:
+        *acc_line = fv.line;
+        return true;
+    case FA_GUARDED:
+        lo->guarded++;
+        break;
+    case FA_UNIFORM:
+        lo->uniform++;
+        break;
+    case FA_STATIC:
+        lo->fixed++;
+        break;
+    case FA_UNFOLLOWED:
+        lo->unfollowed++;
+        break;
+    }
+    return false;
+}
+
 /* Check one FlyDSL file; returns the number of findings, or -1 (with *why) when skipped.
- * *carried counts unbounded calls left out because the base binds them the same way. */
-static int check_file(collector_ctx *ctx, const change_file *f, char **why, int *carried)
+ * *lo counts the unbounded calls left out, and why. */
+static int check_file(collector_ctx *ctx, const change_file *f, char **why, left_out *lo)
 {
     size_t len;
     char *text = change_head_text(ctx->chg, f, &len, why);
@@ -480,9 +557,12 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, int 
         char *sig = bound_signature(&fns, c);
         bool same_as_base = sig_take(&base, sig);
         free(sig);
-        if (same_as_base) {
-            /* the change edited the call but bound it exactly as before, in the same function */
-            (*carried)++;
+        int acc_line = 0;
+        if (same_as_base || !reaches_past(d, c, is_desc, lo, &acc_line)) {
+            /* the change edited the call but bound it exactly as before, in the same function;
+             * or nothing shows an access that the descriptor's size would have to stop */
+            if (same_as_base)
+                lo->carried++;
             free(v.why);
             free(v.related_msg);
             continue;
@@ -511,6 +591,9 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, int 
         }
         if (v.related_line)
             finding_add_related(fd, f->path, v.related_line, "%s", v.related_msg);
+        if (acc_line)
+            finding_add_related(fd, f->path, acc_line, "this access steps by block over a size "
+                                "known only at run time, with no guard or clamp on its offset");
         free(buf);
         free(v.why);
         free(v.related_msg);
@@ -523,11 +606,40 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, int 
     return found;
 }
 
+/* The status line's account of the unbounded calls left out. */
+static void describe_left_out(strbuf *tail, const left_out *lo)
+{
+    if (lo->carried)
+        sb_addf(tail, "; %d edited call%s bound exactly as in the base left out", lo->carried,
+                lo->carried == 1 ? "" : "s");
+    int n = lo->guarded + lo->uniform + lo->fixed + lo->unfollowed;
+    if (!n)
+        return;
+    sb_addf(tail, "; %d unbounded with no access shown to run past the tensor left out (", n);
+    const char *sep = "";
+    if (lo->guarded) {
+        sb_addf(tail, "%d guarded or clamped", lo->guarded);
+        sep = ", ";
+    }
+    if (lo->uniform) {
+        sb_addf(tail, "%s%d uniform or not block-tiled", sep, lo->uniform);
+        sep = ", ";
+    }
+    if (lo->fixed) {
+        sb_addf(tail, "%s%d with compile-time sizes", sep, lo->fixed);
+        sep = ", ";
+    }
+    if (lo->unfollowed)
+        sb_addf(tail, "%s%d whose accesses were not followed", sep, lo->unfollowed);
+    sb_adds(tail, ")");
+}
+
 /* Run the collector over the change. */
 static void flydsl_bounds_run(collector_ctx *ctx)
 {
     size_t nfiles = 0, nskipped = 0;
-    int total = 0, carried = 0;
+    int total = 0;
+    left_out lo = {0, 0, 0, 0, 0};
     char *first_skip = NULL;
     for (size_t i = 0; i < ctx->chg->nfiles; i++) {
         const change_file *f = &ctx->chg->files[i];
@@ -535,7 +647,7 @@ static void flydsl_bounds_run(collector_ctx *ctx)
             continue;
         nfiles++;
         char *why = NULL;
-        int n = check_file(ctx, f, &why, &carried);
+        int n = check_file(ctx, f, &why, &lo);
         if (n < 0) {
             nskipped++;
             if (!first_skip)
@@ -548,9 +660,7 @@ static void flydsl_bounds_run(collector_ctx *ctx)
     }
     strbuf tail;
     sb_init(&tail);
-    if (carried)
-        sb_addf(&tail, "; %d edited call%s bound exactly as in the base left out", carried,
-                carried == 1 ? "" : "s");
+    describe_left_out(&tail, &lo);
     if (nskipped)
         sb_addf(&tail, "; skipped: %s", first_skip);
     if (!nfiles)
@@ -558,12 +668,14 @@ static void flydsl_bounds_run(collector_ctx *ctx)
     else if (nskipped == nfiles)
         collector_status(ctx, "skipped: %s", first_skip ? first_skip : "head text not available");
     else if (total)
-        collector_status(ctx, "found %d unbounded buffer resource%s or descriptor%s on changed "
-                         "lines%s", total, total == 1 ? "" : "s", total == 1 ? "" : "s", tail.len ? tail.buf : "");
+        collector_status(ctx, "found %d unbounded buffer resource%s or descriptor%s with an access "
+                         "that can run past the tensor on changed lines%s", total,
+                         total == 1 ? "" : "s", total == 1 ? "" : "s", tail.len ? tail.buf : "");
     else
-        collector_status(ctx, "nothing found: no unbounded buffer resource or descriptor on a "
-                         "changed line of %zu FlyDSL file%s%s", nfiles - nskipped,
-                         nfiles - nskipped == 1 ? "" : "s", tail.len ? tail.buf : "");
+        collector_status(ctx, "nothing found: no unbounded buffer resource or descriptor with an "
+                         "access that can run past the tensor on a changed line of %zu FlyDSL "
+                         "file%s%s", nfiles - nskipped, nfiles - nskipped == 1 ? "" : "s",
+                         tail.len ? tail.buf : "");
     sb_free(&tail);
     free(first_skip);
 }

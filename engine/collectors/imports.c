@@ -14,7 +14,10 @@
  * whose names cannot be disproved). A name is defined by a module-level def, class,
  * assignment, import or for/with target (also inside top-level if/try blocks), by being a
  * submodule of a package, or by `__all__`; a module-level `__getattr__`, or a star import
- * that cannot be followed, leaves it undecided and the import alone. Third-party imports
+ * that cannot be followed, leaves it undecided and the import alone. A missing module that a
+ * package above it redirects (its __init__ installs a sys.meta_path finder and names the
+ * submodule in a string: a map for modules that moved) is left alone too, and counted in the
+ * status line; a module __getattr__ alone does not make a submodule importable. Third-party imports
  * (whose top package is not in the tree) are out of scope, and so is an import guarded by
  * `try: ... except ImportError`. */
 #include <stdlib.h>
@@ -79,17 +82,12 @@ static char *tree_text(const tree_view *tv, const char *path, size_t *len, bool 
     }
     if (!tv->root)
         return NULL;
-    char *full = xasprintf("%s/%s", tv->root, path);
-    struct stat st;
     char *t = NULL;
-    if (stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
-        char *cause = NULL;
-        t = read_file(full, 4u << 20, len, &cause);
-        free(cause);
+    if (gate_is_file(tv->root, path)) {
+        t = gate_read(tv->root, path, 4u << 20, len, NULL);
         if (!t)
             *unreadable = true;
     }
-    free(full);
     return t;
 }
 
@@ -110,11 +108,7 @@ static bool tree_has_file(const tree_view *tv, const char *path)
      * _version.py), which the change model leaves out but Python imports all the same */
     if (!tv->root)
         return false;
-    char *full = xasprintf("%s/%s", tv->root, path);
-    struct stat st;
-    bool ok = stat(full, &st) == 0 && S_ISREG(st.st_mode);
-    free(full);
-    return ok;
+    return gate_is_file(tv->root, path);
 }
 
 /* True when the tree holds a directory at path: some changed file lies below it, or it is a
@@ -129,11 +123,7 @@ static bool tree_has_dir(const tree_view *tv, const char *path)
     }
     if (!tv->root)
         return false;
-    char *full = xasprintf("%s/%s", tv->root, path);
-    struct stat st;
-    bool ok = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
-    free(full);
-    return ok;
+    return gate_is_dir(tv->root, path);
 }
 
 /* What a dotted module resolves to. */
@@ -442,6 +432,47 @@ static bool module_deleted(const tree_view *tv, const char *module)
     return gone;
 }
 
+/* True when text holds name as a whole quoted string ('name' or "name"). */
+static bool quotes_name(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
+        if (p > text && (p[-1] == '"' || p[-1] == '\'') && p[n] == p[-1])
+            return true;
+    return false;
+}
+
+/* True when a package above the missing module redirects imports of it: its __init__.py
+ * installs a sys.meta_path finder and names the missing submodule in a string — a
+ * backward-compatibility map for modules that moved (aiter.ops.triton sends `pa_mqa_logits`
+ * to `attention.pa_mqa_logits`). The import then works although no file backs it. A module
+ * __getattr__ is not enough: the import system does not consult it for submodules. */
+static bool redirected_by_package(const tree_view *tv, const char *module)
+{
+    char *rel = xstrdup(module);
+    for (char *p = rel; *p; p++)
+        if (*p == '.')
+            *p = '/';
+    bool hooked = false;
+    for (char *slash = strchr(rel, '/'); slash && !hooked; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        char *init = xasprintf("%s/__init__.py", rel);
+        const char *next = slash + 1;
+        char *below = xstrndup(next, strcspn(next, "/"));
+        size_t len = 0;
+        bool unreadable = false;
+        char *text = tree_text(tv, init, &len, &unreadable);
+        if (text && strstr(text, "meta_path"))
+            hooked = quotes_name(text, below);
+        free(text);
+        free(below);
+        free(init);
+        *slash = '/';
+    }
+    free(rel);
+    return hooked;
+}
+
 /* Move a from-import's finding onto the module as written when it is on the same line. */
 static void point_at_module(const syntax_doc *d, const syn_import *im, finding *fd)
 {
@@ -462,7 +493,7 @@ static void point_at_module(const syntax_doc *d, const syn_import *im, finding *
 
 /* Check the imports a file's added lines bring; returns findings made, -1 when skipped. */
 static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file *f, int *nimports,
-                      char **why)
+                      int *nredirected, char **why)
 {
     size_t len;
     char *text = change_head_text(ctx->chg, f, &len, why);
@@ -497,6 +528,8 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
                               "imports", "module `%s` (%s) is in the base tree but this change "
                               "deletes or moves it — point the import at its new place", module,
                               stmt);
+        } else if (k == MOD_NONE && redirected_by_package(tv, module)) {
+            (*nredirected)++;
         } else if (k == MOD_NONE) {
             fd = findings_add(ctx->out, "UNRESOLVED-IMPORT", SEV_WARNING, f->path, im->line,
                               "imports", "module `%s` (%s) exists neither in the base tree nor "
@@ -545,7 +578,7 @@ static void imports_run(collector_ctx *ctx)
         return;
     }
     size_t nfiles = 0, nskipped = 0;
-    int total = 0, nimports = 0;
+    int total = 0, nimports = 0, nredirected = 0;
     char *first_skip = NULL;
     for (size_t i = 0; i < ctx->chg->nfiles; i++) {
         const change_file *f = &ctx->chg->files[i];
@@ -553,7 +586,7 @@ static void imports_run(collector_ctx *ctx)
             continue;
         nfiles++;
         char *why = NULL;
-        int n = check_file(ctx, &tv, f, &nimports, &why);
+        int n = check_file(ctx, &tv, f, &nimports, &nredirected, &why);
         if (n < 0) {
             nskipped++;
             if (!first_skip)
@@ -564,18 +597,22 @@ static void imports_run(collector_ctx *ctx)
         }
         total += n;
     }
+    char *tail = nredirected ? xasprintf("; %d redirected by a package's import hook left alone",
+                                         nredirected)
+                             : xstrdup("");
     if (!nfiles)
         collector_status(ctx, "nothing found: no Python file gains lines");
     else if (nskipped == nfiles)
         collector_status(ctx, "skipped: %s", first_skip ? first_skip : "head text not available");
     else if (total)
         collector_status(ctx, "found %d unresolved import%s among %d first-party imported "
-                         "name%s the change adds", total, total == 1 ? "" : "s", nimports,
-                         nimports == 1 ? "" : "s");
+                         "name%s the change adds%s", total, total == 1 ? "" : "s", nimports,
+                         nimports == 1 ? "" : "s", tail);
     else
         collector_status(ctx, "nothing found: the %d first-party imported name%s the change adds "
-                         "resolve in the base tree or in the change", nimports,
-                         nimports == 1 ? "" : "s");
+                         "resolve in the base tree or in the change%s", nimports,
+                         nimports == 1 ? "" : "s", tail);
+    free(tail);
     free(first_skip);
 }
 

@@ -6,35 +6,43 @@
  * view is the raw line (tuning configs), the line without its comment (string literals kept,
  * for arch literals and env-var names) or the code only (comments gone, strings blanked). The
  * self-checks are the false-positive checks the rule text asks for:
- *   D3  hipblaslt on an added line of a tuning config (csv/yaml/yml, config/tuned json);
+ *   D3  hipblaslt as a value of its own (a CSV field, a YAML/JSON value) on a new row of a
+ *       tuning config (csv/yaml/yml, config/tuned json), not `-lhipblaslt` in a build config,
+ *       not a CI workflow, not a row the change only moved;
  *   C2  an fp8 maximum literal (240.0 / 448.0) unless the line or an enclosing condition pins
  *       the dtype or arch (`if arch == "gfx942":`, a fnuz/OCP ternary, a dtype-keyed table);
  *   C4  a quoted gfx arch literal in a condition of a file that had none (any arch literal
  *       already on an unchanged line makes it house style, aiter#3956; aiter#3937 brought the
  *       first one into its file), not in comments, docstrings, imports, asserts or capability
  *       checks that raise (aiter#3870);
- *   D7  a new @compile_ops / torch.library.custom_op with no gen_fake=, no <op>_fake, no
- *       register_fake / abstract_impl for it in its file, the change or its directory (an
- *       existing op whose decorator was edited is not new);
+ *   D7  a new @compile_ops / torch.library.custom_op that returns tensors, with no gen_fake=,
+ *       no <op>_fake, no register_fake / abstract_impl for it in its file, the change or its
+ *       directory (an existing op whose decorator was edited is not new; an op returning
+ *       nothing, an int or untyped needs none, nor a compile_ops stub that builds its outputs);
  *   D10 a flyc.compile result that the cache-miss branch never calls before it returns
  *       (aiter#3987), also through the name it was stored under;
- *   D10b arith.bitcast handed a DSL value not wrapped in arith.unwrap (aiter#3944), unless it
- *       is a plain literal or was unwrapped where it was assigned;
+ *   D10b arith.bitcast(type, value) whose value is a FlyDSL numeric (fx.Int32/Float32 ...) not
+ *       unwrapped (aiter#3944); arith and buffer results are ir.Values and need nothing;
  *   G1b queue.get() with no timeout inside a `while True:` worker of serving code, with no
  *       Empty/TimeoutError handling in the function; tests, scripts and tools are exempt;
  *   HK3 sys.path.insert/append outside tests, setup.py, Sphinx conf.py and __main__ blocks;
- *   HK7 TODO/FIXME, raise NotImplementedError or a lone pass in a path the change adds (a new
- *       file, or a block whose header line is added), not in except handlers, exception
- *       classes or abstract methods;
- *   HK8 develop=True;
- *   HK9 a read of an AITER_* environment variable (Python or C++ getenv) new to the file,
- *       outside tests, bench and profile files;
- *   T8  a launch knob (num_warps, waves_per_eu, …) given a literal in kernel Python outside
- *       configs and tests and not inside a triton.Config(...) table; judged per knob, so a
- *       config-fed knob beside a literal one does not hide it (aiter#5137's waves_per_eu=2).
+ *   HK7 TODO/FIXME, or a function stub (`pass` / raise NotImplementedError as its body, not
+ *       abstract, not a test double) or a raise saying "not yet", in a path the change adds
+ *       (a new file, or a block whose header line is added); input guards are not stubs;
+ *   HK9 a read of an AITER_* environment variable (Python or C++ getenv) new to the tree —
+ *       not on an unchanged line of the file nor a removed line of the change — outside
+ *       tests, bench and profile files, in a file that does not itself set it;
+ *   T8  a launch knob (num_warps, waves_per_eu, …) given a literal in Triton/Gluon Python outside
+ *       configs and tests, not inside a triton.Config(...) table nor a tl.range(...) loop
+ *       attribute; judged per knob, so a config-fed knob beside a literal one does not hide
+ *       it (aiter#5137's waves_per_eu=2).
  * Two more rules read whole files: HK1 (a new .sh outside .github/, or a runperf… or
  * test_local_… file) and HK11 (a package added to requirements*.txt, setup.py or
  * pyproject.toml that was not there before — a version bump is not new).
+ *
+ * HK8 (develop=True) is not reported: in aiter develop=True selects the torch-free pybind path
+ * (aiter_tensor_t, since aiter#2545) that most ops now use, not an experimental JIT-cache bypass;
+ * all ten judged firings on real PRs were such ports (bench/precision/judged/HK8.tsv).
  *
  * D4 zeros→empty is not repeated here: the guards collector reports every deleted
  * zero-initialisation (gone, changed, or swapped for empty, with the comment that required it).
@@ -178,11 +186,12 @@ static bool is_env_path(const char *p)
            !str_contains(p, "bench") && !str_contains(p, "profile");
 }
 
-/* Kernel Python outside configs and tests (T8). */
+/* Triton and Gluon kernel Python outside configs and tests (T8): the tuning sweep and its config
+ * files are Triton's; the same keyword names in FlyDSL or opus builders are structural. */
 static bool is_t8_path(const char *p)
 {
-    return is_python(p) && !str_contains(p, "/configs/") && !str_starts(p, "op_tests/") &&
-           !str_starts(p, "tests/");
+    return is_python(p) && (str_contains(p, "triton") || str_contains(p, "gluon")) &&
+           !str_contains(p, "/configs/") && !str_starts(p, "op_tests/") && !str_starts(p, "tests/");
 }
 
 /* --- line helpers ------------------------------------------------------------------------- */
@@ -291,6 +300,36 @@ static bool matches(const char *pattern, bool nocase, const char *s, size_t n)
 }
 
 /* --- self-checks --------------------------------------------------------------------------- */
+
+/* True when c may sit inside a file name, flag or identifier (`-lhipblaslt`, `libhipblaslt.so`). */
+static bool is_word_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.' || c == '/';
+}
+
+/* D3: hipblaslt as a value of its own (a CSV field, a YAML/JSON value), on a row that is new —
+ * not a linker flag or library name in a build config, not a CI workflow, not a row the change
+ * only moved (the same text removed elsewhere in the file, as when a table is re-sorted). */
+static bool check_d3(hit *h)
+{
+    const char *path = h->pf->f->path;
+    if (str_starts(path, ".github/") || str_contains(path, "/.github/"))
+        return false;
+    const char *t = h->text, *p = t + h->start;
+    size_t m = h->end - h->start;
+    while (p && ((p > t && is_word_char(p[-1])) || is_word_char(p[m])))
+        p = strcasestr(p + 1, "hipblaslt");
+    if (!p)
+        return false;
+    h->start = (size_t)(p - t);
+    h->end = h->start + m;
+    size_t n = strlen(t);
+    const change_file *f = h->pf->f;
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '-' && f->lines[i].len == n && memcmp(f->lines[i].text, t, n) == 0)
+            return false;
+    return true;
+}
 
 /* C2: a literal fp8 maximum, unless the line or an enclosing condition pins dtype or arch. */
 static bool check_c2(hit *h)
@@ -472,17 +511,16 @@ static bool fake_elsewhere(const pfile *pf, const char *name)
     const char *slash = strrchr(pf->f->path, '/');
     if (!root)
         return false;
-    char *dir = slash ? xasprintf("%s/%.*s", root, (int)(slash - pf->f->path), pf->f->path)
-                      : xstrdup(root);
-    DIR *d = opendir(dir);
+    char *dir = slash ? xstrndup(pf->f->path, (size_t)(slash - pf->f->path)) : xstrdup("");
+    DIR *d = gate_opendir(root, dir);
     bool yes = false;
     struct dirent *de;
     while (d && !yes && (de = readdir(d))) {
         if (!str_ends(de->d_name, ".py") || strcmp(de->d_name, base_name(pf->f->path)) == 0)
             continue;
-        char *p = xasprintf("%s/%s", dir, de->d_name);
+        char *p = *dir ? xasprintf("%s/%s", dir, de->d_name) : xstrdup(de->d_name);
         size_t n;
-        char *t = read_file(p, 2u << 20, &n, NULL);
+        char *t = gate_read(root, p, 2u << 20, &n, NULL);
         yes = t && text_has_fake(t, n, name);
         free(t);
         free(p);
@@ -493,7 +531,70 @@ static bool fake_elsewhere(const pfile *pf, const char *name)
     return yes;
 }
 
-/* D7: a new compile op with no fake anywhere it could be. */
+/* The return annotation of the def at def_line (a new string, the text between `->` and the
+ * colon that ends the signature) or NULL when it has none; strings are blanked first, so a
+ * default such as `sep: str = ")"` does not end the parameter list early. */
+static char *return_annotation(const pfile *pf, int def_line)
+{
+    strbuf tail;   /* what follows the parameter list */
+    sb_init(&tail);
+    int depth = 0;
+    bool opened = false, closed = false, done = false;
+    for (int l = def_line; l <= pf->nlines && l < def_line + 40 && !done; l++) {
+        size_t n;
+        const char *s = head_line(pf, l, &n);
+        char *code = syntax_text_code(SYN_PYTHON, s, n);
+        for (const char *c = code; *c && !done; c++) {
+            if (*c == '(' || *c == '[')
+                depth++;
+            else if (*c == ')' || *c == ']')
+                depth--;
+            if (!closed) {
+                opened |= *c == '(';
+                closed = opened && depth == 0;
+            } else if (*c == ':' && depth == 0) {
+                done = true;
+            } else {
+                sb_addc(&tail, *c);
+            }
+        }
+        free(code);
+    }
+    const char *arrow = done && tail.buf ? strstr(tail.buf, "->") : NULL;
+    char *ann = arrow ? str_strip(arrow + 2) : NULL;
+    sb_free(&tail);
+    if (ann && !*ann) {
+        free(ann);
+        ann = NULL;
+    }
+    return ann;
+}
+
+/* True when the body of the def at def_line returns a value somewhere (`return <expr>`): a
+ * compile_ops stub that builds its outputs is its own fake. */
+static bool body_returns_value(const pfile *pf, int def_line)
+{
+    size_t n;
+    const char *s = head_line(pf, def_line, &n);
+    int ind = indent_of(s, n);
+    for (int l = def_line + 1; l <= pf->nlines && l < def_line + 400; l++) {
+        s = head_line(pf, l, &n);
+        if (is_blank_or_comment(s, n))
+            continue;
+        if (indent_of(s, n) <= ind)
+            break;
+        char *code = syntax_text_code(SYN_PYTHON, s, n);
+        const char *c = str_lskip(code);
+        bool yes = starts_word(c, strlen(c), "return") && *str_lskip(c + 6) &&
+                   strcmp(str_lskip(c + 6), "None") != 0;
+        free(code);
+        if (yes)
+            return true;
+    }
+    return false;
+}
+
+/* D7: a new compile op that returns tensors with no fake anywhere it could be. */
 static bool check_d7(hit *h)
 {
     /* the decorator's own arguments, up to its closing parenthesis */
@@ -527,6 +628,18 @@ static bool check_d7(hit *h)
                 return false;
             }
         }
+    }
+    /* Only an op that returns tensors needs a fake: one returning nothing (it writes into
+     * outputs it is handed) is traced with no fake at all, and a host-side op returning an int
+     * or a handle is never traced. A compile_ops stub body that returns something is itself
+     * the fake aiter registers when there is no gen_fake=. */
+    char *ann = return_annotation(h->pf, def_line);
+    bool tensors = ann && strstr(ann, "Tensor");
+    free(ann);
+    bool custom = has_sub(h->text, strlen(h->text), "custom_op");
+    if (!tensors || (!custom && body_returns_value(h->pf, def_line))) {
+        free(name);
+        return false;
     }
     bool found = h->pf->have_head && text_has_fake(h->pf->head, h->pf->head_len, name);
     if (!found)
@@ -634,53 +747,130 @@ static bool check_d10(hit *h)
     return true;
 }
 
-/* D10b: arith.bitcast's operand is not unwrapped (nor a literal, nor unwrapped when assigned). */
-static bool check_d10b(hit *h)
+/* The k-th top-level argument (0-based) of the call whose arguments start at p, stripped (a
+ * new string), or NULL when there are fewer; a keyword argument `kw=` is taken wherever it is. */
+static char *call_arg(const char *p, int k, const char *kw)
 {
-    const char *p = h->text + h->end;   /* just after "arith.bitcast(" */
-    int depth = 0;
-    const char *e = p;
-    for (; *e; e++) {
-        if (*e == '(' || *e == '[')
+    size_t kwn = strlen(kw);
+    char *pos = NULL, *named = NULL;
+    int idx = 0, depth = 0;
+    for (const char *a = p, *e = p;; e++) {
+        if (*e == '(' || *e == '[' || *e == '{') {
             depth++;
-        else if (*e == ')' || *e == ']') {
-            if (!depth)
-                break;
-            depth--;
-        } else if (*e == ',' && !depth)
+            continue;
+        }
+        if (*e && !(depth == 0 && (*e == ',' || *e == ')'))) {
+            if (*e == ')' || *e == ']' || *e == '}')
+                depth--;
+            continue;
+        }
+        char *arg = xstrndup(a, (size_t)(e - a));
+        char *t = str_strip(arg);
+        free(arg);
+        if (strncmp(t, kw, kwn) == 0 && t[kwn] == '=' && t[kwn + 1] != '=') {
+            free(named);
+            named = str_strip(t + kwn + 1);
+        } else if (idx++ == k && *t && !pos) {
+            pos = xstrdup(t);
+        }
+        free(t);
+        if (!*e || *e == ')')
             break;
+        a = e + 1;
     }
-    char *arg = xstrndup(p, (size_t)(e - p));
-    char *a = str_strip(arg);
-    free(arg);
-    bool ok = !*a || str_starts(a, "arith.unwrap(") || str_starts(a, "unwrap(") ||
-              isdigit((unsigned char)a[0]) || a[0] == '-' || strcmp(a, "True") == 0 ||
-              strcmp(a, "False") == 0;
-    char *id = ok ? NULL : ident_at(a);
-    if (id && strlen(id) == strlen(a)) {
-        /* look for its assignment above */
-        for (int l = h->line - 1; l >= 1 && l >= h->line - LOOKBACK && !ok; l--) {
-            size_t n;
-            const char *s = head_line(h->pf, l, &n);
-            const char *q = str_lskip(s);
-            size_t il = strlen(id);
-            if ((size_t)(s + n - q) > il && strncmp(q, id, il) == 0) {
-                const char *r = q + il;
-                while (*r == ' ')
-                    r++;
-                if (*r == '=' && r[1] != '=') {
-                    char *rhs = xstrndup(r + 1, (size_t)(s + n - r - 1));
-                    char *rs = str_strip(rhs);
-                    ok = str_starts(rs, "arith.unwrap(") || isdigit((unsigned char)rs[0]);
-                    free(rs);
-                    free(rhs);
-                    break;
-                }
+    if (named) {
+        free(pos);
+        return named;
+    }
+    return pos;
+}
+
+typedef enum dsl_kind { DSL_UNKNOWN, DSL_RAW, DSL_NUMERIC } dsl_kind;
+
+/* FlyDSL's numeric classes (fx.Int32, Float32, Index, ...): values that are not ir.Values. */
+#define D10B_NUMERIC "(?:U?Int(?:4|8|16|32|64|128)|Float(?:16|32|64)|BFloat16|Float[468]E\\w+|" \
+                     "Boolean|Index)"
+
+/* What the value written as expr (on or above `line`) is, judged by its leading term, which
+ * fixes the type of an operator chain: a call of a FlyDSL numeric class is a numeric; an
+ * unwrap (`arith.unwrap(`, `_raw(`, `.ir_value()`), an arith/buffer op or a literal is an
+ * ir.Value or needs nothing; a plain name is what its nearest assignment above makes it, or a
+ * numeric when the enclosing def annotates it with a numeric class. Anything else is unknown. */
+static dsl_kind dsl_kind_of(const pfile *pf, int line, const char *expr, int hops)
+{
+    const char *e = expr;
+    while (*e == '(' || *e == ' ' || *e == '-' || *e == '~')
+        e++;
+    if (!*e || isdigit((unsigned char)*e) || strcmp(e, "True") == 0 || strcmp(e, "False") == 0)
+        return DSL_RAW;
+    if (matches("^(?:arith\\.)?(?:unwrap|_to_raw)\\(|^_raw\\(|\\.ir_value\\(\\)$", false, e, strlen(e)))
+        return DSL_RAW;
+    if (matches("^(?:\\w+\\.)?" D10B_NUMERIC "\\s*\\(", false, e, strlen(e)))
+        return DSL_NUMERIC;
+    char *id = ident_at(e);
+    if (!id)
+        return DSL_UNKNOWN;
+    size_t il = strlen(id);
+    const char *after = str_lskip(e + il);
+    dsl_kind kind = DSL_UNKNOWN;
+    if (*after == '(' || *after == '.' || *after == '[' || hops > 3) {
+        free(id);
+        return DSL_UNKNOWN;
+    }
+    size_t n;
+    const char *s = head_line(pf, line, &n);
+    int ind = indent_of(s, n);
+    for (int l = line - 1; l >= 1 && l >= line - LOOKBACK; l--) {
+        s = head_line(pf, l, &n);
+        if (is_blank_or_comment(s, n))
+            continue;
+        int k = indent_of(s, n);
+        if (k < ind && (starts_word(s, n, "def") || starts_word(s, n, "async"))) {
+            /* the parameter list up to its close: `name: fx.Int32` */
+            strbuf sig;
+            sb_init(&sig);
+            for (int m = l; m < line && m < l + 40; m++) {
+                size_t mn;
+                const char *ms = head_line(pf, m, &mn);
+                sb_add(&sig, ms, mn);
+                sb_addc(&sig, '\n');
+            }
+            char *pat = xasprintf("\\b%s\\s*:\\s*(?:\\w+\\.)?" D10B_NUMERIC "\\b", id);
+            if (sig.buf && matches(pat, false, sig.buf, sig.len))
+                kind = DSL_NUMERIC;
+            free(pat);
+            sb_free(&sig);
+            break;
+        }
+        const char *q = str_lskip(s);
+        if ((size_t)(s + n - q) > il && strncmp(q, id, il) == 0) {
+            const char *r = str_lskip(q + il);
+            if (*r == '=' && r[1] != '=') {
+                char *rhs = xstrndup(r + 1, (size_t)(s + n - r - 1));
+                char *code = syntax_text_code(SYN_PYTHON, rhs, strlen(rhs));
+                char *rs = str_strip(code);
+                kind = dsl_kind_of(pf, l, rs, hops + 1);
+                free(rs);
+                free(code);
+                free(rhs);
+                break;
             }
         }
     }
     free(id);
-    if (ok) {
+    return kind;
+}
+
+/* D10b: arith.bitcast(result_type, value) handed a FlyDSL numeric (fx.Int32, Float32, ...) as
+ * its value. An ArithValue (what arith and buffer ops return) is an ir.Value and needs no
+ * unwrap; a numeric is not one, and the MLIR builder rejects it (aiter#3944). The first
+ * argument is the result type, never the operand. */
+static bool check_d10b(hit *h)
+{
+    char *a = call_arg(h->text + h->end, 1, "in_");
+    if (!a)
+        return false;
+    if (dsl_kind_of(h->pf, h->line, a, 0) != DSL_NUMERIC) {
         free(a);
         return false;
     }
@@ -743,27 +933,72 @@ static bool check_hk3(hit *h)
     return true;
 }
 
-/* HK7: in a path the change adds, and not an idiom (except handler, exception class, abstract
- * method). */
+/* The `def` line of the function whose header ends at line hl — hl itself, or for the `) -> T:`
+ * line that closes a signature written over several lines, the def above it — or 0 when the
+ * block at hl is not a function. */
+static int header_def_line(const pfile *pf, int hl)
+{
+    size_t n;
+    const char *s = head_line(pf, hl, &n);
+    if (starts_word(s, n, "def") || starts_word(s, n, "async"))
+        return hl;
+    if (*str_lskip(s) != ')')
+        return 0;
+    int ind = indent_of(s, n);
+    for (int l = hl - 1; l >= 1 && l >= hl - LOOKBACK; l--) {
+        s = head_line(pf, l, &n);
+        if (is_blank_or_comment(s, n) || indent_of(s, n) > ind)
+            continue;
+        return indent_of(s, n) == ind && (starts_word(s, n, "def") || starts_word(s, n, "async"))
+                   ? l
+                   : 0;
+    }
+    return 0;
+}
+
+/* True when the raise at `line` (or the message lines just below it) says the case is not
+ * done yet, rather than refusing an input the code does not support. */
+static bool says_not_yet(const pfile *pf, int line)
+{
+    for (int l = line; l <= pf->nlines && l < line + 3; l++) {
+        size_t n;
+        const char *s = head_line(pf, l, &n);
+        if (matches("\\bnot\\s+yet\\b|\\byet\\s+(?:to\\s+be\\s+)?(?:implemented|supported)\\b|"
+                    "\\bTODO\\b|\\bWIP\\b|\\bcoming\\s+soon\\b", true, s, n))
+            return true;
+        if (l > line && memchr(s, ')', n))
+            break;
+    }
+    return false;
+}
+
+/* HK7: in a path the change adds. A TODO/FIXME comment counts wherever it is. `pass` and
+ * `raise NotImplementedError` count as the body of a function (a stub) that is not an
+ * abstract method, and a raise also where its message says the case is not done yet. Not:
+ * a raise under an if/else that refuses an unsupported shape or dtype (a guard), a `pass` arm
+ * of a dispatch or inside a `with` (a deliberate no-op), a test's do-nothing override (a test
+ * double), or the words inside a string. */
 static bool check_hk7(hit *h)
 {
     int hl = enclosing_header(h->pf, h->line, NULL);
-    size_t n;
-    const char *s = head_line(h->pf, hl, &n);
-    bool is_pass = matches("^\\s*pass\\s*$", false, h->text, strlen(h->text));
-    if (hl && is_pass && (starts_word(s, n, "except") || starts_word(s, n, "finally") ||
-                          (starts_word(s, n, "class") && (has_sub(s, n, "Exception") ||
-                                                          has_sub(s, n, "Error") ||
-                                                          has_sub(s, n, "Protocol")))))
-        return false;
-    if (hl && (starts_word(s, n, "def") || starts_word(s, n, "async")) &&
-        has_sub(h->text, strlen(h->text), "NotImplementedError")) {
-        for (int l = hl - 1; l >= 1 && l >= hl - 4; l--) {
+    const char *t = h->text;
+    bool comment = matches("(?:#|//)\\s*(?:TODO|FIXME)\\b", false, t + h->start, h->end - h->start);
+    if (!comment) {
+        char *code = syntax_text_code(h->pf->lang, t, strlen(t));
+        bool in_code = strlen(code) > h->start && code[h->start] == t[h->start];
+        free(code);
+        if (!in_code || !hl || is_test_path(h->pf->f->path))
+            return false;
+        bool is_raise = has_sub(t, strlen(t), "NotImplementedError");
+        int def = header_def_line(h->pf, hl);
+        if (!def && !(is_raise && says_not_yet(h->pf, h->line)))
+            return false;
+        for (int l = def - 1; def && l >= 1 && l >= def - 4; l--) {
             size_t m;
             const char *d = head_line(h->pf, l, &m);
             if (has_sub(d, m, "abstractmethod"))
                 return false;
-            if (!starts_word(d, m, "@"))
+            if (*str_lskip(d) != '@')
                 break;
         }
     }
@@ -772,7 +1007,59 @@ static bool check_hk7(hit *h)
     return hl && h->pf->added[hl];
 }
 
-/* HK9: a knob name new to the file; reads only (not `os.environ[...] = v`). */
+/* True when s[0..n) names the knob as a whole word. */
+static bool names_knob(const char *s, size_t n, const char *name, size_t nl)
+{
+    for (const char *p = memmem(s, n, name, nl); p; p = memmem(p + 1, (size_t)(s + n - p - 1), name, nl))
+        if ((p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+            (p + nl == s + n || !(isalnum((unsigned char)p[nl]) || p[nl] == '_')))
+            return true;
+    return false;
+}
+
+/* True when the knob was already there before the change: on an unchanged line of this file,
+ * or on a removed line of any file of the change (a read moved into a helper, or to another
+ * module, is not a new knob). */
+static bool knob_known(const pfile *pf, const char *name)
+{
+    size_t nl = strlen(name);
+    for (int l = 1; l <= pf->nlines; l++) {
+        size_t n;
+        const char *s = head_line(pf, l, &n);
+        if (!pf->added[l] && n && names_knob(s, n, name, nl))
+            return true;
+    }
+    const change *c = pf->ctx->chg;
+    for (size_t i = 0; i < c->nfiles; i++)
+        for (size_t j = 0; j < c->files[i].nlines; j++) {
+            const diff_line *dl = &c->files[i].lines[j];
+            if (dl->kind == '-' && names_knob(dl->text, dl->len, name, nl))
+                return true;
+        }
+    return false;
+}
+
+/* True when the file also sets the knob (`os.environ["K"] = ...`, `.pop("K"`): a tuner or
+ * harness that saves, drives and restores it, not code that reads a new switch. */
+static bool knob_written(const pfile *pf, const char *name)
+{
+    char *pat = xasprintf("environ\\[\\s*['\"]%s['\"]\\s*\\]\\s*=(?!=)|environ\\.pop\\(\\s*['\"]%s['\"]",
+                          name, name);
+    regex *rx = rx_compile(pat, false, NULL);
+    bool yes = false;
+    for (int l = 1; rx && l <= pf->nlines && !yes; l++) {
+        size_t n;
+        const char *s = head_line(pf, l, &n);
+        yes = n && memmem(s, n, name, strlen(name)) && rx_search(rx, s, n, NULL, NULL) == 1;
+    }
+    rx_free(rx);
+    free(pat);
+    return yes;
+}
+
+/* HK9: a knob new to the change's tree (reads only, not `os.environ[...] = v`, not inside a
+ * docstring), in a file that does not itself set it; AITER_CONFIG_* config-file paths are
+ * the config system itself. */
 static bool check_hk9(hit *h)
 {
     const char *m = h->text + h->start;
@@ -787,18 +1074,22 @@ static bool check_hk9(hit *h)
         after++;
     if (*after == '=' && after[1] != '=')
         return false;
+    /* AITER_CONFIG_* names a tuned-config file: the config system the rule points to */
+    if ((size_t)(e - k) > 13 && memcmp(k, "AITER_CONFIG_", 13) == 0)
+        return false;
+    /* a docstring describing a condition is not a read: the tree's code view blanks it */
+    const syntax_doc *d = pfile_doc(h->pf);
+    if (d) {
+        char *lc = syntax_line_code(d, h->line);
+        bool doc = lc && strlen(lc) > h->start && lc[h->start] != h->text[h->start];
+        free(lc);
+        if (doc)
+            return false;
+    }
     char *name = xstrndup(k, (size_t)(e - k));
-    size_t nl = strlen(name);
-    for (int l = 1; l <= h->pf->nlines; l++) {
-        size_t n;
-        const char *s = head_line(h->pf, l, &n);
-        if (h->pf->added[l] || !n)
-            continue;
-        for (const char *p = memmem(s, n, name, nl); p; p = memmem(p + 1, (size_t)(s + n - p - 1), name, nl))
-            if (p + nl == s + n || !(isalnum((unsigned char)p[nl]) || p[nl] == '_')) {
-                free(name);
-                return false;
-            }
+    if (knob_known(h->pf, name) || knob_written(h->pf, name)) {
+        free(name);
+        return false;
     }
     h->detail = name;
     return true;
@@ -807,6 +1098,9 @@ static bool check_hk9(hit *h)
 /* T8: not inside a triton.Config(...) table (an unclosed `Config(` just above or on the line). */
 static bool check_t8(hit *h)
 {
+    /* waves_per_eu=0 is Triton's "no hint" default: nothing tuned to move into a config */
+    if (matches("^waves_per_eu\\s*=\\s*0+$", false, h->text + h->start, h->end - h->start))
+        return false;
     int depth = 0;
     for (int l = h->line; l >= 1 && l > h->line - 15; l--) {
         size_t n;
@@ -825,6 +1119,10 @@ static bool check_t8(hit *h)
                     b--;
                 if (i - b >= 6 && memcmp(s + i - 6, "Config", 6) == 0)
                     return false;
+                /* tl.range(..., num_stages=1) pipelines a loop inside the kernel: not a launch
+                 * knob the tuning sweep could hold */
+                if (i - b >= 5 && memcmp(s + i - 5, "range", 5) == 0)
+                    return false;
                 /* an unclosed call that is not a Config: keep looking outward */
             }
         }
@@ -840,7 +1138,7 @@ static bool check_t8(hit *h)
 
 static const pattern_rule table[] = {
     {"D3", SEV_WARNING, is_tuning_config, "hipblaslt", true, "hipblaslt", true, NULL, VIEW_RAW,
-     NULL, "hipblaslt entry added to a tuning config (%s): such rows do not carry over between "
+     check_d3, "hipblaslt entry added to a tuning config (%s): such rows do not carry over between "
            "Docker images and are known to hang — leave hipblaslt out of tuned configs"},
     {"C2", SEV_INFORMATION, is_source, "240|448", false,
      "(?<![\\w.])(?:240|448)(?:\\.0*)?f?(?![\\w.])", false, NULL, VIEW_CODE, check_c2,
@@ -852,8 +1150,9 @@ static const pattern_rule table[] = {
      "registry or a named constant"},
     {"D7", SEV_WARNING, is_python, "compile_ops|custom_op", false,
      "^\\s*@\\s*(?:compile_ops\\b|torch\\.library\\.custom_op\\b)", false, NULL, VIEW_CODE,
-     check_d7, "new compile op %s has no fake (no gen_fake=, no _fake, register_fake or "
-               "abstract_impl for it here) — torch.compile cannot trace it without one"},
+     check_d7, "new compile op %s returns tensors but has no fake (no gen_fake=, _fake, "
+               "register_fake or abstract_impl for it here) — torch.compile cannot trace it "
+               "without one"},
     {"D10", SEV_WARNING, is_flydsl_python, "compile(", false,
      "^\\s*[\\w.\\[\\]'\"]+\\s*=\\s*flyc\\.compile\\(", false, NULL, VIEW_CODE, check_d10,
      "the flyc.compile result %s is never called on this path before it returns: the first "
@@ -861,8 +1160,9 @@ static const pattern_rule table[] = {
      "kernel's arguments"},
     {"D10b", SEV_WARNING, is_flydsl_python, "bitcast", false, "\\barith\\.bitcast\\(", false, NULL,
      VIEW_CODE, check_d10b,
-     "arith.bitcast is handed the DSL value `%s` directly: the JIT rejects it when this branch "
-     "first compiles — wrap it in arith.unwrap(...)"},
+     "arith.bitcast is handed `%s`, a FlyDSL numeric (fx.Int32/Float32...) rather than an "
+     "ir.Value: the MLIR builder rejects it when this branch first compiles — unwrap it with "
+     "arith.unwrap(...)"},
     {"G1b", SEV_INFORMATION, is_serving_python, ".get(", false,
      "\\b(?:\\w*queue\\w*|\\w*_q|q)\\.get\\(\\s*(?:block\\s*=\\s*True\\s*)?\\)", true, NULL,
      VIEW_CODE, check_g1b,
@@ -875,9 +1175,6 @@ static const pattern_rule table[] = {
      "(?:#|//)\\s*(?:TODO|FIXME)\\b|\\braise\\s+NotImplementedError\\b|^\\s*pass\\s*$", false,
      NULL, VIEW_RAW, check_hk7,
      "left unfinished in a path this change adds: %s"},
-    {"HK8", SEV_INFORMATION, is_python, "develop", false, "\\bdevelop\\s*=\\s*True\\b", false,
-     NULL, VIEW_CODE, NULL,
-     "%s skips the JIT cache — drop it once the op is no longer experimental"},
     {"HK9", SEV_INFORMATION, is_env_path, "AITER_", false,
      "(?:os\\.environ\\.get|os\\.getenv|os\\.environ\\.setdefault|getenv)\\(\\s*['\"]AITER_\\w+"
      "|os\\.environ\\[\\s*['\"]AITER_\\w+['\"]\\s*\\]", false, NULL, VIEW_NOCOMMENT, check_hk9,
@@ -1088,6 +1385,8 @@ static int scan_file(collector_ctx *ctx, const change_file *f, const needle_set 
                 !(cx[r].unless && rx_search(cx[r].unless, view, vn, NULL, NULL) == 1)) {
                 hit h = {&pf, l->new_no, view, st, en, NULL, 0, NULL};
                 if (!pr->check || pr->check(&h)) {
+                    st = h.start;   /* a check may narrow the match to the part it judged */
+                    en = h.end;
                     char *what = h.detail;
                     if (!what) {
                         char *m = xstrndup(view + st, en - st);
@@ -1265,6 +1564,6 @@ static void pattern_rules_run(collector_ctx *ctx)
 
 const collector collector_pattern_rules = {
     .name = "pattern_rules",
-    .rules = "D3 C2 C4 D7 D10 D10b G1b HK1 HK3 HK7 HK8 HK9 HK11 T8",
+    .rules = "D3 C2 C4 D7 D10 D10b G1b HK1 HK3 HK7 HK9 HK11 T8",
     .run = pattern_rules_run,
 };

@@ -14,7 +14,8 @@
  * command to rerun them, its first claim line gets one P3 Hint. The collector reads files of
  * the change named COMMIT_EDITMSG / MERGE_MSG or Markdown named like a pull-request
  * description (pr.md, PR_DESCRIPTION.md, pull_request_body.md, …), reporting only on lines the
- * change adds; perf_claims_scan_text (perf_claims.h) serves `check --pr-body FILE`. */
+ * change adds, and reads whole the side buffers that are git's commit message or a pull-request
+ * description (`check --pr-body FILE`). */
 #include "engine/collectors/perf_claims.h"
 
 #include <ctype.h>
@@ -268,10 +269,12 @@ static void perf_claims_run(collector_ctx *ctx)
         free(wanted);
         free(text);
     }
-    /* git's commit-message buffer, open in the editor: never part of the change, read whole */
+    /* git's commit-message buffer open in the editor, or a pull-request description: never
+       part of the change, read whole */
     for (size_t i = 0; i < ctx->nside_buffers; i++) {
         const collector_buffer *b = &ctx->side_buffers[i];
-        if (strcmp(b->path, ".git/COMMIT_EDITMSG") != 0 && strcmp(b->path, ".git/MERGE_MSG") != 0)
+        if (!b->description && strcmp(b->path, ".git/COMMIT_EDITMSG") != 0 &&
+            strcmp(b->path, ".git/MERGE_MSG") != 0)
             continue;
         size_t before = ctx->out->n;
         perf_claims_scan_text(b->path, b->text, b->len, ctx->out);

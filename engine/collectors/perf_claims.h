@@ -1,7 +1,7 @@
 /* Performance claims in prose (rules P1 and P3): the numbers with units in a commit message or
  * a pull-request description that name no baseline. The collector runs this over a commit
- * message or PR-description Markdown file in the change; the batch CLI's `check --pr-body FILE`
- * and the server's commit-buffer handling call perf_claims_scan_text directly.
+ * message or PR-description Markdown file in the change, and over the side buffers that are a
+ * commit message or a pull-request description (`check --pr-body FILE`).
  *
  * Ownership: path and text are borrowed; findings appended to out belong to the list. */
 #ifndef RL_PERF_CLAIMS_H

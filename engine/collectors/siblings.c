@@ -511,6 +511,8 @@ static void siblings_run(collector_ctx *ctx)
     if (c.rewritten)
         sb_addf(&nb, "; %d changed function(s) not compared: rewritten rather than fixed",
                 c.rewritten);
+    /* added C/C++ lines no parse read, or read only in another #if branch: said, not hidden */
+    collector_coverage_note(ctx, false, &nb);
     const char *note = nb.buf ? nb.buf : "";
     if (candidates > 0 && c.no_head == candidates)
         collector_status(ctx, "skipped: the head text of the %d changed file(s) is not available "

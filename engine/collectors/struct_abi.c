@@ -844,10 +844,7 @@ static char *index_text(collector_ctx *ctx, const char *root, const char *path, 
         return change_head_text(ctx->chg, f, len, NULL);
     if (f || !root)
         return NULL;
-    char *full = xasprintf("%s/%s", root, path);
-    char *text = read_file(full, 2u * 1024 * 1024, len, NULL);
-    free(full);
-    return text;
+    return gate_read(root, path, 2u * 1024 * 1024, len, NULL);
 }
 
 /* Take up the index kept from earlier reviews: the same root, and every path touched since
@@ -1014,6 +1011,18 @@ static size_t scope_pins(const tree_index *ix, const char *path, const char *nam
     return k;
 }
 
+/* Keep the pins the head's preprocessor view reads: a pin in this file inside an #if branch the
+ * view leaves out belongs to another configuration (`#if NEW_ABI ... #else` legacy struct and
+ * its own size assertion). Returns how many are kept, compacted in place. */
+static size_t view_pins(const side *hs, const char *path, const layout_pin **pins, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(pins[i]->path, path) != 0 || !syntax_line_hidden(hs->doc, pins[i]->line))
+            pins[k++] = pins[i];
+    return k;
+}
+
 /* Compare one struct between base and head and report the pins its edits shift. */
 static void check_struct(run_state *rs, const change_file *cf, const side *bs, const syn_struct *b,
                          const side *hs, const syn_struct *h)
@@ -1029,6 +1038,7 @@ static void check_struct(run_state *rs, const change_file *cf, const side *bs, c
     const layout_pin **pins = NULL;
     size_t npins = h->name[0] ? tree_index_find(ix, h->name, &pins) : 0;
     npins = scope_pins(ix, cf->path, h->name, pins, npins);
+    npins = view_pins(hs, cf->path, pins, npins);
     if (!npins) {
         rs->nunpinned++;
         free(pins);
@@ -1201,13 +1211,15 @@ static void check_struct(run_state *rs, const change_file *cf, const side *bs, c
     struct_diff_free(&d);
 }
 
-/* Parse one side's text (NULL text: an empty side), through the shared syntax cache. */
+/* Parse one side's text (NULL text: an empty side) in preprocessor view `view`, through the
+ * shared syntax cache. */
 static bool side_load(side *sd, collector_ctx *ctx, const change_file *f, bool base,
-                      const char *text, size_t len)
+                      const char *text, size_t len, int view)
 {
     memset(sd, 0, sizeof *sd);
     char *cause = NULL;
-    sd->doc = collector_doc(ctx, f, base, text ? text : "", text ? len : 0, &sd->owned, &cause);
+    sd->doc = collector_doc_view(ctx, f, base, text ? text : "", text ? len : 0, view, &sd->owned,
+                                 &cause);
     free(cause);
     if (!sd->doc)
         return false;
@@ -1271,6 +1283,46 @@ static const syn_struct *pair_struct(const side *bs, const side *hs, const syn_s
     return best;
 }
 
+/* True when one of lines[0..n) lies in [first, last]. */
+static bool any_line_in(const int *lines, size_t n, int first, int last)
+{
+    for (size_t i = 0; i < n; i++)
+        if (lines[i] >= first && lines[i] <= last)
+            return true;
+    return false;
+}
+
+/* Check the structs of one file in preprocessor view `view`. View 0 checks every struct whose
+ * text the change touches and records in *left_out the added lines it could not see (in a
+ * branch it leaves out); a later view checks only the structs holding one of those. */
+static bool check_view(run_state *rs, const change_file *f, const char *head, size_t hlen,
+                       const char *base, size_t blen, int view, int **left_out, size_t *nleft)
+{
+    side bs, hs;
+    if (!side_load(&hs, rs->ctx, f, false, head, hlen, view))
+        return false;
+    if (!side_load(&bs, rs->ctx, f, true, base, blen, view)) {
+        side_free(&hs);
+        return false;
+    }
+    size_t cap = 0;
+    for (size_t k = 0; view == 0 && k < f->nlines; k++)
+        if (f->lines[k].kind == '+' && syntax_line_hidden(hs.doc, f->lines[k].new_no))
+            *ARRAY_PUSH(*left_out, *nleft, cap) = f->lines[k].new_no;
+    for (size_t i = 0; i < hs.structs.n; i++) {
+        const syn_struct *h = &hs.structs.items[i];
+        if (!h->name[0] || (view > 0 && !any_line_in(*left_out, *nleft, h->start_line, h->end_line)))
+            continue;
+        const syn_struct *b = pair_struct(&bs, &hs, h);
+        if (!b || !change_in_spans(f, h->start_line, h->end_line, b->start_line, b->end_line))
+            continue;
+        check_struct(rs, f, &bs, b, &hs, h);
+    }
+    side_free(&bs);
+    side_free(&hs);
+    return true;
+}
+
 /* Check every struct of one changed file. Returns false (with *why) when it was skipped. */
 static bool check_file(run_state *rs, const change_file *f, char **why)
 {
@@ -1296,23 +1348,20 @@ static bool check_file(run_state *rs, const change_file *f, char **why)
             blen = strlen(base);
         }
     }
-    side bs, hs;
-    bool ok = side_load(&hs, rs->ctx, f, false, head, hlen) && side_load(&bs, rs->ctx, f, true, base, blen);
-    if (ok) {
-        for (size_t i = 0; i < hs.structs.n; i++) {
-            const syn_struct *h = &hs.structs.items[i];
-            if (!h->name[0])
-                continue;
-            const syn_struct *b = pair_struct(&bs, &hs, h);
-            if (!b || !change_in_spans(f, h->start_line, h->end_line, b->start_line, b->end_line))
-                continue;
-            check_struct(rs, f, &bs, b, &hs, h);
-        }
-        side_free(&bs);
-    } else {
+    /* a change touching two branches of one #if block needs a view per branch: the first view
+     * checks every struct, the others only the structs holding changed lines it left out */
+    int nviews = collector_view_count(rs->ctx, f, false, head, hlen);
+    int nbase_views = base ? collector_view_count(rs->ctx, f, true, base, blen) : 1;
+    if (nbase_views > nviews)
+        nviews = nbase_views;
+    int *left_out = NULL;
+    size_t nleft = 0;
+    bool ok = true;
+    for (int v = 0; v < nviews && ok; v++)
+        ok = check_view(rs, f, head, hlen, base, blen, v, &left_out, &nleft);
+    if (!ok)
         *why = xasprintf("%s: could not be parsed", f->path);
-    }
-    side_free(&hs);
+    free(left_out);
     free(head);
     free(base);
     return ok;
@@ -1340,6 +1389,17 @@ static void struct_abi_run(collector_ctx *ctx)
                 free(why);
         }
     }
+    /* lines the parser could not read are said, with where they are */
+    strbuf cov;
+    sb_init(&cov);
+    if (nfiles > nskipped)
+        collector_coverage_note(ctx, true, &cov);
+    if (cov.len) {
+        char *note = rs.ix_note ? xasprintf("%s%s", rs.ix_note, cov.buf) : xstrdup(cov.buf + 2);
+        free(rs.ix_note);
+        rs.ix_note = note;
+    }
+    sb_free(&cov);
     if (!nfiles)
         collector_status(ctx, "nothing found: no C/C++ file in the change");
     else if (nskipped == nfiles)
@@ -1359,8 +1419,9 @@ static void struct_abi_run(collector_ctx *ctx)
                          rs.nshaped, rs.nshaped == 1 ? "" : "s", rs.ix_note ? "; " : "",
                          rs.ix_note ? rs.ix_note : "");
     else
-        collector_status(ctx, "nothing found: no struct changed shape in %zu C/C++ file%s",
-                         nfiles, nfiles == 1 ? "" : "s");
+        collector_status(ctx, "nothing found: no struct changed shape in %zu C/C++ file%s%s%s",
+                         nfiles, nfiles == 1 ? "" : "s", rs.ix_note ? "; " : "",
+                         rs.ix_note ? rs.ix_note : "");
     free(first_skip);
     free(rs.ix_note);
     if (!rs.kept || rs.kept->ix != rs.ix)

@@ -4,15 +4,21 @@
  *     block pointer), whose offsets may run past the end of the tensor (T1, Warning);
  *   - a masked tl.load with no other= whose value reaches a max/min reduction, where the
  *     zeros in the masked-off lanes can win (T2, Information).
- * A missing mask is left alone when the access cannot run past the end by construction:
+ * T1 needs positive evidence that the offsets step over a runtime axis in blocks: a block
+ * pointer read without boundary_check=, an arange added to a runtime block index times a
+ * block size (`pid * BLOCK_M`, `i_t * BT`), to a loop variable, or through a pointer advanced
+ * with += in a loop; or a mask= the change itself took away. A runtime index times a
+ * dimension (`i_h * K`, `token * num_heads`: whole heads or rows, which the tensor holds a
+ * whole number of) is not tiling. A missing mask is left alone when the access cannot run
+ * past the end:
  *   - it sits in a branch of an `if` (or conditional expression) whose condition is made only
- *     of constexpr parameters — the EVEN_K-style specialisation for whole blocks;
+ *     of constexpr parameters — the EVEN_K-style specialisation for whole blocks — or in the
+ *     body of an `if` that checks at run time that the whole block fits (`row_base +
+ *     BLOCK_M * stride <= M`, directly or through a local);
  *   - its offsets are clamped (`tl.minimum(...)`, `% n`) anywhere along the locals they are
- *     built from;
- *   - it covers a whole constexpr axis: every tl.arange in its offsets has constexpr bounds
- *     and nothing tiles a runtime axis with it (no `pid * BLOCK`, no runtime start added to an
- *     arange, no pointer advanced with += in a loop);
- *   - it is a scalar access (no arange and no block pointer in its offsets).
+ *     built from (tuple-unpacked locals such as `pid_m, pid_n = ...` are followed too);
+ *   - it covers a whole constexpr axis, or it is a scalar access (no arange, no block
+ *     pointer); a name that cannot be followed is no evidence either way.
  * A masked load whose value passes through tl.where before the reduction is left alone, as is
  * a call with a ** splat. Findings cover the call exactly. */
 #include <stdlib.h>
@@ -97,6 +103,7 @@ typedef struct assign {
     TSNode value;
     int line;
     bool augmented;
+    bool in_loop;          /* inside a for/while body of the function */
 } assign;
 
 /* What the collector knows about the function around a call. */
@@ -105,8 +112,11 @@ typedef struct fn_info {
     names consts;          /* constexpr parameters and locals with only compile-time values */
     names params;          /* every parameter */
     names loopvars;        /* for-loop targets */
+    names runtime_loopvars; /* ... of a loop whose trip count is known only at run time */
     assign *as;
     size_t nas, ascap;
+    assign *loops;         /* each for-loop: its target name and its iterable */
+    size_t nloops, loopcap;
 } fn_info;
 
 /* Free what a fn_info owns. */
@@ -115,9 +125,13 @@ static void fn_info_free(fn_info *fi)
     names_free(&fi->consts);
     names_free(&fi->params);
     names_free(&fi->loopvars);
+    names_free(&fi->runtime_loopvars);
     for (size_t i = 0; i < fi->nas; i++)
         free(fi->as[i].name);
     free(fi->as);
+    for (size_t i = 0; i < fi->nloops; i++)
+        free(fi->loops[i].name);
+    free(fi->loops);
     memset(fi, 0, sizeof *fi);
 }
 
@@ -136,6 +150,39 @@ static bool is_constexpr_type(const syntax_doc *d, TSNode type)
     return c;
 }
 
+/* Record one assignment of value to the identifier target. */
+static void add_assign(const syntax_doc *d, fn_info *fi, TSNode target, TSNode value, int line,
+                       bool augmented)
+{
+    assign *a = ARRAY_PUSH(fi->as, fi->nas, fi->ascap);
+    a->name = syntax_node_text(d, target);
+    a->value = value;
+    a->line = line;
+    a->augmented = augmented;
+    a->in_loop = false;
+    for (TSNode p = ts_node_parent(target); !ts_node_is_null(p) && !a->in_loop;
+         p = ts_node_parent(p)) {
+        if (is(p, "function_definition"))
+            break;
+        a->in_loop = is(p, "for_statement") || is(p, "while_statement");
+    }
+}
+
+/* Record a tuple-unpacking assignment (`i_n, i_h = tl.program_id(0), tl.program_id(1)`): each
+ * name gets its own element when the value is a tuple of the same length, else the whole
+ * value (`pid_m, pid_n = pid_grid(...)`), so the names can be followed like any local. */
+static void add_unpacked(const syntax_doc *d, fn_info *fi, TSNode left, TSNode right, int line)
+{
+    uint32_t nl = ts_node_named_child_count(left);
+    bool pairwise = (is(right, "expression_list") || is(right, "tuple")) &&
+                    ts_node_named_child_count(right) == nl;
+    for (uint32_t i = 0; i < nl; i++) {
+        TSNode t = ts_node_named_child(left, i);
+        if (is(t, "identifier"))
+            add_assign(d, fi, t, pairwise ? ts_node_named_child(right, i) : right, line, false);
+    }
+}
+
 /* Collect assignments and for-loop targets of a body (not entering nested defs/classes). */
 static void collect_assigns(const syntax_doc *d, TSNode n, fn_info *fi)
 {
@@ -144,19 +191,22 @@ static void collect_assigns(const syntax_doc *d, TSNode n, fn_info *fi)
         return;
     if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0) {
         TSNode left = fld(n, "left"), right = fld(n, "right");
-        if (is(left, "identifier") && !ts_node_is_null(right)) {
-            assign *a = ARRAY_PUSH(fi->as, fi->nas, fi->ascap);
-            a->name = syntax_node_text(d, left);
-            a->value = right;
-            a->line = syntax_node_line(n);
-            a->augmented = strcmp(t, "augmented_assignment") == 0;
-        }
+        bool aug = strcmp(t, "augmented_assignment") == 0;
+        if (is(left, "identifier") && !ts_node_is_null(right))
+            add_assign(d, fi, left, right, syntax_node_line(n), aug);
+        else if ((is(left, "pattern_list") || is(left, "tuple_pattern")) && !ts_node_is_null(right))
+            add_unpacked(d, fi, left, right, syntax_node_line(n));
     } else if (strcmp(t, "for_statement") == 0) {
-        TSNode left = fld(n, "left");
+        TSNode left = fld(n, "left"), right = fld(n, "right");
         if (is(left, "identifier")) {
             char *nm = syntax_node_text(d, left);
             names_add(&fi->loopvars, nm);
-            free(nm);
+            assign *lp = ARRAY_PUSH(fi->loops, fi->nloops, fi->loopcap);
+            lp->name = nm;
+            lp->value = right;
+            lp->line = syntax_node_line(n);
+            lp->augmented = false;
+            lp->in_loop = false;
         }
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
@@ -213,6 +263,14 @@ static void fn_info_build(const syntax_doc *d, TSNode fn, fn_info *fi)
                 grew |= names_add(&fi->consts, nm);
         }
     }
+    /* a loop over range()/static_range() of constexprs has a compile-time trip count: its
+     * variable steps over a constexpr extent (a conv window, a fixed split), not a runtime
+     * axis */
+    for (size_t i = 0; i < fi->nloops; i++) {
+        TSNode it = fi->loops[i].value, args = is(it, "call") ? fld(it, "arguments") : it;
+        if (ts_node_is_null(args) || !is(it, "call") || !compile_time(d, args, fi))
+            names_add(&fi->runtime_loopvars, fi->loops[i].name);
+    }
 }
 
 /* True when every value name in the subtree is compile-time; a call is compile-time only when
@@ -251,8 +309,16 @@ typedef struct expansion {
     size_t n;
     names seen;
     bool advanced;        /* a name along the way is advanced with += */
-    char *unknown;        /* the first name that cannot be followed, or NULL */
 } expansion;
+
+/* True when n is a load call (tl.load, gl.load, a gather): its value is data, not an offset. */
+static bool is_load_call(const syntax_doc *d, TSNode n)
+{
+    char *c = callee_name(d, n);
+    bool load = strcmp(c, "load") == 0;
+    free(c);
+    return load;
+}
 
 /* Add the identifiers of n that are locals (their assigned values), recursively. */
 static void expand_names(const syntax_doc *d, TSNode n, const fn_info *fi, expansion *ex)
@@ -262,6 +328,8 @@ static void expand_names(const syntax_doc *d, TSNode n, const fn_info *fi, expan
         return;
     }
     if (is(n, "call")) {
+        if (is_load_call(d, n))
+            return; /* a loaded value is data: how its own address was formed is not ours */
         TSNode fn = fld(n, "function");
         if (is(fn, "attribute"))
             expand_names(d, fld(fn, "object"), fi, ex);
@@ -282,21 +350,15 @@ static void expand_names(const syntax_doc *d, TSNode n, const fn_info *fi, expan
             free(nm);
             return;
         }
-        bool local = false;
         for (size_t i = 0; i < fi->nas; i++) {
             if (strcmp(fi->as[i].name, nm) != 0)
                 continue;
-            local = true;
-            if (fi->as[i].augmented)
-                ex->advanced = true;
+            if (fi->as[i].augmented && fi->as[i].in_loop)
+                ex->advanced = true;  /* a pointer stepped each iteration, not a one-off shift */
             if (ex->n < MAX_NODES)
                 ex->nodes[ex->n++] = fi->as[i].value;
             expand_names(d, fi->as[i].value, fi, ex);
         }
-        if (!local && !names_has(&fi->params, nm) && !names_has(&fi->loopvars, nm) &&
-            !names_has(&fi->consts, nm) && !ex->unknown && strcmp(nm, "tl") != 0 &&
-            strcmp(nm, "gl") != 0 && strcmp(nm, "None") != 0)
-            ex->unknown = xstrdup(nm);
         free(nm);
         return;
     }
@@ -305,7 +367,7 @@ static void expand_names(const syntax_doc *d, TSNode n, const fn_info *fi, expan
 }
 
 typedef struct offs_facts {
-    bool arange, arange_runtime, block_ptr, clamped, tiled;
+    bool arange, block_ptr, clamped, tiled;
 } offs_facts;
 
 /* True when n is an arange call, or such a call subscripted (`tl.arange(0, B)[:, None]`), or a
@@ -318,7 +380,17 @@ static bool arange_like(const syntax_doc *d, TSNode n, const fn_info *fi, int de
         char *c = callee_name(d, n);
         bool ar = strcmp(c, "arange") == 0;
         free(c);
+        TSNode fn = fld(n, "function");
+        /* offs.to(tl.int64) is still offs */
+        if (!ar && is(fn, "attribute") && depth < 8)
+            ar = arange_like(d, fld(fn, "object"), fi, depth + 1);
         return ar;
+    }
+    if (is(n, "argument_list") && depth < 8) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+            if (arange_like(d, ts_node_named_child(n, i), fi, depth + 1))
+                return true;
+        return false;
     }
     if (is(n, "binary_operator") && depth < 8)
         return arange_like(d, fld(n, "left"), fi, depth + 1) ||
@@ -331,12 +403,12 @@ static bool arange_like(const syntax_doc *d, TSNode n, const fn_info *fi, int de
     return false;
 }
 
-/* True when n mentions a for-loop variable of the function. */
+/* True when n mentions the variable of a loop with a run-time trip count. */
 static bool is_loopvar(const syntax_doc *d, TSNode n, const fn_info *fi)
 {
     if (is(n, "identifier")) {
         char *t = syntax_node_text(d, n);
-        bool lv = names_has(&fi->loopvars, t);
+        bool lv = names_has(&fi->runtime_loopvars, t);
         free(t);
         return lv;
     }
@@ -346,40 +418,87 @@ static bool is_loopvar(const syntax_doc *d, TSNode n, const fn_info *fi)
     return false;
 }
 
+/* True when an identifier names a block (tile) size rather than a dimension of the tensor:
+ * BLOCK_M, BLOCK_SIZE_N, block_rows, TILE_K, CHUNK, PACKED_BLOCK_M_X, and the short FLA-style
+ * BT / BK / BV / BM (a B and one or two capitals); K, V, H, HEAD_DIM, num_heads are not. */
+static bool block_size_name(const syntax_doc *d, TSNode id)
+{
+    char *t = syntax_node_text(d, id);
+    bool block = false;
+    static const char *const parts[] = {"block", "blk", "tile", "chunk", NULL};
+    for (int i = 0; parts[i] && !block; i++)
+        block = strcasestr(t, parts[i]) != NULL;
+    size_t n = strlen(t);
+    if (!block && (n == 2 || n == 3) && t[0] == 'B') {
+        block = true;
+        for (size_t i = 1; i < n; i++)
+            block &= t[i] >= 'A' && t[i] <= 'Z';
+    }
+    free(t);
+    return block;
+}
+
+/* True when n moves an arange along its own axis as a run-time loop advances: the loop
+ * variable added in (`k + ...`), or times a block size (`k * BLOCK_K`). A loop variable times
+ * a stride or a dimension (`(bos + t) * stride_tok`) steps whole rows instead. */
+static bool slides(const syntax_doc *d, TSNode n, const fn_info *fi)
+{
+    while (is(n, "parenthesized_expression"))
+        n = ts_node_named_child(n, 0);
+    if (is(n, "identifier"))
+        return is_loopvar(d, n, fi);
+    if (!is(n, "binary_operator"))
+        return false;
+    TSNode o = fld(n, "operator"), l = fld(n, "left"), r = fld(n, "right");
+    const char *op = ts_node_is_null(o) ? "" : ts_node_type(o);
+    if (strcmp(op, "+") == 0 || strcmp(op, "-") == 0)
+        return slides(d, l, fi) || slides(d, r, fi);
+    if (strcmp(op, "*") == 0)
+        return (is(l, "identifier") && block_size_name(d, l) && slides(d, r, fi)) ||
+               (is(r, "identifier") && block_size_name(d, r) && slides(d, l, fi));
+    return false;
+}
+
 /* Gather facts about the offsets in one expression node (recursively). */
 static void facts_of(const syntax_doc *d, TSNode n, const fn_info *fi, offs_facts *of)
 {
     if (is(n, "call")) {
         char *c = callee_name(d, n);
+        bool load = strcmp(c, "load") == 0;
         if (strcmp(c, "arange") == 0) {
             of->arange = true;
-            TSNode args = fld(n, "arguments");
-            if (!ts_node_is_null(args) && !compile_time(d, args, fi))
-                of->arange_runtime = true;
         } else if (strcmp(c, "make_block_ptr") == 0 || strcmp(c, "advance") == 0 ||
                    strcmp(c, "make_tensor_descriptor") == 0) {
             of->block_ptr = true;
-        } else if (strcmp(c, "minimum") == 0 || strcmp(c, "clamp") == 0) {
+        } else if ((strcmp(c, "minimum") == 0 || strcmp(c, "clamp") == 0) &&
+                   arange_like(d, fld(n, "arguments"), fi, 0)) {
             of->clamped = true;
         }
         free(c);
+        if (load)
+            return; /* a gathered index is data; its own address is another access */
     } else if (is(n, "binary_operator")) {
         TSNode o = fld(n, "operator");
         const char *op = ts_node_is_null(o) ? "" : ts_node_type(o);
         TSNode l = fld(n, "left"), r = fld(n, "right");
-        if (strcmp(op, "%") == 0)
+        /* a wrap or clamp of the arange offsets themselves; `% n` in a program-id swizzle
+         * does not bound the tile built from it */
+        if (strcmp(op, "%") == 0 && arange_like(d, l, fi, 0))
             of->clamped = true;
         if (strcmp(op, "*") == 0 && !ts_node_is_null(l) && !ts_node_is_null(r)) {
-            /* pid * BLOCK: a runtime block index stepping by a constexpr block */
+            /* pid * BLOCK: a runtime block index stepping by a constexpr block size. A
+             * constexpr that is a dimension (`i_h * K` with K the head size) steps over whole
+             * rows or heads, which the tensor holds a whole number of: no tiling. */
             bool lc = compile_time(d, l, fi), rc = compile_time(d, r, fi);
-            bool lconst_name = is(l, "identifier") && lc, rconst_name = is(r, "identifier") && rc;
-            if ((lconst_name && !rc) || (rconst_name && !lc))
+            bool lblock = is(l, "identifier") && lc && block_size_name(d, l);
+            bool rblock = is(r, "identifier") && rc && block_size_name(d, r);
+            if ((lblock && !rc) || (rblock && !lc))
                 of->tiled = true;
         }
         if (strcmp(op, "+") == 0 && !ts_node_is_null(l) && !ts_node_is_null(r)) {
             /* k + arange with k a loop variable: the arange slides along the axis */
-            if ((arange_like(d, l, fi, 0) && is_loopvar(d, r, fi)) ||
-                (arange_like(d, r, fi, 0) && is_loopvar(d, l, fi)))
+            if ((arange_like(d, l, fi, 0) && slides(d, r, fi)) ||
+                (arange_like(d, r, fi, 0) && slides(d, l, fi)))
                 of->tiled = true;
         }
     }
@@ -427,6 +546,68 @@ static bool constexpr_branch(const syntax_doc *d, TSNode call, const fn_info *fi
             *cond = syntax_node_text(d, c);
             return true;
         }
+    }
+    return false;
+}
+
+/* True when the subtree mentions a constexpr whose name is a block size. */
+static bool mentions_block_size(const syntax_doc *d, TSNode n, const fn_info *fi)
+{
+    if (is(n, "identifier")) {
+        char *t = syntax_node_text(d, n);
+        bool c = names_has(&fi->consts, t);
+        free(t);
+        return c && block_size_name(d, n);
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (mentions_block_size(d, ts_node_named_child(n, i), fi))
+            return true;
+    return false;
+}
+
+/* True when a condition checks that a whole block fits: an ordering comparison (<, <=, >, >=)
+ * with a block size on one side (`row_base + BLOCK_M * stride <= M`), directly or through a
+ * local it names (`is_full = ...; if is_full and not PADDED:`). */
+static bool full_tile_cond(const syntax_doc *d, TSNode n, const fn_info *fi, int depth)
+{
+    if (is(n, "comparison_operator")) {
+        bool ordering = false;
+        for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
+            const char *t = ts_node_type(ts_node_child(n, i));
+            ordering |= strcmp(t, "<") == 0 || strcmp(t, "<=") == 0 || strcmp(t, ">") == 0 ||
+                        strcmp(t, ">=") == 0;
+        }
+        if (ordering && mentions_block_size(d, n, fi))
+            return true;
+    }
+    if (is(n, "identifier") && depth < 3) {
+        for (size_t i = 0; i < fi->nas; i++)
+            if (!fi->as[i].augmented && text_is(d, n, fi->as[i].name) &&
+                full_tile_cond(d, fi->as[i].value, fi, depth + 1))
+                return true;
+        return false;
+    }
+    if (is(n, "call"))
+        return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (full_tile_cond(d, ts_node_named_child(n, i), fi, depth))
+            return true;
+    return false;
+}
+
+/* True when the call sits in the body of an `if` whose condition checks at run time that the
+ * whole block is in range (the fast path of a kernel whose else branch masks). */
+static bool full_tile_branch(const syntax_doc *d, TSNode call, const fn_info *fi)
+{
+    TSNode child = call;
+    for (TSNode p = ts_node_parent(call); !ts_node_is_null(p) && !ts_node_eq(p, fi->node);
+         child = p, p = ts_node_parent(p)) {
+        if (!is(p, "if_statement"))
+            continue;
+        TSNode body = fld(p, "consequence"), c = fld(p, "condition");
+        if (!ts_node_is_null(body) && ts_node_eq(body, child) && !ts_node_is_null(c) &&
+            full_tile_cond(d, c, fi, 0))
+            return true;
     }
     return false;
 }
@@ -660,6 +841,8 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
             free(cond);
             return;
         }
+        if (full_tile_branch(d, call, &fi))
+            return;
         const syn_arg *ptr = arg_of(c, "pointer", 0);
         expansion ex;
         memset(&ex, 0, sizeof ex);
@@ -673,24 +856,19 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
             for (size_t i = 0; i < ex.n; i++)
                 facts_of(d, ex.nodes[i], &fi, &of);
         }
+        /* Only positive evidence makes a finding: a name that cannot be followed, or an
+         * arange bound not seen to be constexpr (Triton only compiles constexpr bounds), says
+         * nothing about the axis, and a scalar access cannot run past a block. */
         const char *why = NULL;
-        char *owned = NULL;
-        if (!ptr)
-            why = "its pointer cannot be read";
-        else if (of.clamped)
+        if (!ptr || of.clamped)
             why = NULL;
-        else if (ex.unknown)
-            why = owned = xasprintf("its offsets come from `%s`, which cannot be followed here",
-                                    ex.unknown);
         else if (of.block_ptr)
             why = "it reads a block pointer without boundary_check=";
-        else if (of.arange_runtime)
-            why = "an arange in its offsets has a runtime bound";
         else if (of.arange && (of.tiled || ex.advanced))
             why = "its offsets tile a runtime axis in blocks";
         else if (mask_removed(f, c->name, ptr->text))
             why = "this change removed its mask= and nothing in the offsets replaces it";
-        bool flag = why && !of.clamped;
+        bool flag = why != NULL;
         if (flag) {
             finding *fd = findings_add(
                 ctx->out, "T1", SEV_WARNING, f->path, c->line, "triton_masks",
@@ -702,8 +880,6 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
             fd->range = range;
             fc->t1++;
         }
-        free(owned);
-        free(ex.unknown);
         names_free(&ex.seen);
         return;
     }

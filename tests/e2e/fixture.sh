@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds the fixture repository the editor tests (tests/nvim, tests/e2e) open: a base commit
 # of aiter-shaped files, then an uncommitted change carrying three findings at known places:
-#   aiter/ops/flydsl/kernels/gather.py:5  B8  (create_buffer_resource without max_size)
+#   aiter/ops/flydsl/kernels/gather.py:5  B8  (create_buffer_resource without max_size, read at a
+#                                             block-tiled row with a run-time row count)
 #   aiter/ops/triton/softmax.py:17        D4  (the contiguity assert deleted)
 #   csrc/include/kargs.h:6                D11 (a field added before pinned members)
 # Usage: fixture.sh DIR   (DIR is removed and recreated)
@@ -89,11 +90,12 @@ def row_softmax(x):
     return out
 P
 cat > aiter/ops/flydsl/kernels/gather.py <<'P'
-from flydsl import buffer_ops
+from flydsl import buffer_ops, gpu
 
 
-def gather_rows(src, dst, n):
+def gather_rows(src, dst, n: Int32):
     src_rsrc = buffer_ops.create_buffer_resource(src)
     dst_rsrc = buffer_ops.create_buffer_resource(dst, max_size=False)
-    return src_rsrc, dst_rsrc
+    row = gpu.block_idx.x * 64 + gpu.thread_idx.x
+    buffer_ops.buffer_store(buffer_ops.buffer_load(src_rsrc, row), dst_rsrc, row)
 P

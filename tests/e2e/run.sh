@@ -64,12 +64,14 @@ say "PASS e2e.setup"; t "tools ready"
 export PATH="$E2E_NODE24/bin:$E2E_CS/bin:$PATH"
 
 # 2. the extension, packaged
-if ! VSIX=$(sh "$ROOT/editors/vscode/build.sh" "$RUN/review-lsp.vsix" 2> "$RUN/vsix.log" | tail -n 1) || [ ! -f "$VSIX" ]; then
+[ -x "$B/vsix/review-lsp" ] || { say "FAIL e2e.vsix-server"; echo "  $B/vsix/review-lsp missing: run make e2e" >&2; exit 1; }
+if ! VSIX=$(sh "$ROOT/editors/vscode/build.sh" "$B/vsix/review-lsp" "$RUN/review-lsp.vsix" 2> "$RUN/vsix.log" | tail -n 1) || [ ! -f "$VSIX" ]; then
   say "FAIL e2e.vsix"; tail -n 30 "$RUN/vsix.log" >&2; exit 1
 fi
 say "PASS e2e.vsix"; t "vsix packaged"
 
-# 3. an isolated profile with both extensions, and the fixture repository
+# 3. a fresh, isolated profile (no review.* setting at all: the extension must find the server
+# it carries) with both extensions, and the fixture repository
 sh "$ROOT/tests/e2e/fixture.sh" "$RUN/ws" > "$RUN/fixture.log" 2>&1 || { say "FAIL e2e.fixture"; exit 1; }
 echo ".vscode/" >> "$RUN/ws/.git/info/exclude"   # the driver changes a setting there
 DATA="$RUN/profile"; EXTS="$RUN/extensions"
@@ -92,9 +94,7 @@ cat > "$DATA/User/settings.json" <<JSON
   "editor.autoClosingBrackets": "never",
   "editor.autoClosingQuotes": "never",
   "editor.hover.delay": 100,
-  "files.autoSave": "off",
-  "review.serverPath": "$BIN",
-  "review.debounceMs": 50
+  "files.autoSave": "off"
 }
 JSON
 : > "$RUN/cs.yaml"
@@ -148,5 +148,10 @@ cat "$RUN/driver.out"
 cat "$RUN/driver.err" >&2
 [ -f "$RUN/driver-timeout" ] && say "FAIL e2e.driver-timeout"
 DESCENDANTS=$(descendants "$CS_PID" | tr '\n' ' ')
-if ps -o args= -p $DESCENDANTS 2>/dev/null | grep -q "$BIN"; then say "PASS e2e.server-spawned"; else say "FAIL e2e.server-spawned"; fi
+# the server that ran is the one inside the installed .vsix
+if ps -o args= -p $DESCENDANTS 2>/dev/null | grep -q "^$EXTS/review-lsp\.review-lsp-[0-9.]*\(-linux-x64\)\{0,1\}/server/review-lsp"; then
+  say "PASS e2e.server-spawned-from-vsix"
+else
+  say "FAIL e2e.server-spawned-from-vsix"; ps -o args= -p $DESCENDANTS >&2
+fi
 t "driver done (exit $drc)"

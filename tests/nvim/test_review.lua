@@ -1,20 +1,27 @@
 -- Headless Neovim test of the review_lsp plugin (editors/nvim) against the real server, run by
--- tests/suites/nvim.sh: opens changed files of the fixture repository (tests/e2e/fixture.sh),
--- waits for the diagnostics and checks rule ids, lines and severities (vim.diagnostic.get),
--- hover text, :ReviewRule and the "Open rule" code action opening the rules file at the rule's
--- line, edits moving and clearing a finding, live settings, :ReviewRescan, :ReviewDerived and
--- :checkhealth review_lsp. Prints one "PASS nvim.NAME" / "FAIL nvim.NAME" line per check, then
--- "DONE". Environment: REVIEW_LSP_BIN (the server), FIXTURE (the repository), NONGIT (a file
--- outside any repository).
+-- tests/suites/nvim.sh on each Neovim release it has (0.7, 0.10, 0.12): opens changed files of
+-- the fixture repository (tests/e2e/fixture.sh), waits for the diagnostics and checks rule ids,
+-- lines and severities (vim.diagnostic.get), that `K` shows the rule of the finding under the
+-- cursor (findings first: the rule, its evidence, one line of families), that a key the user
+-- mapped in on_attach is left alone, :ReviewRule and the "Open rule" code action opening the
+-- rules file at the rule's line, "Go to evidence" offering both places of a struct finding,
+-- the :ReviewChecklist scratch buffer, edits moving and clearing a finding, live settings,
+-- :ReviewRescan, :ReviewDerived and :checkhealth review_lsp. Prints one
+-- "PASS nvim.vX.Y.NAME" / "FAIL nvim.vX.Y.NAME" line per check, then "DONE". Environment:
+-- REVIEW_LSP_BIN (the server), FIXTURE (the repository), NONGIT (a file outside any
+-- repository), RULES_COUNT (the rules in the fixture's rules file).
 local FIX = assert(os.getenv("FIXTURE"), "FIXTURE unset")
 local BIN = assert(os.getenv("REVIEW_LSP_BIN"), "REVIEW_LSP_BIN unset")
 local NONGIT = os.getenv("NONGIT")
+local RULES_COUNT = tonumber(os.getenv("RULES_COUNT") or "0")
 local WAIT = tonumber(os.getenv("NVIM_TEST_WAIT_MS") or "15000")
+local V = vim.version()
+local TAG = string.format("v%d.%d", V.major, V.minor)
 
 local out = io.stdout
 local function say(s) out:write(s .. "\n"); out:flush() end
-local function pass(name) say("PASS nvim." .. name) end
-local function fail(name, why) say("FAIL nvim." .. name); io.stderr:write("  nvim." .. name .. ": " .. tostring(why) .. "\n") end
+local function pass(name) say("PASS nvim." .. TAG .. "." .. name) end
+local function fail(name, why) say("FAIL nvim." .. TAG .. "." .. name); io.stderr:write("  nvim." .. TAG .. "." .. name .. ": " .. tostring(why) .. "\n") end
 local function check(name, cond, why)
   if cond then pass(name) else fail(name, why) end
   return cond
@@ -24,11 +31,36 @@ end
 local notes = {}
 vim.notify = function(msg, level) notes[#notes + 1] = msg; io.stderr:write("notify: " .. tostring(msg) .. "\n") end
 
+-- A real configuration has filetype detection on (Neovim 0.11+ attaches by filetype).
+vim.cmd("filetype on")
+
+-- The user's on_attach maps `gra` in each buffer: the plugin must not replace it.
+local user_gra = 0
 local rl = require("review_lsp")
 rl.setup({
   server_path = BIN,
   settings = { severity = { D11 = "error" }, debounceMs = 50, logLevel = "log", rulesPath = "docs/review-rules.md" },
+  on_attach = function(_, bufnr)
+    vim.keymap.set("n", "gra", function() user_gra = user_gra + 1 end, { buffer = bufnr })
+  end,
 })
+
+-- The text of the floating windows open now (hover shows one).
+local function float_text()
+  local t = {}
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= "" then
+      local b = vim.api.nvim_win_get_buf(w)
+      table.insert(t, table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n"))
+    end
+  end
+  return table.concat(t, "\n")
+end
+local function close_floats()
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= "" then pcall(vim.api.nvim_win_close, w, true) end
+  end
+end
 
 local function code_of(d)
   return d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
@@ -48,9 +80,13 @@ local function describe(bufnr)
   end
   return table.concat(t, " | ")
 end
+-- Open a file of the fixture and wait until the server is attached to it (Neovim 0.11+
+-- attaches on a later loop turn; the pushed diagnostics may be there before).
 local function open(rel)
   vim.cmd("edit " .. vim.fn.fnameescape(FIX .. "/" .. rel))
-  return vim.api.nvim_get_current_buf()
+  local b = vim.api.nvim_get_current_buf()
+  vim.wait(WAIT, function() local c = rl.client(b); return c ~= nil and c.attached_buffers[b] ~= nil end, 20)
+  return b
 end
 -- The 1-based line of a rule's heading in a rules file.
 local function rule_line(path, id)
@@ -113,6 +149,27 @@ local function run()
   local rel = d11 and d11.user_data and d11.user_data.lsp and d11.user_data.lsp.relatedInformation
   check("d11.related", rel and #rel == 2, "relatedInformation: " .. vim.inspect(rel))
 
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  local n_clients = 0
+  for _, c in ipairs(get()) do if c.name == "review_lsp" then n_clients = n_clients + 1 end end
+  check("one-client-per-repository", n_clients == 1, n_clients .. " review_lsp clients for three files of one repository")
+
+  -- 3b. `K` on the D11 line shows D11's text, its evidence and one line naming the families;
+  -- no family's rule text (findings first)
+  vim.api.nvim_win_set_cursor(0, { 6, 4 })
+  close_floats()
+  vim.cmd("normal K")
+  local shown_k = vim.wait(WAIT, function() return float_text():find("D11", 1, true) ~= nil end, 20)
+  local ktext = float_text()
+  check("K.shows-rule", shown_k and ktext:find("Struct field added or removed with a pinned ABI", 1, true) ~= nil, ktext:sub(1, 400))
+  check("K.evidence", ktext:find("kargs.h:11", 1, true) ~= nil and ktext:find("kargs.h:12", 1, true) ~= nil, ktext:sub(-600))
+  check("K.family-summary", ktext:find("Derived for this file", 1, true) ~= nil and ktext:find("modified-kernel", 1, true) ~= nil
+    and ktext:find("A1 —", 1, true) == nil and #ktext < 3072, #ktext .. " bytes: " .. ktext:sub(-400))
+  close_floats()
+  -- the user's own `gra` (mapped in on_attach) is left alone
+  vim.cmd("normal gra")
+  check("keymap.user-mapping-kept", user_gra == 1, "user gra ran " .. user_gra .. " times; maparg " .. vim.inspect(vim.fn.maparg("gra", "n", false, true)))
+
   -- 4. :ReviewRule B8 opens the rules file at the rule's line
   vim.cmd("buffer " .. g)
   vim.cmd("ReviewRule B8")
@@ -141,7 +198,7 @@ local function run()
   vim.cmd("ReviewRule")
   vim.wait(WAIT, function() return vim.api.nvim_buf_get_name(0):match("rules%.md$") ~= nil end, 20)
   vim.ui.select = sel
-  check("open-rule.picker", #offered == #rl.parse_rules(rules_path) and #offered > 60
+  check("open-rule.picker", #offered == RULES_COUNT and #offered > 60
     and vim.api.nvim_get_current_line():find("**D4 — ", 1, true) == 1, #offered .. " offered; line " .. vim.api.nvim_get_current_line())
   local comp = vim.fn.getcompletion("ReviewRule B", "cmdline")
   check("open-rule.complete", vim.tbl_contains(comp, "B8") and vim.tbl_contains(comp, "B1"), vim.inspect(comp))
@@ -165,8 +222,29 @@ local function run()
   vim.ui.select = orig_select
   check("open-rule.code-action", moved and vim.api.nvim_get_current_line():find("**D11 — ", 1, true) == 1,
     "actions " .. table.concat(titles, "; ") .. " / line " .. vim.api.nvim_get_current_line())
-  check("code-action.evidence", vim.tbl_contains(vim.tbl_map(function(t) return t:match("^Go to evidence") and "y" or "n" end, titles), "y"),
-    table.concat(titles, "; "))
+  check("code-action.four", #titles <= 4 and titles[1] and titles[1]:find("^Open rule D11") ~= nil, table.concat(titles, "; "))
+  -- "Go to evidence" carries both pinning assertions: a choice, the second one opens
+  vim.cmd("buffer " .. k)
+  vim.api.nvim_win_set_cursor(0, { 6, 0 })
+  local places = {}
+  vim.ui.select = function(items, opts, on_choice)
+    local first = items[1]
+    if first and (first[2] or first.action or first).title then -- the code action menu
+      for i, it in ipairs(items) do
+        local a = it[2] or it.action or it
+        if a.title:find("^Go to evidence") then return on_choice(it, i) end
+      end
+      return on_choice(nil)
+    end
+    for _, it in ipairs(items) do places[#places + 1] = opts.format_item(it) end
+    on_choice(items[2], 2) -- the place list
+  end
+  vim.lsp.buf.code_action()
+  local went = vim.wait(WAIT, function() return #places > 0 and vim.api.nvim_win_get_cursor(0)[1] == 12 end, 20)
+  vim.ui.select = orig_select
+  check("code-action.evidence", went and #places == 2 and places[1]:find("kargs.h:11", 1, true) and places[2]:find("kargs.h:12", 1, true)
+    and vim.api.nvim_get_current_line():find("offsetof", 1, true) ~= nil,
+    "places " .. table.concat(places, " | ") .. " / line " .. vim.api.nvim_get_current_line())
 
   -- 6. edits: two lines inserted above move B8 down; bounding the call clears it
   vim.cmd("buffer " .. g)
@@ -180,7 +258,9 @@ local function run()
   vim.api.nvim_buf_set_lines(g, 6, 7, false, { l })
   check("edit.returns", vim.wait(WAIT, function() return find(g, "B8") ~= nil end, 20), describe(g))
 
-  -- 7. settings changed live: disabledRules hides D4
+  -- 7. settings changed live: disabledRules hides D4 (shown in a window: Neovim 0.11+ re-pulls
+  -- the diagnostics of visible buffers when the server asks)
+  vim.cmd("buffer " .. s)
   rl.set_settings({ severity = { D11 = "error" }, debounceMs = 50, rulesPath = "docs/review-rules.md", disabledRules = { "D4" } })
   check("settings.disabled-rules", vim.wait(WAIT, function() return find(s, "D4") == nil end, 20), describe(s))
   rl.set_settings({ severity = { D11 = "error" }, debounceMs = 50, rulesPath = "docs/review-rules.md" })
@@ -197,6 +277,23 @@ local function run()
   local derived = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
   check("derived", shown and derived:find("[flydsl-kernel", 1, true) ~= nil and derived:find("B8", 1, true) ~= nil, derived)
   if vim.api.nvim_get_current_win() ~= win then vim.cmd("close") end
+  -- :ReviewChecklist: every derived family (those :ReviewDerived listed) with its lines and
+  -- rules as boxes, in a Markdown scratch buffer
+  local fams = {}
+  for f in derived:gmatch("%[([%w-]+)%s*%]") do fams[#fams + 1] = f end
+  vim.cmd("buffer " .. g)
+  vim.cmd("ReviewChecklist")
+  local opened_cl = vim.wait(WAIT, function() return vim.api.nvim_buf_get_name(0):find("review://checklist", 1, true) ~= nil end, 20)
+  local cl = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  local missing = {}
+  for _, f in ipairs(fams) do
+    if not cl:find("\n## " .. f .. "\n", 1, true) then missing[#missing + 1] = f end
+  end
+  check("checklist.opens", opened_cl and vim.bo.filetype == "markdown" and vim.bo.buftype == "nofile", vim.api.nvim_buf_get_name(0))
+  check("checklist.every-family", #fams >= 4 and #missing == 0, "families " .. table.concat(fams, ",") .. "; missing " .. table.concat(missing, ","))
+  check("checklist.lines-and-boxes", cl:find("Triggered at aiter/ops/flydsl/kernels/gather.py:1", 1, true) ~= nil
+    and cl:find("- [ ] **B8 — FlyDSL buffer or descriptor bound not tied to the tensor's real extent (repository copy)**", 1, true) ~= nil, cl:sub(1, 600))
+  vim.cmd("close")
   vim.cmd("ReviewLog")
   local log = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
   check("server-log", log:find("work tree " .. vim.loop.fs_realpath(FIX), 1, true) ~= nil, log:sub(1, 300))

@@ -7,13 +7,13 @@
 <-- {"id":1,"result":{"capabilities":{"codeActionProvider":true}}}
 --> {"jsonrpc":"2.0","method":"initialized","params":{}}
 <-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu"}}
-<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/py_itfs_cu/act.cu","diagnostics":[{"code":"D4","message":"re:\\ncsrc/py_itfs_cu/act.cu:6: the guard now$","relatedInformation":"$absent"},"*","*","*"]}}
+<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/py_itfs_cu/act.cu","diagnostics":[{"code":"D4","message":"re:\\ncsrc/py_itfs_cu/act.cu:6: the guard now$","relatedInformation":"$absent"},{"code":"derived","message":"re:^this change derives modified-kernel, invariant-removed, layout-contiguity"}]}}
 --> {"jsonrpc":"2.0","id":2,"method":"workspace/executeCommand","params":{"command":"review.openRule","arguments":["A1"]}}
 <-- {"id":2,"result":{"rule":"A1","uri":"re:^file://.*rules\\.md$","line":"*","range":{"start":{"character":0}},"shown":false}}
 --> {"jsonrpc":"2.0","id":3,"method":"textDocument/codeAction","params":{"textDocument":{"uri":"${WSURI}/csrc/py_itfs_cu/act.cu"},"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"context":{"diagnostics":[]}}}
-<-- {"id":3,"result":["$some",{"title":"Open rule D4 in rules.md","command":"review.openRule","arguments":[{"rule":"D4"}]},{"title":"Go to evidence: the guard now","command":"review.openLocation"}]}
+<-- {"id":3,"result":[{"title":"Open rule D4 in rules.md","command":"review.openRule","arguments":[{"rule":"D4"}]},{"title":"Go to evidence: the guard now","command":"review.openLocation"},{"title":"Open review checklist","command":"review.showChecklist"}]}
 --> {"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":{"textDocument":{"uri":"${WSURI}/csrc/py_itfs_cu/act.cu"},"position":{"line":1,"character":0}}}
-<-- {"id":4,"result":{"contents":{"kind":"plaintext","value":"re:D4 — "}}}
+<-- {"id":4,"result":{"contents":{"kind":"plaintext","value":"re:D4 — (.|\\n)*\\n\\nThis finding's evidence:\\n\\n- csrc/py_itfs_cu/act.cu:6 — the guard now\\n\\n---\\n\\nDerived for this file: modified-kernel, invariant-removed, layout-contiguity \\(their rules: the review checklist, command review.showChecklist\\)$"}}}
 --> {"jsonrpc":"2.0","id":5,"method":"shutdown"}
 <-- {"id":5,"result":null}
 --> {"jsonrpc":"2.0","method":"exit"}

@@ -10,7 +10,7 @@
 --> {"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":null}}
 <-- {"id":"$capture:cfg2","method":"workspace/configuration"}
 --> {"jsonrpc":"2.0","id":@{cfg2},"result":[{"derivedHints":true}]}
-<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"modified-kernel"}]}}
+<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"derived"}]}}
 # A client that answers with an error or garbage leaves the settings as they were.
 --> {"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{}}}
 <-- {"id":"$capture:cfg3","method":"workspace/configuration"}

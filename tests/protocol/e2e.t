@@ -8,19 +8,19 @@
 --> {"jsonrpc":"2.0","method":"initialized","params":{}}
 # The working tree's change: the kernel file, with its derived-family hint on the changed line.
 <-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","version":"$absent","diagnostics":[
-      {"code":"modified-kernel","source":"review","severity":4,
-       "message":"re:^this change derives modified-kernel: A1 — .*; B2 — ",
+      {"code":"derived","source":"review","severity":4,
+       "message":"this change derives modified-kernel — their rules are in the review checklist",
        "range":{"start":{"line":3,"character":0},"end":{"line":3,"character":41}},
-       "codeDescription":{"href":"re:^file://.*/[0-9.]+/rules\\.md#L[0-9]+$"},
-       "data":{"kind":"derived","family":"modified-kernel","rules":["$some","A1","B2"]}}]}}
+       "codeDescription":"$absent",
+       "data":{"kind":"derived","families":["modified-kernel"]}}]}}
 
 # Open it: same diagnostics, now with the document's version.
 --> {"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu","languageId":"cuda","version":1,"text":"// Attention kernel used by the protocol tests.\n__global__ void attn_kernel(float *out, int n) {\n    int i = threadIdx.x;\n    if (i < n) out[i] = 2.0f; // 日本 😀 e\u0301\n}\n"}}}
-<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","version":1,"diagnostics":[{"code":"modified-kernel","range":{"start":{"line":3}}}]}}
+<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","version":1,"diagnostics":[{"code":"derived","range":{"start":{"line":3}}}]}}
 
 # Edit the first line too (unsaved): the hint moves to the first changed line, from the buffer.
 --> {"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu","version":2},"contentChanges":[{"range":{"start":{"line":0,"character":3},"end":{"line":0,"character":12}},"text":"Flash-attention"}]}}
-<-- {"method":"textDocument/publishDiagnostics","params":{"version":2,"diagnostics":[{"code":"modified-kernel","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":53}}}]}}
+<-- {"method":"textDocument/publishDiagnostics","params":{"version":2,"diagnostics":[{"code":"derived","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":53}}}]}}
 
 # Undo the edit in the buffer (a whole-text change back to the base text): the file no longer
 # differs, so its diagnostics are cleared, although the disk still holds the change.
@@ -39,12 +39,12 @@
 # (collectors may add findings of their own beside the hint).
 %sh printf '__global__ void fresh(float *o) { o[0] = 0.0f; }\n' > csrc/kernels/fresh.cu
 --> {"jsonrpc":"2.0","method":"workspace/didChangeWatchedFiles","params":{"changes":[{"uri":"${WSURI}/csrc/kernels/fresh.cu","type":1}]}}
-<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/fresh.cu","version":"$absent","diagnostics":["$some",{"code":"new-kernel","range":{"start":{"line":0}}}]}}
+<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/fresh.cu","version":"$absent","diagnostics":["$some",{"code":"derived","message":"re:derives new-kernel","range":{"start":{"line":0}}}]}}
 
 # Change the kernel on disk again, outside the editor.
 %sh printf '// edited outside\n' >> csrc/kernels/attn.cu
 --> {"jsonrpc":"2.0","method":"workspace/didChangeWatchedFiles","params":{"changes":[{"uri":"${WSURI}/csrc/kernels/attn.cu","type":2}]}}
-<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"modified-kernel","range":{"start":{"line":5}}}]}}
+<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"derived","range":{"start":{"line":5}}}]}}
 
 # Delete the new file: it no longer differs from the base, so it is cleared.
 %sh rm csrc/kernels/fresh.cu
@@ -55,7 +55,7 @@
 # the top of the (gone) file, where the Problems panel can still list it.
 %sh rm csrc/kernels/attn.cu
 --> {"jsonrpc":"2.0","method":"workspace/didChangeWatchedFiles","params":{"changes":[{"uri":"${WSURI}/csrc/kernels/attn.cu","type":3}]}}
-<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"modified-kernel","range":{"start":{"line":0,"character":0}}}]}}
+<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"derived","range":{"start":{"line":0,"character":0}}}]}}
 --> {"jsonrpc":"2.0","id":2,"method":"workspace/executeCommand","params":{"command":"review.showDerivedRules"}}
 <-- {"id":2,"result":"re:files=1"}
 

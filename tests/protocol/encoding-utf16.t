@@ -5,7 +5,7 @@
 <-- {"id":1,"result":{"capabilities":{"positionEncoding":"utf-16"}}}
 --> {"jsonrpc":"2.0","method":"initialized","params":{}}
 # The hint covers the whole changed line: 41 UTF-16 units (48 bytes).
-<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"modified-kernel","range":{"start":{"line":3,"character":0},"end":{"line":3,"character":41}}}]}}
+<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"derived","range":{"start":{"line":3,"character":0},"end":{"line":3,"character":41}}}]}}
 
 --> {"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu","languageId":"cuda","version":1,"text":"// Attention kernel used by the protocol tests.\n__global__ void attn_kernel(float *out, int n) {\n    int i = threadIdx.x;\n    if (i < n) out[i] = 2.0f; // 日本 😀 e\u0301\n}\n"}}}
 <-- {"method":"textDocument/publishDiagnostics","params":{"version":1,"diagnostics":[{"range":{"start":{"line":3,"character":0},"end":{"line":3,"character":41}}}]}}

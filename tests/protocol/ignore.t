@@ -12,7 +12,7 @@
 <-- {"id":2,"result":["$some",{"title":"Ignore D4 on this line","edit":{"changes":{"${WSURI}/aiter/ops/act.py":[{"range":{"start":{"line":1,"character":36},"end":{"line":1,"character":36}},"newText":", D4"}]}}}]}
 # With the edit applied the finding is suppressed.
 --> {"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"${WSURI}/aiter/ops/act.py","languageId":"python","version":1,"text":"def f(x):\n    return g(x)  # review: ignore[B7, D4]\n"}}}
-<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/aiter/ops/act.py","version":1,"diagnostics":[{"code":"ops-wrapper"},{"code":"invariant-removed"}]}}
+<-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/aiter/ops/act.py","version":1,"diagnostics":[{"code":"derived","message":"re:derives ops-wrapper, invariant-removed "}]}}
 # Without the comment the finding returns, and the action appends a Python comment.
 --> {"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"${WSURI}/aiter/ops/act.py","version":2},"contentChanges":[{"text":"def f(x):\n    return g(x)\n"}]}}
 <-- {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/aiter/ops/act.py","version":2,"diagnostics":["$some",{"code":"D4"}]}}

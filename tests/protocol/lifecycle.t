@@ -17,8 +17,9 @@
       "capabilities":{"positionEncoding":"utf-16",
         "textDocumentSync":{"openClose":true,"change":2,"save":{"includeText":false}},
         "hoverProvider":true,"codeActionProvider":true,
-        "executeCommandProvider":{"commands":["review.openRule","review.openLocation","review.rescan","review.showDerivedRules"]},
-        "diagnosticProvider":{"identifier":"review","interFileDependencies":true,"workspaceDiagnostics":false}},
+        "executeCommandProvider":{"commands":["review.openRule","review.openLocation","review.rescan","review.showDerivedRules","review.showChecklist","review.listRules","review.showConfig"]},
+        "diagnosticProvider":{"identifier":"review","interFileDependencies":true,"workspaceDiagnostics":true},
+        "workspace":{"workspaceFolders":{"supported":true,"changeNotifications":true}}},
       "serverInfo":{"name":"review-lsp","version":"re:^\\d+\\.\\d+\\.\\d+"}}}
 
 # initialize twice: InvalidRequest.
@@ -27,7 +28,7 @@
 
 --> {"jsonrpc":"2.0","method":"initialized","params":{}}
 # The first scan publishes the changed kernel file (a derived-family hint).
-<-- {"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","version":"$absent","diagnostics":[{"code":"modified-kernel","source":"review","severity":4}]}}
+<-- {"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","version":"$absent","diagnostics":[{"code":"derived","source":"review","severity":4}]}}
 
 # Unknown request: MethodNotFound; unknown notification: nothing; $/ request: MethodNotFound.
 --> {"jsonrpc":"2.0","id":4,"method":"textDocument/definition","params":{"textDocument":{"uri":"${WSURI}/a"},"position":{"line":0,"character":0}}}

@@ -8,13 +8,13 @@
 # A new kernel with an invalid byte: "ab\xffcd" is 5 UTF-16 units.
 %sh printf 'ab\377cd\n' > csrc/kernels/bad.cu
 --> {"jsonrpc":"2.0","id":2,"method":"workspace/executeCommand","params":{"command":"review.rescan"}}
-<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/bad.cu","diagnostics":["$some",{"code":"new-kernel","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":5}}}]}}
+<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/bad.cu","diagnostics":["$some",{"code":"derived","message":"re:derives new-kernel","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":5}}}]}}
 <~~ {"id":2,"result":"*"}
 
 # The kernel opened with CRLF line ends: every line differs from the base, the hint sits on
 # line 0 and ends before the "\r" (47 units).
 --> {"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu","languageId":"cuda","version":1,"text":"// Attention kernel used by the protocol tests.\r\n__global__ void attn_kernel(float *out, int n) {\r\n    int i = threadIdx.x;\r\n    if (i < n) out[i] = 1.0f;\r\n}\r\n"}}}
-<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","version":1,"diagnostics":[{"code":"modified-kernel","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":47}}}]}}
+<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","version":1,"diagnostics":[{"code":"derived","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":47}}}]}}
 # An edit at the end of a CRLF line (character 999 clamps before the "\r").
 --> {"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn.cu","version":2},"contentChanges":[{"range":{"start":{"line":0,"character":999},"end":{"line":0,"character":999}},"text":"!"}]}}
 <~~ {"method":"textDocument/publishDiagnostics","params":{"version":2,"diagnostics":[{"range":{"end":{"line":0,"character":48}}}]}}

@@ -3,9 +3,11 @@
 --> {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"${WSURI}","capabilities":{},"initializationOptions":{"rulesPath":"team.md"}}}
 <-- {"id":1,"result":{"capabilities":"*"}}
 --> {"jsonrpc":"2.0","method":"initialized","params":{}}
-<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"modified-kernel","message":"re:A1 — Our sibling rule; B2;","codeDescription":{"href":"${WSURI}/team.md#L3"}}]}}
+<~~ {"method":"textDocument/publishDiagnostics","params":{"uri":"${WSURI}/csrc/kernels/attn.cu","diagnostics":[{"code":"derived"}]}}
 --> {"jsonrpc":"2.0","id":2,"method":"workspace/executeCommand","params":{"command":"review.openRule","arguments":["A1"]}}
 <-- {"id":2,"result":{"uri":"${WSURI}/team.md","line":3}}
+--> {"jsonrpc":"2.0","id":4,"method":"workspace/executeCommand","params":{"command":"review.listRules","arguments":[{"uri":"${WSURI}"}]}}
+<-- {"id":4,"result":[{"id":"A1","title":"Our sibling rule","line":3,"uri":"${WSURI}/team.md"}]}
 --> {"jsonrpc":"2.0","id":3,"method":"shutdown"}
 <-- {"id":3,"result":null}
 --> {"jsonrpc":"2.0","method":"exit"}

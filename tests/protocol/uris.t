@@ -33,7 +33,7 @@
 
 # Percent-encoding inside the workspace is decoded: %2E is ".".
 --> {"jsonrpc":"2.0","id":6,"method":"textDocument/hover","params":{"textDocument":{"uri":"${WSURI}/csrc/kernels/attn%2Ecu"},"position":{"line":3,"character":2}}}
-<-- {"id":6,"result":{"contents":{"kind":"markdown","value":"re:A1 — "}}}
+<-- {"id":6,"result":{"contents":{"kind":"markdown","value":"re:^\\*\\*Derived for this file:\\*\\* modified-kernel"}}}
 --> {"jsonrpc":"2.0","id":7,"method":"shutdown"}
 <-- {"id":7,"result":null}
 --> {"jsonrpc":"2.0","method":"exit"}

@@ -12,7 +12,7 @@ out=$("$BIN" --help); expect_contains help-lists-check "$out" "review-lsp check"
 expect_contains unknown-command-message "$(cat err.txt)" "unknown command 'frobnicate'"
 "$BIN" check --bogus 2>err.txt; expect_rc unknown-option-exit-2 $? 2
 "$BIN" check --format xml 2>err.txt; expect_rc bad-format-exit-2 $? 2
-expect_contains bad-format-message "$(cat err.txt)" "--format must be text, json or sarif"
+expect_contains bad-format-message "$(cat err.txt)" "--format must be text, json, sarif, github or rdjson"
 "$BIN" check --base 2>err.txt; expect_rc missing-value-exit-2 $? 2
 "$BIN" check --root . 2>err.txt; expect_rc root-without-diff-exit-2 $? 2
 mkdir -p notrepo
@@ -26,6 +26,30 @@ out=$("$BIN" explain HK12b); expect_contains explain-housekeeping-row "$out" "| 
 "$BIN" explain D44 2>err.txt; expect_rc explain-unknown-exit-2 $? 2
 expect_contains explain-near-matches "$(cat err.txt)" "did you mean D4"
 "$BIN" explain 2>/dev/null; expect_rc explain-no-id-exit-2 $? 2
+
+# A repository with its own rules file: explain (and every other command) reads that file, in
+# the repository and when PATH names it from elsewhere; it wins over --rules, which is then
+# said to be unused.
+new_repo own
+mkdir -p own/.claude/skills/review-pr
+cat > own/.claude/skills/review-pr/rules.md <<'R'
+### D — Safety
+
+**D4 — Guard removed, team wording** 🔴
+**Catches:** our team's own text for the guard rule.
+R
+printf 'x\n' > own/a.py; commit_all own base
+printf '### T\n\n**D4 — From the rules flag** 🔴\ntext\n' > flag-rules.md
+out=$(cd own && "$BIN" explain D4)
+expect_contains explain-reads-repository-rules "$out" "**D4 — Guard removed, team wording**"
+out=$("$BIN" explain D4 own)
+expect_contains explain-path-reads-repository-rules "$out" "our team's own text for the guard rule"
+out=$(cd own && "$BIN" explain D4 --rules ../flag-rules.md 2>../err.txt)
+expect_contains repository-rules-win-over-flag "$out" "team wording"
+expect_contains unused-rules-flag-noted "$(cat err.txt)" "rules file ../flag-rules.md is not used: the repository has its own"
+out=$("$BIN" explain D4 --rules flag-rules.md)
+expect_contains rules-flag-outside-repository "$out" "**D4 — From the rules flag**"
+(cd own && "$BIN" explain D8 2>/dev/null); expect_rc explain-unknown-in-repository-rules-exit-2 $? 2
 
 # --- a repository with a base commit and an uncommitted change ----------------------------------
 new_repo r1
@@ -102,8 +126,20 @@ out=$(cd r3 && "$BIN" check --format json | python3 -c 'import json,sys; print(j
 expect_contains base-is-origin-main "$out" "origin/main"
 out=$(cd r3 && "$BIN" check --base HEAD~1 --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["base"])')
 expect_contains base-flag "$out" "HEAD~1"
-out=$(cd r3 && "$BIN" check --base no-such-ref 2>&1)
-expect_contains bad-base-falls-back "$out" "base 'no-such-ref' does not name a commit here; using the default"
+# An explicit base that names no commit is an error (a mistyped base must not review the wrong
+# change quietly); so is a PATH that does not exist.
+out=$(cd r3 && "$BIN" check --base origin/mian 2>&1); rc=$?
+expect_rc unresolved-base-exit-2 $rc 2
+expect_contains unresolved-base-message "$out" "base 'origin/mian' does not name a commit in"
+(cd r3 && "$BIN" rules --base origin/mian >/dev/null 2>&1); expect_rc unresolved-base-rules-exit-2 $? 2
+(cd r3 && "$BIN" check --base HEAD~1 >/dev/null 2>&1); expect_rc resolved-base-exit-0 $? 0
+"$BIN" check "$TMPD/no/such/dir" 2>err.txt; expect_rc missing-path-exit-3 $? 3
+expect_contains missing-path-says-so "$(cat err.txt)" "$TMPD/no/such/dir does not exist"
+# An unknown --disable id is reported with the nearest ids; the review still runs.
+out=$(cd r3 && "$BIN" check --disable D44 --disable B8 2>&1 >/dev/null); rc=$?
+expect_contains unknown-disable-warns "$out" "warning: --disable D44 names no rule; did you mean D4"
+expect_not_contains known-disable-quiet "$out" "--disable B8"
+(cd r3 && "$BIN" check --disable D44 >/dev/null 2>&1); expect_rc unknown-disable-exit-0 $? 0
 
 # --- repository states -------------------------------------------------------------------------
 new_repo unborn
@@ -125,6 +161,9 @@ out=$(cd detached && "$BIN" check 2>&1); rc=$?
 expect_rc detached-exit-0 $rc 0
 expect_contains detached-says-so "$out" "HEAD is detached and no main/master branch exists"
 expect_contains detached-reviews-uncommitted "$out" "in 1 changed file;"
+expect_contains detached-empty-title-noted "$out" "# note: the title is empty: HEAD is detached and has no commit since the base"
+out=$(cd detached && "$BIN" check --title "perf: x" 2>&1)
+expect_not_contains titled-no-empty-title-note "$out" "the title is empty"
 
 git clone -q --depth 1 "file://$TMPD/r2" shallow 2>/dev/null
 printf 'z\n' >> shallow/a.py

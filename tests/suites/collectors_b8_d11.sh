@@ -70,10 +70,21 @@ printf 'diff --git a/csrc/a.h b/csrc/a.h\n--- a/csrc/a.h\n+++ b/csrc/a.h\n@@ -1,
 out=$("$BIN" check --diff nohead.diff --format text 2>/dev/null)
 expect_contains struct-abi-no-head-skips "$out" "# collector struct_abi: skipped: "
 # A FlyDSL file given whole in the diff (a new file) needs no head tree.
-printf 'diff --git a/aiter/ops/flydsl/k.py b/aiter/ops/flydsl/k.py\nnew file mode 100644\n--- /dev/null\n+++ b/aiter/ops/flydsl/k.py\n@@ -0,0 +1,3 @@\n+def k(view):\n+    t = fx.make_buffer_tensor(view)\n+    return t\n' > newfile.diff
+printf 'diff --git a/aiter/ops/flydsl/k.py b/aiter/ops/flydsl/k.py\nnew file mode 100644\n--- /dev/null\n+++ b/aiter/ops/flydsl/k.py\n@@ -0,0 +1,3 @@\n+def k(view, n: fx.Int32):\n+    t = fx.make_buffer_tensor(view)\n+    return fx.slice(t, (fx.block_idx.x * 64 + fx.thread_idx.x, None))\n' > newfile.diff
 out=$("$BIN" check --diff newfile.diff --format text 2>/dev/null)
 expect_contains flydsl-new-file-in-diff "$out" "aiter/ops/flydsl/k.py:2:9: warning [B8] make_buffer_tensor(view): max_size omitted"
 # Unparseable Python still gets a status line and no crash.
 printf 'diff --git a/aiter/ops/flydsl/bad.py b/aiter/ops/flydsl/bad.py\nnew file mode 100644\n--- /dev/null\n+++ b/aiter/ops/flydsl/bad.py\n@@ -0,0 +1,2 @@\n+def k(view:\n+    t = fx.make_buffer_tensor(view, max_size=False\n' > bad.diff
 out=$("$BIN" check --diff bad.diff --format text 2>/dev/null)
 expect_contains flydsl-broken-python-status "$out" "# collector flydsl_bounds: nothing found"
+# An offset nested thousands of parentheses deep is walked only so far: no crash, a status line.
+python3 -c '
+d = 3000
+lines = ["def k(a, n: Int32):", "    r = buffer_ops.create_buffer_resource(a)",
+         "    o = " + "(" * d + "bid * 64 + tid" + ")" * d, "    return buffer_ops.buffer_load(r, o)"]
+print("diff --git a/aiter/ops/flydsl/deep.py b/aiter/ops/flydsl/deep.py\nnew file mode 100644")
+print("--- /dev/null\n+++ b/aiter/ops/flydsl/deep.py\n@@ -0,0 +1,%d @@" % len(lines))
+print("\n".join("+" + l for l in lines))' > deep.diff
+out=$("$BIN" check --diff deep.diff --format text 2>/dev/null); rc=$?
+expect_rc flydsl-deep-nesting-exit "$rc" 0
+expect_contains flydsl-deep-nesting-status "$out" "# collector flydsl_bounds: nothing found"

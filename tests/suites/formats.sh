@@ -21,13 +21,14 @@ def rms_norm(x, w):
 P
 commit_all fr base
 cat > fr/aiter/ops/flydsl/kernels/copy.py <<'P'
-from flydsl import buffer_ops
+from flydsl import buffer_ops, gpu
 
 
-def copy_kernel(src, dst):
+def copy_kernel(src, dst, n: Int32):
     src_rsrc = buffer_ops.create_buffer_resource(src)
     dst_rsrc = buffer_ops.create_buffer_resource(dst)  # review: ignore[B8]
-    return src_rsrc, dst_rsrc
+    i = gpu.block_idx.x * 256 + gpu.thread_idx.x
+    buffer_ops.buffer_store(buffer_ops.buffer_load(src_rsrc, i), dst_rsrc, i)
 P
 cat > fr/aiter/ops/norm.py <<'P'
 def rms_norm(x, w):
@@ -83,4 +84,9 @@ B
 out=$(cd fr && "$BIN" check --pr-body ../body.md)
 expect_contains pr-body-claim-flagged "$out" "body.md:4:"
 expect_contains pr-body-rule "$out" "hint [P3]"
+# The description goes through the engine like a commit message: the collector's status counts
+# it, and --disable applies to its findings too.
+expect_contains pr-body-in-collector-status "$out" "# collector perf_claims: found 0 of 1 claim line"
+out=$(cd fr && "$BIN" check --pr-body ../body.md --disable P3)
+expect_not_contains pr-body-disable-applies "$out" "[P3]"
 (cd fr && "$BIN" check --pr-body ../no-such-body.md >/dev/null 2>&1); expect_rc pr-body-missing-exit-2 $? 2

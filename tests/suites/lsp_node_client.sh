@@ -1,5 +1,6 @@
 # The Node client scenario (tests/node-client): review-lsp driven by vscode-jsonrpc and
-# vscode-languageserver-protocol from npm, as VS Code's client would, on a real git repository.
+# vscode-languageserver-protocol from npm, as VS Code's client would, on a multi-root workspace
+# of two real git repositories.
 # The npm packages (pinned in package-lock.json) are installed on first use.
 . "$ROOT/tests/lib.sh"
 
@@ -19,5 +20,13 @@ printf '// Attention kernel used by the protocol tests.\n__global__ void attn_ke
 commit_all "$WS" base
 printf '// Attention kernel used by the protocol tests.\n__global__ void attn_kernel(float *out, int n) {\n    int i = threadIdx.x;\n    if (i < n) out[i] = 2.0f; // \346\227\245\346\234\254 \360\237\230\200 e\314\201\n}\n' > "$WS/csrc/kernels/attn.cu"
 
-node "$DIR/client.js" "$BIN" "$WS"
+# A second repository for the multi-root workspace: a Triton wrapper whose guard is deleted.
+WS2="$TMPD/second"
+new_repo "$WS2"
+mkdir -p "$WS2/aiter/ops/triton"
+printf 'import triton\n\n\ndef scale(x):\n    assert x.is_contiguous()\n    return x\n' > "$WS2/aiter/ops/triton/scale.py"
+commit_all "$WS2" base
+printf 'import triton\n\n\ndef scale(x):\n    return x * 2\n' > "$WS2/aiter/ops/triton/scale.py"
+
+node "$DIR/client.js" "$BIN" "$WS" "$WS2"
 exit 0

@@ -1,5 +1,5 @@
 # The language server under valgrind (normal build): the lifecycle, malformed input, the end to
-# end document scenario and the code actions, with no memory errors and no definite or
+# end document scenario, the code actions, multi-root workspaces and workspace pulls, with no memory errors and no definite or
 # indirect leaks at exit.
 . "$ROOT/tests/lib.sh"
 . "$ROOT/tests/protocol/make-fixture.sh"
@@ -10,5 +10,6 @@ fi
 make_fixture "$TMPD/fixture"
 P="$ROOT/tests/protocol"
 node "$P/runner.js" --suite lsp_valgrind --valgrind --bin "$BIN_OPT" --fixture "$TMPD/fixture" --tmp "$TMPD/runs" \
-  "$P/lifecycle.t" "$P/framing.t" "$P/json.t" "$P/e2e.t" "$P/actions.t" "$P/cancel.t" "$P/settings.t"
+  "$P/lifecycle.t" "$P/framing.t" "$P/json.t" "$P/e2e.t" "$P/actions.t" "$P/cancel.t" "$P/settings.t" \
+  "$P/multi-root.t" "$P/pull-workspace.t"
 exit 0

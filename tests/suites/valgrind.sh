@@ -14,7 +14,7 @@ printf 'def k(src):\n    return src\n' > vg/aiter/ops/flydsl/kernels/k.py
 printf 'struct S { int a; int b; };\nstatic_assert(sizeof(S) == 8, "pinned");\n' > vg/csrc/include/s.h
 printf 'def f(x):\n    assert x > 0\n    return x\n' > vg/aiter/ops/f.py
 commit_all vg base
-printf 'from flydsl import buffer_ops\ndef k(src):\n    r = buffer_ops.create_buffer_resource(src)\n    return r\n' > vg/aiter/ops/flydsl/kernels/k.py
+printf 'from flydsl import buffer_ops\ndef k(src, n: Int32):\n    r = buffer_ops.create_buffer_resource(src)\n    return buffer_ops.buffer_load(r, bid * 64 + tid)\n' > vg/aiter/ops/flydsl/kernels/k.py
 printf 'struct S { int z; int a; int b; };\nstatic_assert(sizeof(S) == 8, "pinned");\n' > vg/csrc/include/s.h
 printf 'def f(x):\n    return x\n' > vg/aiter/ops/f.py
 (cd vg && $VG "$BIN_OPT" check >out.txt 2>vg.txt); rc=$?

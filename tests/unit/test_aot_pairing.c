@@ -195,6 +195,145 @@ TEST(new_public_names_not_taught_to_aot_are_flagged_on_the_name)
     drop_dir(root);
 }
 
+/* The shapes of real pull requests: a module AOT imports from through a multi-line, aliased
+ * import (new multi-B stage functions and a kernel-name helper), a module AOT star-imports
+ * (a new module constant and a new builder), a module AOT imports with `import ... as`, and a
+ * module imported only inside a function. Every new public name there is a finding; names AOT
+ * already imports (under an alias) are not. */
+static const char *const moe_kernels_head =
+    "import torch\n"                                      /* 1 */
+    "\n"
+    "\n"
+    "def moe_stage1(a, w, out):\n"                        /* 4: AOT imports it as _stage1 */
+    "    return out\n"
+    "\n"
+    "\n"
+    "def blockscale_multi_b_kernel_names(tile_m, tile_n):\n" /* 8: new */
+    "    return [f\"multi_b_{tile_m}x{tile_n}\"]\n"
+    "\n"
+    "\n"
+    "def moe_stage1_multi_b(a, w, out, num_b):\n"          /* 12: new */
+    "    return out\n"
+    "\n"
+    "\n"
+    "def moe_stage2_multi_b(a, w, out, num_b):\n"          /* 16: new */
+    "    return out\n";
+
+static const char *const route_maps_head =
+    "DROPPED_ROW = -1\n"                                   /* 1: new constant */
+    "EP_REMAP_BLOCKS: int = 8\n"                           /* 2: new annotated constant */
+    "\n"
+    "\n"
+    "def build_ep_rowmap_module(num_experts):\n"           /* 5: new builder */
+    "    return num_experts\n";
+
+static const char *const tile_cfg_head =
+    "TILE_M = 32\n"
+    "TILE_N = 128\n";                                      /* 2: new */
+
+static const char *const reduce_head =
+    "def run_reduction(x):\n"
+    "    return x\n"
+    "\n"
+    "\n"
+    "def run_reduction_ep(x, rank):\n"                     /* 5: new */
+    "    return x\n";
+
+static const char *const real_shapes_diff =
+    "diff --git a/aiter/ops/flydsl/moe_kernels.py b/aiter/ops/flydsl/moe_kernels.py\n"
+    "--- a/aiter/ops/flydsl/moe_kernels.py\n"
+    "+++ b/aiter/ops/flydsl/moe_kernels.py\n"
+    "@@ -3,3 +3,15 @@ import torch\n"
+    " \n"
+    " def moe_stage1(a, w, out):\n"
+    "     return out\n"
+    "+\n"
+    "+\n"
+    "+def blockscale_multi_b_kernel_names(tile_m, tile_n):\n"
+    "+    return [f\"multi_b_{tile_m}x{tile_n}\"]\n"
+    "+\n"
+    "+\n"
+    "+def moe_stage1_multi_b(a, w, out, num_b):\n"
+    "+    return out\n"
+    "+\n"
+    "+\n"
+    "+def moe_stage2_multi_b(a, w, out, num_b):\n"
+    "+    return out\n"
+    "diff --git a/aiter/ops/flydsl/kernels/moe_route_maps.py b/aiter/ops/flydsl/kernels/moe_route_maps.py\n"
+    "new file mode 100644\n"
+    "--- /dev/null\n"
+    "+++ b/aiter/ops/flydsl/kernels/moe_route_maps.py\n"
+    "@@ -0,0 +1,6 @@\n"
+    "+DROPPED_ROW = -1\n"
+    "+EP_REMAP_BLOCKS: int = 8\n"
+    "+\n"
+    "+\n"
+    "+def build_ep_rowmap_module(num_experts):\n"
+    "+    return num_experts\n"
+    "diff --git a/aiter/ops/flydsl/kernels/tile_cfg.py b/aiter/ops/flydsl/kernels/tile_cfg.py\n"
+    "--- a/aiter/ops/flydsl/kernels/tile_cfg.py\n"
+    "+++ b/aiter/ops/flydsl/kernels/tile_cfg.py\n"
+    "@@ -1 +1,2 @@\n"
+    " TILE_M = 32\n"
+    "+TILE_N = 128\n"
+    "diff --git a/aiter/ops/flydsl/reduce.py b/aiter/ops/flydsl/reduce.py\n"
+    "--- a/aiter/ops/flydsl/reduce.py\n"
+    "+++ b/aiter/ops/flydsl/reduce.py\n"
+    "@@ -1,2 +1,6 @@\n"
+    " def run_reduction(x):\n"
+    "     return x\n"
+    "+\n"
+    "+\n"
+    "+def run_reduction_ep(x, rank):\n"
+    "+    return x\n";
+
+TEST(aot_imports_read_through_aliases_multiline_star_and_function_imports)
+{
+    char *root = make_dir();
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    put(root, "aiter/ops/flydsl/moe_kernels.py", moe_kernels_head);
+    put(root, "aiter/ops/flydsl/kernels/moe_route_maps.py", route_maps_head);
+    put(root, "aiter/ops/flydsl/kernels/tile_cfg.py", tile_cfg_head);
+    put(root, "aiter/ops/flydsl/reduce.py", reduce_head);
+    put(root, "aiter/aot/flydsl/moe.py",
+        "from aiter.aot.flydsl.common import compile_one\n"
+        "from aiter.ops.flydsl.moe_kernels import (\n"
+        "    moe_stage1 as _stage1,\n"
+        ")\n"
+        "import aiter.ops.flydsl.kernels.tile_cfg as tile_cfg\n"
+        "\n"
+        "\n"
+        "def precompile(rows):\n"
+        "    from aiter.ops.flydsl.reduce import run_reduction\n"
+        "    return [compile_one(_stage1, r, tile_cfg.TILE_M) for r in rows]\n");
+    put(root, "aiter/aot/flydsl/grouped_moe.py",
+        "from aiter.ops.flydsl.kernels.moe_route_maps import *\n");
+    result r = run(real_shapes_diff, root);
+    if (r.out.n != 8)
+        dump(&r);
+    CHECK_INT(r.out.n, 8);
+    const char *mk = "aiter/ops/flydsl/moe_kernels.py", *rm = "aiter/ops/flydsl/kernels/moe_route_maps.py";
+    CHECK(at(&r, mk, 4) == NULL); /* already imported, under an alias */
+    CHECK(at(&r, mk, 8) != NULL);
+    CHECK(at(&r, mk, 12) != NULL);
+    CHECK(at(&r, mk, 16) != NULL);
+    CHECK(at(&r, rm, 1) != NULL);
+    CHECK(at(&r, rm, 2) != NULL);
+    CHECK(at(&r, rm, 5) != NULL);
+    CHECK(at(&r, "aiter/ops/flydsl/kernels/tile_cfg.py", 2) != NULL);
+    CHECK(at(&r, "aiter/ops/flydsl/reduce.py", 5) != NULL);
+    const finding *f = at(&r, rm, 2);
+    if (f)
+        CHECK(str_starts(f->message, "`EP_REMAP_BLOCKS` is new and public in "
+                                     "aiter.ops.flydsl.kernels.moe_route_maps, which the FlyDSL "
+                                     "pre-compiler imports from (aiter/aot/flydsl/grouped_moe.py)"));
+    CHECK_STR(r.status, "found 8 new FlyDSL ops names the pre-compiler was not taught");
+    result_free(&r);
+    drop_dir(root);
+}
+
 TEST(status_lines)
 {
     char *root = make_dir();
@@ -236,4 +375,5 @@ TEST(status_lines)
 
 UNIT_MAIN("test_aot_pairing",
           UNIT_CASE(new_public_names_not_taught_to_aot_are_flagged_on_the_name),
+          UNIT_CASE(aot_imports_read_through_aliases_multiline_star_and_function_imports),
           UNIT_CASE(status_lines))

@@ -72,7 +72,7 @@ TEST(dirty_paths_and_overlays)
 {
     setup();
     char *cause = NULL;
-    engine *e = engine_open(dir, NULL, &cause);
+    engine *e = engine_open_repo(dir, NULL, &cause);
     CHECK(e != NULL);
     engine_set_incremental(e, true);
     write_file("a.py", "a = 2\n");
@@ -125,13 +125,13 @@ TEST(incremental_equals_full)
 {
     setup();
     char *cause = NULL;
-    engine *inc = engine_open(dir, NULL, &cause);
+    engine *inc = engine_open_repo(dir, NULL, &cause);
     engine_set_incremental(inc, true);
     char *p = paths(inc);
     free(p);
     write_file("a.py", "import os\nX = os.environ.get('AITER_X')\n");
     engine_mark_dirty(inc, "a.py");
-    engine *full = engine_open(dir, NULL, &cause);
+    engine *full = engine_open_repo(dir, NULL, &cause);
     review *ri = NULL, *rf = NULL;
     CHECK(engine_review(inc, &ri, &cause) == 0);
     CHECK(engine_review(full, &rf, &cause) == 0);
@@ -156,7 +156,7 @@ TEST(settings_change_rebuilds)
 {
     setup();
     char *cause = NULL;
-    engine *e = engine_open(dir, NULL, &cause);
+    engine *e = engine_open_repo(dir, NULL, &cause);
     engine_set_incremental(e, true);
     char *p = paths(e);
     CHECK_STR(p, "");

@@ -1,6 +1,8 @@
 /* Unit tests for the FlyDSL buffer-bounds collector (rule B8): changes built from unified diffs
  * (new files carry their whole head text), each call form judged bounded or not, the exact
- * range of each finding, and the status line in every outcome. */
+ * range of each finding, and the status line in every outcome. A call is a finding only with
+ * an access that can run past the tensor, so each unbounded call here is read at a block-tiled
+ * lane offset (`bid * 64 + tid`) in a kernel with a run-time size (an Int32 parameter). */
 #include <string.h>
 #include <unistd.h>
 
@@ -32,9 +34,9 @@ TEST(bare_make_buffer_tensor_is_flagged_on_the_callee)
 {
     static const char *const src[] = {
         "import flydsl.expr as fx",                       /* 1 */
-        "def k(view):",                                   /* 2 */
+        "def k(view, m: fx.Int32):",                      /* 2 */
         "    buf = fx.make_buffer_tensor(view)",          /* 3 */
-        "    return buf",                                 /* 4 */
+        "    return fx.slice(buf, (fx.block_idx.x * 64 + fx.thread_idx.x, None))", /* 4 */
         NULL};
     char *d = new_file_diff("aiter/ops/flydsl/kernels/k.py", src);
     result r = run(d);
@@ -51,8 +53,25 @@ TEST(bare_make_buffer_tensor_is_flagged_on_the_callee)
         CHECK_INT(f->range.end_col, 31);
         CHECK(str_starts(f->message, "make_buffer_tensor(view): max_size omitted, so the "
                                      "descriptor covers 0xFFFFFFFF bytes"));
+        CHECK_INT(f->nrelated, 1);  /* the access that can run past the tensor */
+        if (f->nrelated)
+            CHECK_INT(f->related[0].range.line, 4);
     }
-    CHECK_STR(r.status, "found 1 unbounded buffer resource or descriptor on changed lines");
+    CHECK_STR(r.status, "found 1 unbounded buffer resource or descriptor with an access that can "
+                        "run past the tensor on changed lines");
+    result_free(&r);
+    free(d);
+    /* the same call handed back whole: no access to judge, left out and counted */
+    static const char *const bare[] = {
+        "import flydsl.expr as fx", "def k(view, m: fx.Int32):",
+        "    buf = fx.make_buffer_tensor(view)", "    return buf", NULL};
+    d = new_file_diff("aiter/ops/flydsl/kernels/k.py", bare);
+    r = run(d);
+    CHECK_INT(r.out.n, 0);
+    CHECK_STR(r.status, "nothing found: no unbounded buffer resource or descriptor with an access "
+                        "that can run past the tensor on a changed line of 1 FlyDSL file; 1 "
+                        "unbounded with no access shown to run past the tensor left out (1 whose "
+                        "accesses were not followed)");
     result_free(&r);
     free(d);
 }
@@ -60,9 +79,9 @@ TEST(bare_make_buffer_tensor_is_flagged_on_the_callee)
 TEST(max_size_true_is_flagged_on_the_keyword_argument)
 {
     static const char *const src[] = {
-        "def k(a):",                                                        /* 1 */
+        "def k(a, m: Int32):",                                              /* 1 */
         "    r = buffer_ops.create_buffer_resource(a, max_size=True)",      /* 2 */
-        "    return r",                                                     /* 3 */
+        "    return buffer_ops.buffer_load(r, bid * 64 + tid)",             /* 3 */
         NULL};
     char *d = new_file_diff("aiter/ops/flydsl/a.py", src);
     result r = run(d);
@@ -77,13 +96,15 @@ TEST(max_size_true_is_flagged_on_the_keyword_argument)
     result_free(&r);
     free(d);
     /* spaces around "=": the range still starts at the keyword */
-    static const char *const spaced[] = {"r = make_buffer_tensor(a, max_size = True)", NULL};
+    static const char *const spaced[] = {
+        "def k(a, m: Int32):", "    r = make_buffer_tensor(a, max_size = True)",
+        "    return fx.slice(r, (bid * 64 + tid,))", NULL};
     d = new_file_diff("aiter/ops/flydsl/a2.py", spaced);
     r = run(d);
     CHECK_INT(r.out.n, 1);
     if (r.out.n) {
-        CHECK_INT(r.out.items[0].range.col, 26);
-        CHECK_INT(r.out.items[0].range.end_col, 41);
+        CHECK_INT(r.out.items[0].range.col, 30);
+        CHECK_INT(r.out.items[0].range.end_col, 45);
     }
     result_free(&r);
     free(d);
@@ -118,8 +139,8 @@ TEST(bounded_forms_are_silent)
     for (size_t i = 0; i < r.out.n; i++)
         fprintf(stderr, "  unexpected: %d: %s\n", r.out.items[i].range.line,
                 r.out.items[i].message);
-    CHECK_STR(r.status, "nothing found: no unbounded buffer resource or descriptor on a changed "
-                        "line of 1 FlyDSL file");
+    CHECK_STR(r.status, "nothing found: no unbounded buffer resource or descriptor with an access "
+                        "that can run past the tensor on a changed line of 1 FlyDSL file");
     result_free(&r);
     free(d);
 }
@@ -127,7 +148,7 @@ TEST(bounded_forms_are_silent)
 TEST(unbounded_forms_are_flagged)
 {
     static const char *const src[] = {
-        "def k(a, n, wide, dflt=True):",                              /* 1 */
+        "def k(a, n, wide, dflt=True, m: fx.Int32 = 0):",             /* 1 */
         "    r1 = ptr_buffer_resource(a)",                            /* 2 */
         "    r2 = create_buffer_resource(a, n, True)",                /* 3 */
         "    r3 = make_buffer_tensor(a, max_size=wide)",              /* 4 */
@@ -136,14 +157,18 @@ TEST(unbounded_forms_are_flagged)
         "    r5 = make_buffer_tensor(a, max_size=on)",                /* 7 */
         "    r6 = make_buffer_tensor(a, max_size=n > 4)",             /* 8 */
         "    r7 = create_buffer_resource(a, num_records_bytes = None)", /* 9 */
-        "    d1 = make_tensor_descriptor_2d(a, oob_outer_bound=n)",   /* 10 */
-        "    d2 = make_tensor_descriptor_2d(a, oob_outer_bound=n, oob_inner_bound=None)", /* 11 */
-        "    return r1, r2, r3, r4, r5, r6, r7, d1, d2",
-        "def wide_module_constant(a):",                           /* 13 */
-        "    return make_buffer_tensor(a, max_size=UNBOUNDED)",   /* 14 */
-        "UNBOUNDED = True",                                       /* 15 */
-        "def shadow(a):",                                         /* 16 */
-        "    UNBOUNDED = False",                                  /* 17 */
+        "    d1 = make_tensor_descriptor_2d(a, oob_outer_bound=n, tensor_shape=(n, m))", /* 10 */
+        "    d2 = make_tensor_descriptor_2d(a, oob_outer_bound=n, oob_inner_bound=None, shape=(n, m))",
+        "    row = bid * 64 + tid",                               /* 12 */
+        "    loads = buffer_load(r1, row), buffer_load(r2, row), buffer_load(r7, row)",
+        "    views = fx.slice(r3, (row, None)), fx.slice(r4, (row,))",
+        "    more = fx.slice(r5, (row,)), fx.slice(r6, (row,))",
+        "    return loads, views, more, d1, d2",
+        "def wide_module_constant(a, m: fx.Int32):",              /* 17 */
+        "    return fx.slice(make_buffer_tensor(a, max_size=UNBOUNDED), (bid * 64 + tid,))",
+        "UNBOUNDED = True",                                       /* 19 */
+        "def shadow(a):",                                         /* 20 */
+        "    UNBOUNDED = False",                                  /* 21 */
         "    return UNBOUNDED",
         NULL};
     char *d = new_file_diff("aiter/ops/flydsl/c.py", src);
@@ -156,18 +181,21 @@ TEST(unbounded_forms_are_flagged)
         if (!at_line(&r, line))
             fprintf(stderr, "  no finding on line %d\n", line);
     }
-    const finding *f = at_line(&r, 14);
+    const finding *f = at_line(&r, 18);
+    CHECK(f != NULL);
     if (f) {
         CHECK(str_contains(f->message, "`UNBOUNDED` is never False here"));
         if (f->nrelated)
-            CHECK_INT(f->related[0].range.line, 15);
+            CHECK_INT(f->related[0].range.line, 19);
     }
     f = at_line(&r, 4);
     if (f) {
         CHECK(str_contains(f->message, "parameter `wide` of `k` (no default)"));
-        CHECK_INT(f->nrelated, 1);
-        if (f->nrelated)
+        CHECK_INT(f->nrelated, 2);  /* the parameter, then the access */
+        if (f->nrelated == 2) {
             CHECK_INT(f->related[0].range.line, 1);
+            CHECK_INT(f->related[1].range.line, 14);
+        }
     }
     f = at_line(&r, 5);
     if (f)
@@ -175,7 +203,7 @@ TEST(unbounded_forms_are_flagged)
     f = at_line(&r, 7);
     if (f) {
         CHECK(str_contains(f->message, "`on` is never False here"));
-        CHECK_INT(f->nrelated, 1);
+        CHECK_INT(f->nrelated, 2);
         if (f->nrelated)
             CHECK_INT(f->related[0].range.line, 6);
     }
@@ -236,7 +264,7 @@ TEST(only_changed_calls_count_with_head_tree)
     free(sub);
     char *path = xasprintf("%s/aiter/ops/flydsl/d.py", dir);
     FILE *fp = fopen(path, "w");
-    fputs("def k(a, n):\n"
+    fputs("def k(a, n, m: fx.Int32):\n"
           "\n"
           "    old = make_buffer_tensor(a)\n"
           "    new = make_buffer_tensor(a)\n"
@@ -244,14 +272,15 @@ TEST(only_changed_calls_count_with_head_tree)
           "    r = create_buffer_resource(\n"
           "        a,\n"
           "    )\n"
-          "    return old, new, r\n", fp);
+          "    return fx.slice(old, (bid + tid,)), fx.slice(new, (bid + tid,)), "
+          "buffer_load(r, bid + tid)\n", fp);
     fclose(fp);
     const char *d =
         "diff --git a/aiter/ops/flydsl/d.py b/aiter/ops/flydsl/d.py\n"
         "--- a/aiter/ops/flydsl/d.py\n"
         "+++ b/aiter/ops/flydsl/d.py\n"
         "@@ -1,9 +1,9 @@\n"
-        " def k(a, n):\n"
+        " def k(a, n, m: fx.Int32):\n"
         " \n"
         "     old = make_buffer_tensor(a)\n"
         "+    new = make_buffer_tensor(a)\n"
@@ -260,7 +289,8 @@ TEST(only_changed_calls_count_with_head_tree)
         "         a,\n"
         "-        num_records_bytes=n,\n"
         "     )\n"
-        "     return old, new, r\n";
+        "     return fx.slice(old, (bid + tid,)), fx.slice(new, (bid + tid,)), "
+        "buffer_load(r, bid + tid)\n";
     char *cause = NULL;
     change *c = diff_parse(d, strlen(d), &cause);
     free(cause);
@@ -276,7 +306,8 @@ TEST(only_changed_calls_count_with_head_tree)
         CHECK_INT(out.items[1].range.line, 6);
         CHECK(str_starts(out.items[1].message, "create_buffer_resource(a): max_size omitted"));
     }
-    CHECK_STR(ctx.status.buf, "found 2 unbounded buffer resources or descriptors on changed lines");
+    CHECK_STR(ctx.status.buf, "found 2 unbounded buffer resources or descriptors with an access "
+                              "that can run past the tensor on changed lines");
     sb_free(&ctx.status);
     findings_clear(&out);
     change_free(c);
@@ -289,7 +320,9 @@ TEST(only_changed_calls_count_with_head_tree)
 
 TEST(paths_outside_flydsl_are_not_read)
 {
-    static const char *const src[] = {"x = make_buffer_tensor(a)", NULL};
+    static const char *const src[] = {
+        "def k(a, m: Int32):", "    x = make_buffer_tensor(a)",
+        "    return fx.slice(x, (bid * 64 + tid,))", NULL};
     char *d = new_file_diff("aiter/ops/triton/x.py", src);
     result r = run(d);
     CHECK_INT(r.out.n, 0);
@@ -312,8 +345,9 @@ TEST(paths_outside_flydsl_are_not_read)
 TEST(long_buffer_expressions_are_cut)
 {
     static const char *const src[] = {
-        "t = make_buffer_tensor(some_module.some_attribute[index_one + index_two * stride_x])",
-        NULL};
+        "def k(m: Int32):",
+        "    t = make_buffer_tensor(some_module.some_attribute[index_one + index_two * stride_x])",
+        "    return fx.slice(t, (bid * 64 + tid,))", NULL};
     char *d = new_file_diff("aiter/ops/flydsl/e.py", src);
     result r = run(d);
     CHECK_INT(r.out.n, 1);

@@ -238,6 +238,47 @@ TEST(renamed_and_deleted_modules)
     drop_tree(root);
 }
 
+TEST(modules_a_package_redirects_through_an_import_hook_are_left_alone)
+{
+    char *root = make_tree();
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    /* a package that moved its modules into subpackages and keeps the old names importable:
+     * a map of old to new names and a sys.meta_path finder that consults it */
+    put(root, "aiter/kern/__init__.py",
+        "import importlib\nimport sys\n\n_MOVED = {\n    \"flash_decode\": \"attn.flash_decode\",\n"
+        "    'rope_cache': \"pos.rope_cache\",\n}\n\n\n"
+        "class _Finder:\n    def find_spec(self, fullname, path, target=None):\n"
+        "        return None\n\n\nsys.meta_path.insert(0, _Finder())\n");
+    put(root, "aiter/kern/attn/flash_decode.py", "def run():\n    return 0\n");
+    /* a package with a lazy module __getattr__ that names one submodule: attribute access
+     * works, but `from pkg.late_mod import x` still needs a file */
+    put(root, "aiter/lazy_pkg/__init__.py",
+        "def __getattr__(name):\n    if name == \"late_mod\":\n        import importlib\n"
+        "        return importlib.import_module(\".real\", __name__)\n    raise AttributeError(name)\n");
+    static const char *const src[] = {
+        "from aiter.kern.flash_decode import run",     /* 1: redirected by the map: silent */
+        "import aiter.kern.rope_cache",                /* 2: redirected: silent */
+        "from aiter.kern.never_existed import run",    /* 3: the hook does not name it */
+        "from aiter.lazy_pkg.late_mod import x",       /* 4: __getattr__ is no finder */
+        "from aiter.ops.flash_decode import run",      /* 5: no hook in aiter.ops */
+        NULL};
+    char *d = new_file_diff("op_tests/test_moved.py", src);
+    result r = run(d, root);
+    CHECK_INT(r.out.n, 3);
+    if (unit_failed_now)
+        dump_findings(&r);
+    CHECK(at_line(&r, 3) && str_contains(at_line(&r, 3)->message, "aiter.kern.never_existed"));
+    CHECK(at_line(&r, 4) && str_contains(at_line(&r, 4)->message, "aiter.lazy_pkg.late_mod"));
+    CHECK(at_line(&r, 5) && str_contains(at_line(&r, 5)->message, "aiter.ops.flash_decode"));
+    CHECK_STR(r.status, "found 3 unresolved imports among 5 first-party imported names the change "
+                        "adds; 2 redirected by a package's import hook left alone");
+    result_free(&r);
+    free(d);
+    drop_tree(root);
+}
+
 TEST(status_lines)
 {
     result r = run("diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n"
@@ -258,4 +299,5 @@ UNIT_MAIN("test_imports",
           UNIT_CASE(imports_that_resolve_or_cannot_be_disproved_are_silent),
           UNIT_CASE(relative_imports_in_a_package_init_resolve_against_the_package),
           UNIT_CASE(renamed_and_deleted_modules),
+          UNIT_CASE(modules_a_package_redirects_through_an_import_hook_are_left_alone),
           UNIT_CASE(status_lines))

@@ -102,6 +102,11 @@ class Session:
     def codes(self, rel):
         return sorted({d.get("code") for d in self.diags.get(rel, [])})
 
+    def families(self, rel):
+        """The derived families the file's hint names."""
+        return sorted({f for d in self.diags.get(rel, []) if d.get("code") == "derived"
+                       for f in (d.get("data") or {}).get("families", [])})
+
     def close(self):
         try:
             self.request("shutdown", None, timeout=10)

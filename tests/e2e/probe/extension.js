@@ -1,8 +1,8 @@
 // Test-only probe extension for tests/e2e (never shipped): appends one JSON line per event to
 // $DIAG_PROBE_OUT — {"event":"diagnostics","uri","diags":[...]} on every diagnostics change
 // (all URIs) and {"event":"editor","uri","line","character","text"} when the active editor or
-// its selection changes (the selection's start; text: that line, or the head of an untitled
-// document), {"event":"config","review":{...}} when a review.* setting changes — so tests/e2e/driver.js can
+// its selection changes (the selection's start; text: that line, or the head of a document that
+// is not a file: untitled, or the review checklist), {"event":"config","review":{...}} when a review.* setting changes — so tests/e2e/driver.js can
 // assert on what VS Code itself holds rather than on the DOM.
 'use strict';
 const vscode = require('vscode');
@@ -39,7 +39,7 @@ function dumpEditor(ed) {
     uri: doc.uri.toString(),
     line: ed.selection.start.line,
     character: ed.selection.start.character,
-    text: doc.uri.scheme === 'untitled' ? doc.getText().slice(0, 2000) : doc.lineAt(ed.selection.start.line).text,
+    text: doc.uri.scheme !== 'file' ? doc.getText().slice(0, 200000) : doc.lineAt(ed.selection.start.line).text,
   });
 }
 
@@ -47,6 +47,11 @@ function activate(context) {
   write({ event: 'probe-started' });
   context.subscriptions.push(
     vscode.languages.onDidChangeDiagnostics((e) => dumpDiagnostics(e.uris)),
+    // a virtual document's text may arrive after it is shown: record it again when it changes
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      const ed = vscode.window.activeTextEditor;
+      if (ed && ed.document === e.document && e.document.uri.scheme !== 'file') dumpEditor(ed);
+    }),
     vscode.window.onDidChangeActiveTextEditor((ed) => dumpEditor(ed)),
     vscode.window.onDidChangeTextEditorSelection((e) => dumpEditor(e.textEditor)),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -84,6 +84,7 @@ function M.check()
   end
 
   start("rules")
+  local list = rl.client() and rl.rules() or {}
   local rules = rl.rules_file()
   local why = "reported by the server"
   if not rules and root then
@@ -96,7 +97,7 @@ function M.check()
     end
   end
   if rules then
-    local n = #rl.parse_rules(rules)
+    local n = #list > 0 and tostring(#list) or "?"
     if vim.fn.filereadable(rules) == 1 then
       ok("rules file: " .. rules .. " (" .. why .. ", " .. n .. " rules)")
     else

@@ -1,8 +1,10 @@
 -- review_lsp: the Neovim plugin for review-lsp. `require("review_lsp").setup({...})` starts the
 -- server for Python, C/C++, CUDA/HIP, CSV, YAML and JSON buffers inside a git repository (one
--- client per repository), passes the `review` settings, adds :ReviewRule [ID], :ReviewRescan,
--- :ReviewDerived and :ReviewLog, and opens rule/evidence locations on the client side when the
--- server could not (Neovim without window/showDocument, e.g. Debian's 0.7). Works on Neovim 0.7
+-- client per repository), passes the `review` settings, maps `K` (hover) and `gra` (code
+-- action) in the buffers it serves unless those keys are mapped already, adds :ReviewRule [ID],
+-- :ReviewChecklist, :ReviewRescan, :ReviewDerived and :ReviewLog, shows the review checklist in
+-- a scratch buffer, and opens rule/evidence locations on the client side when the server could
+-- not (Neovim without window/showDocument, e.g. Debian's 0.7). Works on Neovim 0.7
 -- (vim.lsp.start_client + buf_attach_client), 0.8-0.10 (vim.lsp.start) and 0.11+
 -- (vim.lsp.config + vim.lsp.enable).
 local M = {}
@@ -21,8 +23,12 @@ local defaults = {
   -- the answer to workspace/configuration (section "review"): base, title, rulesPath,
   -- severity, disabledRules, derivedHints, debounceMs, maxFileBytes, logLevel.
   settings = {},
-  -- Called as on_attach(client, bufnr) after the server attaches to a buffer.
+  -- Called as on_attach(client, bufnr) after the server attaches to a buffer (before the
+  -- default keymaps below, so a key it maps is left alone).
   on_attach = nil,
+  -- Buffer-local keymaps set where the server attaches, each only when that key has no mapping
+  -- yet (yours, global or buffer-local, win): { hover = "K", code_action = "gra" }. false: none.
+  keymaps = { hover = "K", code_action = "gra" },
   -- Use vim.lsp.config/vim.lsp.enable on Neovim 0.11+ (false: the same path as 0.8-0.10).
   use_lsp_config = true,
 }
@@ -84,7 +90,7 @@ end
 -- user's table puts the default back (the server keeps a value when its key is absent).
 M.setting_defaults = {
   base = "", title = "", rulesPath = "", severity = {}, disabledRules = {},
-  derivedHints = true, debounceMs = 150, maxFileBytes = 2097152, logLevel = "info",
+  derivedHints = "file", debounceMs = 150, maxFileBytes = 2097152, logLevel = "info",
 }
 
 -- Settings as a JSON-ready table: empty tables become an object (severity) or null (a list).
@@ -180,6 +186,23 @@ function M.execute(command, arguments, cb, bufnr)
   return true
 end
 
+-- Open one of several evidence locations: a choice when there are more than one.
+local function pick_location(result)
+  local locs = type(result) == "table" and result.locations
+  if type(locs) ~= "table" or #locs < 2 then
+    return show_result(result)
+  end
+  vim.ui.select(locs, {
+    prompt = "Evidence",
+    format_item = function(l)
+      local line = l.range and l.range.start and l.range.start.line + 1 or 1
+      return string.format("%s:%d — %s", vim.fn.fnamemodify(vim.uri_to_fname(l.uri), ":~:."), line, l.message or "")
+    end,
+  }, function(l)
+    if l then open_location(l.uri, l.range) end
+  end)
+end
+
 -- Commands the server's code actions carry, run here so their locations open client-side.
 local client_commands = {
   ["review.openRule"] = function(command, ctx)
@@ -188,9 +211,16 @@ local client_commands = {
     end, ctx and ctx.bufnr)
   end,
   ["review.openLocation"] = function(command, ctx)
+    local arg = command.arguments and command.arguments[1]
+    if type(arg) == "table" and type(arg.locations) == "table" and #arg.locations > 1 then
+      return pick_location(arg) -- the server would show only the first
+    end
     M.execute(command.command, command.arguments, function(err, result)
       if not err then show_result(result) end
     end, ctx and ctx.bufnr)
+  end,
+  ["review.showChecklist"] = function(command, ctx)
+    M.show_checklist(nil, ctx and ctx.bufnr, command.arguments)
   end,
 }
 
@@ -213,17 +243,53 @@ local function base_config(root)
     cmd_cwd = root,
     before_init = before_init,
     root_dir = root,
-    workspace_folders = root and { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ":t") } } or nil,
+    -- (the folder's name is its path, as Neovim names them: 0.10 reuses a client by it)
+    workspace_folders = root and { { uri = vim.uri_from_fname(root), name = root } } or nil,
     init_options = { review = review_settings() },
     settings = { review = review_settings() },
     handlers = { ["window/logMessage"] = on_log_message },
+    -- Neovim 0.12 answers workspace/diagnostic/refresh with a workspace pull alone when the
+    -- server offers one, and keeps the document pulls of open buffers over its reports: open
+    -- buffers would stay stale after a settings or git change. Offered document pulls only,
+    -- it re-pulls those buffers (and pushes cover the rest).
+    on_init = function(client)
+      local dp = client.server_capabilities and client.server_capabilities.diagnosticProvider
+      if type(dp) == "table" then
+        dp.workspaceDiagnostics = false
+      end
+    end,
     commands = client_commands,
     on_attach = function(client, bufnr)
       if M.config.on_attach then
         M.config.on_attach(client, bufnr)
       end
+      M.default_keymaps(bufnr)
     end,
   }
+end
+
+-- True when lhs has a normal-mode mapping in bufnr (buffer-local or global).
+local function mapped(lhs, bufnr)
+  local found = false
+  vim.api.nvim_buf_call(bufnr, function()
+    found = vim.fn.maparg(lhs, "n") ~= ""
+  end)
+  return found
+end
+
+-- Map K (hover) and gra (code action) in a buffer the server serves, where not mapped yet.
+function M.default_keymaps(bufnr)
+  local km = M.config.keymaps
+  if not km or not vim.api.nvim_buf_is_valid(bufnr) then
+    return
+  end
+  local function set(lhs, fn, desc)
+    if lhs and lhs ~= "" and not mapped(lhs, bufnr) then
+      vim.keymap.set("n", lhs, fn, { buffer = bufnr, silent = true, desc = desc })
+    end
+  end
+  set(km.hover, function() vim.lsp.buf.hover() end, "review-lsp: hover (the rule of the findings here)")
+  set(km.code_action, function() vim.lsp.buf.code_action() end, "review-lsp: code actions (open rule, evidence, ignore)")
 end
 
 -- The review client serving bufnr (or the only one running), or nil.
@@ -271,7 +337,13 @@ function M.attach(bufnr)
     return nil
   end
   if vim.lsp.start then
-    return vim.lsp.start(base_config(root), { bufnr = bufnr })
+    return vim.lsp.start(base_config(root), {
+      bufnr = bufnr,
+      -- one client per repository
+      reuse_client = function(client, config)
+        return client.name == config.name and client.config.root_dir == config.root_dir
+      end,
+    })
   end
   local id = clients_by_root[root]
   if not id or not vim.lsp.get_client_by_id(id) then
@@ -296,30 +368,46 @@ function M.set_settings(settings)
   end
 end
 
--- Rule ids and titles from a rules file (`**ID — Title**` blocks, `| ID — Title |` rows).
-function M.parse_rules(path)
-  local rules = {}
-  local f = io.open(path, "r")
-  if not f then
-    return rules
+-- The rules of the rules file the server uses ({id, title, line, uri}, from review.listRules),
+-- cached per client; cb(rules) when given, else a synchronous request (for completion).
+local rules_cache = {}
+function M.rules(cb, bufnr)
+  local client = M.client(bufnr)
+  if not client then
+    if cb then cb({}) end
+    return {}
   end
-  local n = 0
-  for line in f:lines() do
-    n = n + 1
-    local id, title = line:match("^%*%*([%w%.%-]+) — (.-)%*%*")
-    if not id then
-      id, title = line:match("^|%s*([%w%.%-]+) — (.-)%s*|")
-    end
-    if id then
-      table.insert(rules, { id = id, title = title, line = n })
-    end
+  if rules_cache[client.id] then
+    if cb then cb(rules_cache[client.id]) end
+    return rules_cache[client.id]
   end
-  f:close()
-  return rules
+  local uri = vim.uri_from_bufnr(bufnr or vim.api.nvim_get_current_buf())
+  local params = { command = "review.listRules", arguments = { { uri = uri } } }
+  if cb then
+    c_request(client, "workspace/executeCommand", params, function(err, result)
+      if not err and type(result) == "table" then rules_cache[client.id] = result end
+      cb(rules_cache[client.id] or {})
+    end, bufnr or vim.api.nvim_get_current_buf())
+    return nil
+  end
+  local res
+  if colon then
+    res = client:request_sync("workspace/executeCommand", params, 2000)
+  else
+    res = client.request_sync("workspace/executeCommand", params, 2000)
+  end
+  if res and not res.err and type(res.result) == "table" then
+    rules_cache[client.id] = res.result
+  end
+  return rules_cache[client.id] or {}
 end
 
--- The rules file the server uses, when it said so (or a diagnostic links to it).
+-- The rules file the server uses, when it said so (review.listRules, its log, or a link).
 function M.rules_file()
+  local cached = rules_cache[(M.client() or {}).id or -1]
+  if cached and cached[1] and cached[1].uri then
+    return vim.uri_to_fname(cached[1].uri)
+  end
   if M.info.rules and M.info.rules:sub(1, 1) == "/" then
     return M.info.rules
   end
@@ -335,20 +423,18 @@ end
 
 local function complete_rules(arglead)
   local out = {}
-  local file = M.rules_file()
-  if file then
-    for _, r in ipairs(M.parse_rules(file)) do
-      if r.id:upper():sub(1, #arglead) == arglead:upper() then
-        table.insert(out, r.id)
-      end
+  for _, r in ipairs(M.rules()) do
+    if r.id:upper():sub(1, #arglead) == arglead:upper() then
+      table.insert(out, r.id)
     end
   end
   return out
 end
 
--- :ReviewRule ID
+-- :ReviewRule ID (the rules file of the current buffer's repository)
 function M.open_rule(id, cb)
-  return M.execute("review.openRule", { id }, function(err, result)
+  local arg = { rule = id, file = vim.uri_from_bufnr(vim.api.nvim_get_current_buf()) }
+  return M.execute("review.openRule", { arg }, function(err, result)
     if not err then show_result(result) end
     if cb then cb(err, result) end
   end)
@@ -356,17 +442,17 @@ end
 
 -- :ReviewRule without an argument: pick from every rule of the rules file in use.
 function M.pick_rule()
-  local file = M.rules_file()
-  local rules = file and M.parse_rules(file) or {}
-  if #rules == 0 then
-    notify("the rules file is not known yet (no review diagnostics): use :ReviewRule ID", vim.log.levels.WARN)
-    return
-  end
-  vim.ui.select(rules, {
-    prompt = "Review rule",
-    format_item = function(r) return r.id .. " — " .. r.title end,
-  }, function(r)
-    if r then M.open_rule(r.id) end
+  M.rules(function(rules)
+    if #rules == 0 then
+      notify("no rules: is a review-lsp client attached to this buffer?", vim.log.levels.WARN)
+      return
+    end
+    vim.ui.select(rules, {
+      prompt = "Review rule",
+      format_item = function(r) return r.id .. " — " .. r.title end,
+    }, function(r)
+      if r then M.open_rule(r.id) end
+    end)
   end)
 end
 
@@ -380,7 +466,12 @@ function M.rescan(cb)
   end)
 end
 
-local function scratch(name, text)
+local function scratch(name, text, opts)
+  opts = opts or {}
+  local old = vim.fn.bufnr(name)
+  if old ~= -1 then
+    pcall(vim.api.nvim_buf_delete, old, { force = true })
+  end
   vim.cmd("new")
   local b = vim.api.nvim_get_current_buf()
   vim.bo[b].buftype = "nofile"
@@ -388,8 +479,25 @@ local function scratch(name, text)
   vim.bo[b].swapfile = false
   pcall(vim.api.nvim_buf_set_name, b, name)
   vim.api.nvim_buf_set_lines(b, 0, -1, false, vim.split(text, "\n", { plain = true }))
-  vim.bo[b].modifiable = false
+  if opts.filetype then
+    vim.bo[b].filetype = opts.filetype
+  end
+  vim.bo[b].modifiable = opts.modifiable == true
   return b
+end
+
+-- :ReviewChecklist — the review checklist of the current buffer's repository (every derived
+-- rule with its text and the lines that triggered it, as Markdown with [ ] boxes) in a scratch
+-- buffer you can tick in (it is not saved anywhere).
+function M.show_checklist(cb, bufnr, arguments)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local args = arguments or { { uri = vim.uri_from_bufnr(bufnr) } }
+  return M.execute("review.showChecklist", args, function(err, result)
+    if not err and type(result) == "table" and type(result.markdown) == "string" then
+      scratch("review://checklist", result.markdown, { filetype = "markdown", modifiable = true })
+    end
+    if cb then cb(err, result) end
+  end, bufnr)
 end
 
 -- :ReviewDerived
@@ -412,6 +520,8 @@ local function define_commands()
     if a.args ~= "" then return M.open_rule(a.args) end
     M.pick_rule()
   end, { nargs = "?", complete = complete_rules, desc = "Open a review rule in the rules file" })
+  vim.api.nvim_create_user_command("ReviewChecklist", function() M.show_checklist() end,
+    { nargs = 0, desc = "Show the review checklist of the change (every derived rule, with its lines)" })
   vim.api.nvim_create_user_command("ReviewRescan", function() M.rescan() end,
     { nargs = 0, desc = "Review the change again" })
   vim.api.nvim_create_user_command("ReviewDerived", function() M.show_derived() end,
