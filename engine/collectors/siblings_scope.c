@@ -111,6 +111,47 @@ static bool scope_defines(const sib_side *h, const syn_func *scope, const char *
     return false;
 }
 
+/* The name of the k-th parameter of f itself (0-based), or NULL. */
+static const char *param_at(sib_side *h, const syn_func *f, size_t k)
+{
+    const sib_unit_list *l = sib_units_of(h, f);
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].kind == SIB_PARAM && l->items[i].name && k-- == 0)
+            return l->items[i].name;
+    return NULL;
+}
+
+/* True when a and b name one argument in two spellings: one is the other with a word added
+ * (`x` / `x_fp4`, `w` / `w_preshuf`). Said of parameters at the same position only, where a
+ * variant names its input after its own layout but takes the same tensor. */
+static bool same_root(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na == nb || !na || !nb)
+        return false;
+    const char *s = na < nb ? a : b, *l = na < nb ? b : a;
+    size_t ns = na < nb ? na : nb;
+    return strncmp(s, l, ns) == 0 && l[ns] == '_' && l[ns + 1] != '\0';
+}
+
+/* True when fn's k-th parameter, name, is v's k-th parameter under a longer or shorter
+ * spelling (see same_root). */
+static bool same_position_param(sib_side *h, const syn_func *fn, const syn_func *v, const char *name)
+{
+    const sib_unit_list *l = sib_units_of(h, fn);
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->items[i].kind != SIB_PARAM || !l->items[i].name)
+            continue;
+        if (strcmp(l->items[i].name, name) == 0) {
+            const char *other = param_at(h, v, k);
+            return other && same_root(name, other);
+        }
+        k++;
+    }
+    return false;
+}
+
 /* The names only fn (head side) has, against variant v: the parameters of fn and of the
  * functions enclosing it that v and its enclosing functions lack, the helpers defined beside
  * it that v's family does not define, and the variables their
@@ -131,7 +172,8 @@ char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_
         const sib_unit_list *fu = sib_units_of(h, &h->fl->items[f]);
         for (size_t i = 0; i < fu->n; i++)
             if (fu->items[i].kind == SIB_PARAM && fu->items[i].name &&
-                !scope_has_param(h, v, fu->items[i].name, wa, wb))
+                !scope_has_param(h, v, fu->items[i].name, wa, wb) &&
+                !(&h->fl->items[f] == fn && same_position_param(h, fn, v, fu->items[i].name)))
                 *ARRAY_PUSH(names, *n, cap) = xstrdup(fu->items[i].name);
     }
     /* helpers defined beside fn (in the builder or function holding it) that v's family
