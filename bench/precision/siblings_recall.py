@@ -73,7 +73,15 @@ DEF = re.compile(r"^(\s*)def\s+(\w+)\s*\(")
 
 
 def squash(text):
-    return re.sub(r"\s+", "", text)
+    """text without white space or Python end-of-line comments (a comment edited beside a
+    parameter is not a rewrite of it)."""
+    out = []
+    for line in text.split("\n"):
+        cut = line.find("#")
+        while cut >= 0 and (line[:cut].count('"') % 2 or line[:cut].count("'") % 2):
+            cut = line.find("#", cut + 1)
+        out.append(line if cut < 0 else line[:cut])
+    return re.sub(r"\s+", "", "\n".join(out))
 
 
 def spans(text):
@@ -246,7 +254,7 @@ def main():
                                                  sib, line))
     for n, path, changed, sib, line in missed:
         print("missed %d %s %s -> %s: %s" % (n, path, changed, sib, line))
-    pct = 100.0 * hit / live if live else 100.0
+    pct = 100.0 * hit / live if live else float("nan")
     print("%d PRs; the original's pairs: %d, live: %d (%d judged false, left out); raised by "
           "review-lsp: %d of %d = %.1f%%" % (len(prs), total, live + excluded, excluded, hit,
                                              live, pct))

@@ -135,7 +135,8 @@ static bool same_root(const char *a, const char *b)
 }
 
 /* True when fn's k-th parameter, name, is v's k-th parameter under a longer or shorter
- * spelling (see same_root). */
+ * spelling (see same_root). Asked only of a parameter the change did not add or rename: a
+ * parameter renamed in one variant (`w1_scale` to `w1_scale_aiter`) is its own API. */
 static bool same_position_param(sib_side *h, const syn_func *fn, const syn_func *v, const char *name)
 {
     const sib_unit_list *l = sib_units_of(h, fn);
@@ -173,7 +174,9 @@ char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_
         for (size_t i = 0; i < fu->n; i++)
             if (fu->items[i].kind == SIB_PARAM && fu->items[i].name &&
                 !scope_has_param(h, v, fu->items[i].name, wa, wb) &&
-                !(&h->fl->items[f] == fn && same_position_param(h, fn, v, fu->items[i].name)))
+                !(&h->fl->items[f] == fn &&
+                  !sib_any_marked(fc->added, fc->hn, fu->items[i].line, fu->items[i].end_line) &&
+                  same_position_param(h, fn, v, fu->items[i].name)))
                 *ARRAY_PUSH(names, *n, cap) = xstrdup(fu->items[i].name);
     }
     /* helpers defined beside fn (in the builder or function holding it) that v's family
