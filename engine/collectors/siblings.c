@@ -311,6 +311,19 @@ static const sib_unit *rewritten_as(const sib_unit *u, const sib_unit_list *hu, 
     return best;
 }
 
+/* sib_piece_moved for u, asked of the whole statement when u is only its first line (the
+ * piece taken out may sit on the lines after it: `.to(` then `tl.float32)`). */
+static bool piece_moved(sib_change *fc, sib_side *b, sib_side *h, const syn_func *hf, const sib_unit_list *bu,
+                        const sib_unit_list *hu, const bool *edited, const sib_unit *u, const sib_unit *twin)
+{
+    if (u->kind != SIB_HEAD)
+        return sib_piece_moved(fc, b, h, hf, u, twin);
+    for (size_t i = 0; i < bu->n; i++)
+        if (bu->items[i].kind == SIB_STMT && bu->items[i].line == u->line)
+            return sib_piece_moved(fc, b, h, hf, &bu->items[i], rewritten_as(&bu->items[i], hu, edited));
+    return false;
+}
+
 /* The units fn (base bf, head hf) lost: counted units holding a deleted line whose key the
  * head function has fewer of, and the touched functions of the file too (not moved). */
 static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const syn_func *bf, const syn_func *hf, size_t *n)
@@ -336,7 +349,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u))
             continue;
         const sib_unit *twin = rewritten_as(u, hu, edited);
-        if (sib_condition_kept(u, twin))
+        if (sib_condition_kept(u, twin) || piece_moved(fc, b, h, hf, bu, hu, edited, u, twin))
             continue;
         bool dup = false;
         for (size_t k = 0; k < *n && !dup; k++)

@@ -130,6 +130,13 @@ bool sib_any_marked(const bool *marks, int n, int l0, int l1);
 int sib_touched_count(sib_side *s, const syn_func **fns, size_t n, const char *key);
 /* True when the change wrote key again somewhere in the file (moved, not rewritten). */
 bool sib_written_again(sib_change *fc, sib_side *b, sib_side *h, const char *key);
+/* True when u (a unit hf lost) was rewritten as twin only by taking a piece of code out or
+ * putting one in (at least MOVED_PIECE characters), and another function the change touched
+ * gained or lost that same piece: the code moved between a caller and its callee (a cast
+ * dropped from a kernel's load and added to the quant op it calls), not a fix to copy. */
+#define MOVED_PIECE 6
+bool sib_piece_moved(sib_change *fc, sib_side *b, sib_side *h, const syn_func *hf, const sib_unit *u,
+                     const sib_unit *twin);
 /* The diff index of the first deleted line within base lines [l0, l1], or f->nlines. */
 size_t sib_first_deleted(const change_file *f, int l0, int l1);
 /* The code of the added lines of the block of changed lines holding diff line i (new string). */

@@ -209,3 +209,52 @@ const syn_func *sib_outermost(const sib_side *h, const syn_func *fn)
             top = &h->fl->items[i];
     return top;
 }
+
+/* How often piece (np bytes) occurs in the keys of the units of fn on side s. */
+static int piece_count(sib_side *s, const syn_func *fn, const char *piece, size_t np)
+{
+    const sib_unit_list *l = sib_units_of(s, fn);
+    int k = 0;
+    for (size_t i = 0; i < l->n; i++)
+        for (const char *p = l->items[i].key; (p = memmem(p, strlen(p), piece, np)) != NULL; p += np)
+            k++;
+    return k;
+}
+
+/* True when piece occurs more often on side `more` than on side `fewer` in some function the
+ * change touched other than hf (the same function matched across the sides by name). */
+static bool piece_shifted(sib_change *fc, sib_side *more, sib_side *fewer, bool more_is_head, const syn_func *hf,
+                          const char *piece, size_t np)
+{
+    const syn_func **fns = more_is_head ? fc->touched_h : fc->touched_b;
+    size_t n = more_is_head ? fc->nth : fc->ntb;
+    for (size_t i = 0; i < n; i++) {
+        const syn_func *g = fns[i];
+        if (strcmp(g->qualname, hf->qualname) == 0)
+            continue;
+        const syn_func *other = sib_counterpart(more->fl, g, fewer->fl);
+        int had = other ? piece_count(fewer, other, piece, np) : 0;
+        if (piece_count(more, g, piece, np) > had)
+            return true;
+    }
+    return false;
+}
+
+bool sib_piece_moved(sib_change *fc, sib_side *b, sib_side *h, const syn_func *hf, const sib_unit *u,
+                     const sib_unit *twin)
+{
+    if (!twin)
+        return false;
+    const char *a = u->key, *t = twin->key;
+    size_t na = strlen(a), nt = strlen(t), pre = 0, suf = 0;
+    while (pre < na && pre < nt && a[pre] == t[pre])
+        pre++;
+    while (suf < na - pre && suf < nt - pre && a[na - 1 - suf] == t[nt - 1 - suf])
+        suf++;
+    size_t gone = na - pre - suf, added = nt - pre - suf;
+    if (gone >= MOVED_PIECE && added == 0) /* taken out here: did another function gain it? */
+        return piece_shifted(fc, h, b, true, hf, a + pre, gone);
+    if (added >= MOVED_PIECE && gone == 0) /* put in here: did another function lose it? */
+        return piece_shifted(fc, b, h, false, hf, t + pre, added);
+    return false;
+}
