@@ -3,8 +3,11 @@
 The original triage.py (not in this repository: give its path) lists, per PR, the pairs
 (file, changed function, variant) where a line the diff removed under the changed function's
 hunk is still carried, verbatim, by a variant of it in the PR head. A pair is *live* when the
-changed function of the head no longer carries that line (it was rewritten or dropped, not
-moved inside the function) -- those are the pairs a reviewer could act on. This script runs the
+change really took the line out: the function that held it in the base no longer has its text
+in the head (white space and end-of-line comments aside, so a reformatted signature or an
+edited comment is not a rewrite), and the text is not added again elsewhere in the file
+(moved, re-indented, wrapped in a new decorator) -- those are the pairs a reviewer could act
+on. This script runs the
 original's siblings mode on each PR of a ledger run (`ledger.py run ... --out DIR`: DIR/N.diff
 and DIR/N.json), keeps the live pairs, and counts how many review-lsp raised: an A1 finding in
 the same file whose variant is the pair's variant (the variant's own name or, for kernels
