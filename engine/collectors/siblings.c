@@ -36,6 +36,7 @@
 #include "engine/syntax.h"
 
 #define RELATED_MAX 24 /* carried lines listed per finding */
+#define EXHIBIT_MAX 6  /* carried lines shown before / after / variant per finding */
 
 /* True when a path is excluded as the reference does (tests, benchmarks, vendored code). */
 static bool excluded_path(const char *p)
@@ -109,6 +110,7 @@ typedef struct carried {
     const sib_unit *u;  /* in the variant (head) */
     const syn_func *fn; /* the changed function */
     int at;             /* the head line where it changed there */
+    size_t di;          /* diff index of the deleted line there (for the evidence) */
 } carried;
 
 /* What one variant carries, from one changed function or several (`_2d` and `_4d` fixed the
@@ -207,7 +209,7 @@ static void match_pair(sib_change *fc, sib_side *h, const syn_func *fn, const sy
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
                 !sib_explained(&rm[k], own, nown, h->d->lang)) {
-                *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at};
+                *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at, .di = rm[k].di};
                 break;
             }
         }
@@ -249,9 +251,11 @@ static const char *shown_name(const syn_func *fn, const syn_func *other)
 }
 
 /* One finding for a pair: on the variant's first carried line, every carried line and every
- * place the change rewrote as related information. */
-static void emit_pair(collector_ctx *ctx, const char *path, pair *p)
+ * place the change rewrote as related information, and the first carried lines as evidence
+ * (before, after, the variant's line; head is f's head text). */
+static void emit_pair(collector_ctx *ctx, const change_file *f, const char *head, size_t hlen, pair *p)
 {
+    const char *path = f->path;
     carried *cs = p->cs;
     size_t ncs = p->ncs;
     for (size_t i = 1; i < ncs; i++)
@@ -290,6 +294,9 @@ static void emit_pair(collector_ctx *ctx, const char *path, pair *p)
         if (!seen)
             finding_add_related(fi, path, cs[i].at, "rewritten here in `%s`", shown_name(cs[i].fn, p->v));
     }
+    for (size_t i = 0; i < ncs && i < EXHIBIT_MAX; i++)
+        sib_add_exhibit(fi, f, cs[i].di, cs[i].at, shown_name(cs[i].fn, p->v), shown_name(p->v, cs[i].fn), head,
+                        hlen, cs[i].u->line);
 }
 
 /* The edited unit of the head function of u's kind most like u (the longest run of code they
@@ -365,6 +372,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         if (r->at < hf->start_line || r->at > hf->end_line)
             r->at = r->at < hf->start_line ? hf->start_line : hf->end_line;
         r->repl = di < fc->f->nlines ? sib_replacement(fc->f, di) : xstrdup("");
+        r->di = di;
         if (twin) {
             char *both = xasprintf("%s%s\n", r->repl, twin->code);
             free(r->repl);
@@ -377,8 +385,10 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
     return rm;
 }
 
-/* Compare every touched function of the file with its variants. */
-static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_side *h, scounts *c)
+/* Compare every touched function of the file with its variants (head: the file's head text,
+ * for the evidence). */
+static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_side *h, const char *head, size_t hlen,
+                         scounts *c)
 {
     typedef struct changed {
         const syn_func *hf;
@@ -425,7 +435,7 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
     }
     free(ch);
     for (size_t i = 0; i < ps.n; i++) {
-        emit_pair(ctx, fc->f->path, &ps.items[i]);
+        emit_pair(ctx, fc->f, head, hlen, &ps.items[i]);
         c->pairs++;
         c->lines += (int)ps.items[i].ncs;
         free(ps.items[i].cs);
@@ -487,7 +497,7 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c)
         sib_side_init(&h, hd, hfl);
         sib_change fc;
         sib_change_init(&fc, f, &b, &h);
-        compare_file(ctx, &fc, &b, &h, c);
+        compare_file(ctx, &fc, &b, &h, head, hlen, c);
         sib_change_free(&fc);
         sib_side_free(&b);
         sib_side_free(&h);

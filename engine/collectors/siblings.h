@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "engine/change.h"
+#include "engine/finding.h"
 #include "engine/syntax.h"
 
 typedef enum sib_kind {
@@ -156,6 +157,7 @@ typedef struct sib_removed {
     const sib_unit *prev, *next; /* its neighbours there (NULL at an end) */
     int at;                     /* head line where it changed */
     char *repl;                 /* the added lines of its block */
+    size_t di;                  /* diff index of its first deleted line (f->nlines: none) */
 } sib_removed;
 
 /* True when code mentions one of names (n of them). */
@@ -170,5 +172,14 @@ char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_
 bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v);
 /* True when the change rewrote bf (base side) rather than fixed it (it lost nlost units). */
 bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost);
+
+/* --- evidence (siblings_exhibit.c) --------------------------------------------------------- */
+
+/* Add to fi the evidence of one carried line: the changed function fn's line before (deleted
+ * diff line di of f, at head line at) and after the change (the added code line that took its
+ * place, or "(deleted)"), over the variant var's line var_line of the head text. Nothing when
+ * di is not a line of f. */
+void sib_add_exhibit(finding *fi, const change_file *f, size_t di, int at, const char *fn, const char *var,
+                     const char *head, size_t hlen, int var_line);
 
 #endif
