@@ -163,6 +163,52 @@ const syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, b
     return d;
 }
 
+/* True when one of f's changed lines is an #include (its base may then see other headers). */
+static bool edits_include(const change_file *f)
+{
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        if (l->kind == ' ')
+            continue;
+        const char *p = str_lskip(l->text);
+        if (*p == '#' && str_starts(str_lskip(p + 1), "include"))
+            return true;
+    }
+    return false;
+}
+
+uint64_t collector_decoration_hash(collector_ctx *ctx, const change_file *f)
+{
+    if (syntax_lang_of_path(f->path) != SYN_CPP || !ctx->syn || !ctx->root)
+        return 0;
+    syntax_headers *hs = syntax_cache_headers(ctx->syn, ctx->root);
+    size_t len = 0;
+    char *head = f->is_deleted ? NULL : change_head_text(ctx->chg, f, &len, NULL);
+    strbuf all;
+    sb_init(&all);
+    if (head) {
+        char *deco = syntax_headers_decorations(hs, f->path, head, len, change_text, (void *)ctx->chg);
+        sb_adds(&all, deco);
+        free(deco);
+    }
+    if (!f->is_new && edits_include(f)) {
+        size_t blen = 0;
+        char *base = head ? change_base_from_head(f, head, len, &blen) : NULL;
+        if (base) {
+            char *deco = syntax_headers_decorations(hs, f->old_path, base, blen, change_text,
+                                                    (void *)ctx->chg);
+            sb_addc(&all, '\n');
+            sb_adds(&all, deco);
+            free(deco);
+        }
+        free(base);
+    }
+    uint64_t h = hash_bytes(all.buf ? all.buf : "", all.len);
+    sb_free(&all);
+    free(head);
+    return h;
+}
+
 /* Which of the added lines of f the syntax layer reads as code in one of views [0, nviews):
  * returns how many were asked about and sets *first, *last to the range of those it could not. */
 static int file_coverage(collector_ctx *ctx, const change_file *f, const char *text, size_t len,

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "engine/collector.h"
+#include "engine/collector_run.h"
 #include "engine/diff_parse.h"
 #include "engine/repo.h"
 #include "engine/precision_policy.h"
@@ -51,7 +51,7 @@ struct engine {
     size_t ndirty, dirty_cap;
     syntax_cache *syn;     /* parsed head/base documents, reused across reviews */
     precision_policy policy; /* which rules may report at Warning */
-    void *states[64];      /* each collector's state kept between reviews */
+    collector_runner *runner; /* the collectors, with their states and per-file results */
     char **touched;        /* paths changed on disk since the previous review (NULL: unknown) */
 };
 
@@ -149,6 +149,7 @@ engine *engine_open_repo(const char *path, const engine_settings *s, char **caus
     e->tree = xstrdup(repo_workdir(rp));
     e->all_dirty = true;
     e->syn = syntax_cache_new();
+    e->runner = collector_runner_new(true);
     engine_configure(e, s);
     return e;
 }
@@ -167,6 +168,8 @@ engine *engine_open_diff(const char *text, size_t len, const char *root, const e
         e->tree = root[n - 1] == '/' ? xstrdup(root) : xasprintf("%s/", root);
     }
     e->syn = syntax_cache_new();
+    /* nothing kept between reviews of a diff: there is no tree to watch */
+    e->runner = collector_runner_new(false);
     engine_configure(e, s);
     return e;
 }
@@ -204,9 +207,7 @@ void engine_free(engine *e)
     free(e->dirty);
     syntax_cache_free(e->syn);
     precision_policy_free(&e->policy);
-    for (size_t i = 0; i < 64 && collectors_all[i]; i++)
-        if (e->states[i] && collectors_all[i]->free_state)
-            collectors_all[i]->free_state(e->states[i]);
+    collector_runner_free(e->runner);
     free_touched(e);
     repo_free(e->rp);
     free(e->diff_text);
@@ -342,63 +343,6 @@ static void filter_findings(review *r, const char *const *disabled, size_t ndisa
     r->findings.n = keep;
 }
 
-/* Monotonic milliseconds, for REVIEW_LSP_TIMING=1 (per-step costs on stderr). */
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* Run derivation and every collector over r->chg. */
-static void run_all(review *r, repo *rp, syntax_cache *syn, void **states,
-                    const char *const *touched, const collector_buffer *side, size_t nside,
-                    const char *root, const char *title, const char *const *disabled,
-                    size_t ndisabled, const precision_policy *policy)
-{
-    bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
-    double t0 = now_ms();
-    derive_run(r->chg, title, &r->derived);
-    if (timing)
-        fprintf(stderr, "review-lsp: derive %.2f ms\n", now_ms() - t0);
-    size_t n = 0;
-    while (collectors_all[n])
-        n++;
-    r->collector_status = xcalloc(n + 1, sizeof *r->collector_status);
-    for (size_t i = 0; i < n; i++) {
-        collector_ctx ctx = {r->chg, rp, root, &r->findings, syn, states && i < 64 ? &states[i] : NULL,
-                             touched, side, nside, {0}};
-        sb_init(&ctx.status);
-        double c0 = now_ms();
-        collectors_all[i]->run(&ctx);
-        if (timing)
-            fprintf(stderr, "review-lsp: collector %s %.2f ms\n", collectors_all[i]->name, now_ms() - c0);
-        r->collector_status[r->ncollectors++] =
-            xasprintf("%s: %s", collectors_all[i]->name, ctx.status.len ? ctx.status.buf : "ran");
-        sb_free(&ctx.status);
-    }
-    syntax_cache_trim(syn);
-    filter_findings(r, disabled, ndisabled);
-    precision_policy_apply(policy, &r->findings);
-    findings_sort(&r->findings);
-}
-
-static bool is_dirty(const engine *e, const char *path)
-{
-    for (size_t i = 0; i < e->ndirty; i++)
-        if (strcmp(e->dirty[i], path) == 0)
-            return true;
-    return false;
-}
-
-static const overlay_entry *overlay_of(const engine *e, const char *path)
-{
-    for (size_t i = 0; i < e->novl; i++)
-        if (strcmp(e->ovl[i].path, path) == 0)
-            return &e->ovl[i];
-    return NULL;
-}
-
 /* True when an unsaved buffer is not part of the change: git's own files (the commit buffer
  * among them) and files git ignores, which an editor may well have open. */
 static bool outside_change(engine *e, const char *path)
@@ -418,6 +362,52 @@ static collector_buffer *side_buffers(engine *e, size_t *n)
     if (e->desc_text)
         side[(*n)++] = (collector_buffer){e->desc_name, e->desc_text, e->desc_len, true};
     return side;
+}
+
+/* Monotonic milliseconds, for REVIEW_LSP_TIMING=1 (per-step costs on stderr). */
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Run derivation and every collector over r->chg. */
+static void run_all(engine *e, review *r, const char *const *touched, const char *root)
+{
+    bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
+    collector_runner_set_timing(e->runner, timing ? stderr : NULL);
+    double t0 = now_ms();
+    derive_run(r->chg, r->chg->title, &r->derived);
+    if (timing)
+        fprintf(stderr, "review-lsp: derive %.2f ms\n", now_ms() - t0);
+    size_t nside;
+    collector_buffer *side = side_buffers(e, &nside);
+    collector_inputs in = {r->chg, e->rp, root, e->syn, touched, side, nside};
+    r->collector_status = collector_runner_run(e->runner, &in, &r->findings, &r->ncollectors);
+    free(side);
+    syntax_cache_trim(e->syn);
+    filter_findings(r, (const char *const *)e->disabled, e->ndisabled);
+    precision_policy_apply(&e->policy, &r->findings);
+    findings_sort(&r->findings);
+    if (timing)
+        fprintf(stderr, "review-lsp: review %.2f ms\n", now_ms() - t0);
+}
+
+static bool is_dirty(const engine *e, const char *path)
+{
+    for (size_t i = 0; i < e->ndirty; i++)
+        if (strcmp(e->dirty[i], path) == 0)
+            return true;
+    return false;
+}
+
+static const overlay_entry *overlay_of(const engine *e, const char *path)
+{
+    for (size_t i = 0; i < e->novl; i++)
+        if (strcmp(e->ovl[i].path, path) == 0)
+            return &e->ovl[i];
+    return NULL;
 }
 
 /* The change for this review: rebuilt from the whole work tree, or (incremental mode, same
@@ -503,12 +493,7 @@ static review *review_diff(engine *e)
     review *r = xcalloc(1, sizeof *r);
     r->chg = c;
     r->base_desc = xstrdup("(diff file)");
-    size_t nside;
-    collector_buffer *side = side_buffers(e, &nside);
-    /* no state kept between reviews of a diff: there is no tree to watch */
-    run_all(r, NULL, e->syn, NULL, NULL, side, nside, e->tree, c->title,
-            (const char *const *)e->disabled, e->ndisabled, &e->policy);
-    free(side);
+    run_all(e, r, NULL, e->tree);
     return r;
 }
 
@@ -557,12 +542,7 @@ int engine_review(engine *e, review **out, char **cause)
     r->chg = c;
     r->base_desc = desc;
     r->base_error = base_error;
-    size_t nside;
-    collector_buffer *side = side_buffers(e, &nside);
-    run_all(r, e->rp, e->syn, e->states, (const char *const *)e->touched, side, nside,
-            repo_workdir(e->rp), c->title, (const char *const *)e->disabled, e->ndisabled,
-            &e->policy);
-    free(side);
+    run_all(e, r, (const char *const *)e->touched, repo_workdir(e->rp));
     *out = r;
     return 0;
 }

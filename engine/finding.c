@@ -8,7 +8,7 @@
 #include "engine/util.h"
 
 finding *findings_add(finding_list *l, const char *rule_id, severity sev, const char *path,
-                      int line, const char *collector, const char *fmt, ...)
+                      int line, const char *fmt, ...)
 {
     finding *f = ARRAY_PUSH(l->items, l->n, l->cap);
     memset(f, 0, sizeof *f);
@@ -19,11 +19,30 @@ finding *findings_add(finding_list *l, const char *rule_id, severity sev, const 
     f->range.col = 0;
     f->range.end_line = line + 1;
     f->range.end_col = 0;
-    f->collector = xstrdup(collector);
     va_list ap;
     va_start(ap, fmt);
     f->message = xvasprintf(fmt, ap);
     va_end(ap);
+    return f;
+}
+
+finding *findings_copy(finding_list *l, const finding *src)
+{
+    finding *f = ARRAY_PUSH(l->items, l->n, l->cap);
+    *f = *src;
+    f->rule_id = xstrdup(src->rule_id);
+    f->path = xstrdup(src->path);
+    f->message = xstrdup(src->message);
+    f->collector = src->collector ? xstrdup(src->collector) : NULL;
+    f->severity_note = src->severity_note ? xstrdup(src->severity_note) : NULL;
+    f->related = NULL;
+    f->nrelated = f->related_cap = 0;
+    for (size_t i = 0; i < src->nrelated; i++) {
+        related_location *r = ARRAY_PUSH(f->related, f->nrelated, f->related_cap);
+        r->path = xstrdup(src->related[i].path);
+        r->range = src->related[i].range;
+        r->message = xstrdup(src->related[i].message);
+    }
     return f;
 }
 

@@ -425,6 +425,8 @@ syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root);
 const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d);
 /* Drop every doc not asked for since the previous trim (call between reviews). */
 void syntax_cache_trim(syntax_cache *c);
+/* The time spent parsing and reparsing in syntax_cache_get_with since the cache was made. */
+double syntax_cache_parse_ms(const syntax_cache *c);
 /* How many docs the cache holds, and how many parses and incremental updates it has done. */
 void syntax_cache_stats(const syntax_cache *c, size_t *ndocs, size_t *nparses, size_t *nupdates);
 

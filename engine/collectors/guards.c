@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "engine/collectors/guards.h"
+#include "engine/diff_lines.h"
 
 #define JOIN_MAX 8
 
@@ -119,62 +120,6 @@ static void gfile_free(gfile *gf)
     syntax_free(gf->bown);
 }
 
-/* Length of the longest run of bytes shared by a[0..an) and b[0..bn), white space runs
- * counted as they are; capped inputs keep it cheap. */
-static size_t text_run(const char *a, size_t an, const char *b, size_t bn)
-{
-    if (an > 160)
-        an = 160;
-    if (bn > 160)
-        bn = 160;
-    size_t best = 0, prev[161] = {0}, cur[161] = {0};
-    for (size_t i = 1; i <= an; i++) {
-        for (size_t j = 1; j <= bn; j++) {
-            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : 0;
-            if (cur[j] > best)
-                best = cur[j];
-        }
-        memcpy(prev, cur, sizeof prev);
-    }
-    return best;
-}
-
-/* The head line for deleted diff line i: in a block of deletions followed by additions (a
- * rewrite), the added line most like it; otherwise where the deletion happened. Clamped to
- * the head's last line. */
-static int deleted_head_line(const gfile *gf, size_t i)
-{
-    const change_file *f = gf->f;
-    size_t s = i, e = i;
-    while (s > 0 && f->lines[s - 1].kind == '-')
-        s--;
-    while (e < f->nlines && f->lines[e].kind == '-')
-        e++;
-    size_t a = e;
-    while (a < f->nlines && f->lines[a].kind == '+')
-        a++;
-    int line = f->lines[i].new_no;
-    if (a > e) {
-        /* the added line most like the deleted one (longest shared run of text), else the
-         * one at the same position in the block */
-        size_t k = i - s, pick = k < a - e ? e + k : a - 1, best = 0;
-        if (e - s <= 24 && a - e <= 24)
-            for (size_t j = e; j < a; j++) {
-                size_t run = text_run(f->lines[i].text, f->lines[i].len, f->lines[j].text, f->lines[j].len);
-                if (run > best || (run == best && run > 0 && j == e + k)) {
-                    best = run;
-                    pick = j;
-                }
-            }
-        if (best >= 8 || k < a - e)
-            line = f->lines[pick].new_no;
-    }
-    int last = gf->hdoc ? gf->hdoc->nlines : 0;
-    if (last > 0 && line > last)
-        line = last;
-    return line < 1 ? 1 : line;
-}
-
 /* Add line j of the diff to a statement being built. */
 static void stmt_add_line(const gfile *gf, size_t j, strbuf *text, strbuf *code, strbuf *bare)
 {
@@ -255,7 +200,9 @@ static size_t build_stmt(gfile *gf, size_t i, char kind, gstmt *s)
     s->kind = guards_kind(s->code);
     s->old_line = kind == '-' ? f->lines[i].old_no : 0;
     /* only a deleted guard needs its exact anchor (the similarity search costs) */
-    s->head_line = kind == '-' && s->kind != GK_NONE ? deleted_head_line(gf, i) : f->lines[i].new_no;
+    s->head_line = kind == '-' && s->kind != GK_NONE
+                       ? diff_lines_deleted_head(f, i, gf->hdoc ? gf->hdoc->nlines : 0, 160)
+                       : f->lines[i].new_no;
     s->is_empty_alloc = kind == '+' && guards_is_empty_alloc(s->code);
     s->target = guards_target(s->code);
     s->subject = guards_subject(s->code, s->kind, s->target);

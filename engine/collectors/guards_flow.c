@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/collectors/guards.h"
+#include "engine/diff_lines.h"
 
 #define STEPS_MAX 64
 #define PARAMS_MAX 32
@@ -830,19 +831,11 @@ size_t guards_param_names(const syntax_doc *d, const syn_func *fn, char **out, s
     return n;
 }
 
-static bool is_added_line(const change_file *f, int line)
-{
-    for (size_t i = 0; i < f->nlines; i++)
-        if (f->lines[i].kind == '+' && f->lines[i].new_no == line)
-            return true;
-    return false;
-}
-
 /* True when fn of file gf is new: its def line is added and the base has no function of that
  * qualified name. */
 static bool is_new_function(const gfile *gf, const syn_func *fn)
 {
-    if (!is_added_line(gf->f, fn->name_line))
+    if (!diff_lines_added(gf->f, fn->name_line))
         return false;
     for (size_t i = 0; i < gf->bfuncs.n; i++)
         if (strcmp(gf->bfuncs.items[i].qualname, fn->qualname) == 0)

@@ -352,14 +352,14 @@ static void judge(file_run *fr, const scope *sc, TSNode n, const char *how)
         strcpy(expr + 117, "...");
     finding *f;
     if (sc->device) {
-        f = findings_add(fr->ctx->out, "D9", SEV_WARNING, fr->f->path, line, "index_width",
+        f = findings_add(fr->ctx->out, "D9", SEV_WARNING, fr->f->path, line,
                          "`%s` %s, computed in 32 bits from runtime parameter%s %s of `%s` "
                          "with nothing widening it to 64 bits — it wraps once the offset passes "
                          "2^31; cast a factor to int64 before the multiply",
                          expr, how, names.n == 1 ? "" : "s", list.buf, sc->fname);
         fr->device_hits++;
     } else {
-        f = findings_add(fr->ctx->out, "D9", SEV_HINT, fr->f->path, line, "index_width",
+        f = findings_add(fr->ctx->out, "D9", SEV_HINT, fr->f->path, line,
                          "`%s` %s, computed from runtime parameter%s %s of host function `%s` "
                          "with no 64-bit widening — D9 only if it becomes a device offset",
                          expr, how, names.n == 1 ? "" : "s", list.buf, sc->fname);

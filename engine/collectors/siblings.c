@@ -425,7 +425,7 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
                 flagged = true;
                 char *raw = xstrndup(l->text, l->len), *q = str_strip(raw);
                 free(raw);
-                finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, f->path, ln, "siblings",
+                finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, f->path, ln,
                                            "`%s` still has the line this change rewrote in `%s`: "
                                            "`%s` — fix it here too or say why it differs",
                                            var->name, fn->name, q);

@@ -1172,8 +1172,7 @@ static void check_struct(run_state *rs, const change_file *cf, const side *bs, c
             sb_addf(&sb, "; %zu layout assertions pin them, and this change %s", npinned,
                     any_pin_touched ? "updates other pins of the struct but not these"
                                     : "updates none of them");
-        finding *fd = findings_add(rs->ctx->out, "D11", SEV_WARNING, cf->path, ed->line,
-                                   "struct_abi", "%s", sb.buf);
+        finding *fd = findings_add(rs->ctx->out, "D11", SEV_WARNING, cf->path, ed->line, "%s", sb.buf);
         sb_free(&sb);
         size_t nrel = 0;
         for (size_t k = 0; k < nshifted; k++) {

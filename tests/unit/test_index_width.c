@@ -24,7 +24,7 @@ static result run_root(const char *diff, const char *root)
         c->head_root = xstrdup(root);
     collector_ctx ctx = {.chg = c, .out = &r.out};
     sb_init(&ctx.status);
-    collector_index_width.run(&ctx);
+    collector_run(&collector_index_width, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);

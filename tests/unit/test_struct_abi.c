@@ -92,7 +92,7 @@ static result run(const char *diff, const char *root)
         c->head_root = xstrdup(root);
     collector_ctx ctx = {.chg = c, .out = &r.out, .root = root};
     sb_init(&ctx.status);
-    collector_struct_abi.run(&ctx);
+    collector_run(&collector_struct_abi, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);
@@ -796,7 +796,7 @@ static result run_kept(const char *diff, const char *root, void **state,
     collector_ctx ctx = {.chg = c, .out = &r.out, .root = root, .state = state,
                          .touched = touched};
     sb_init(&ctx.status);
-    collector_struct_abi.run(&ctx);
+    collector_run(&collector_struct_abi, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);
