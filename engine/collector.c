@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/base_texts.h"
 #include "engine/repo.h"
 #include "engine/syntax.h"
 
@@ -33,6 +34,8 @@ char *collector_base_text(collector_ctx *ctx, const change_file *f, size_t *len,
             *cause = xasprintf("%s: base text not available without a repository", f->path);
         return NULL;
     }
+    if (ctx->bases)
+        return base_texts_get(ctx->bases, ctx->rp, f->old_path, len, cause);
     return repo_base_text(ctx->rp, f->old_path, len, cause);
 }
 
@@ -251,29 +254,44 @@ static int file_coverage(collector_ctx *ctx, const change_file *f, const char *t
     return total < 0 ? 0 : total;
 }
 
-void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out)
+void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_views,
+                             collector_coverage *out)
 {
-    int lines = 0, analysed = 0, files = 0;
+    *out = (collector_coverage){.path = f->path};
+    if (f->is_deleted || f->is_skipped || f->nadd == 0 || syntax_lang_of_path(f->path) != SYN_CPP)
+        return;
+    size_t len = 0;
+    char *text = change_head_text(ctx->chg, f, &len, NULL);
+    if (!text)
+        return;
+    int nviews = all_views ? collector_view_count(ctx, f, false, text, len) : 1;
+    out->lines = file_coverage(ctx, f, text, len, nviews, &out->analysed, &out->first, &out->last);
+    free(text);
+}
+
+void collector_coverage_join(const collector_coverage *files, size_t n, strbuf *out)
+{
+    int lines = 0, analysed = 0, nwhere = 0;
     strbuf where;
     sb_init(&where);
-    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
-        const change_file *f = &ctx->chg->files[i];
-        if (f->is_deleted || f->is_skipped || f->nadd == 0 || syntax_lang_of_path(f->path) != SYN_CPP)
-            continue;
-        size_t len = 0;
-        char *text = change_head_text(ctx->chg, f, &len, NULL);
-        if (!text)
-            continue;
-        int nviews = all_views ? collector_view_count(ctx, f, false, text, len) : 1;
-        int ok = 0, first = 0, last = 0;
-        lines += file_coverage(ctx, f, text, len, nviews, &ok, &first, &last);
-        analysed += ok;
-        if (first && files++ < 3)
-            sb_addf(&where, "%s%s:%d-%d", where.len ? ", " : "", f->path, first, last);
-        free(text);
+    for (size_t i = 0; i < n; i++) {
+        lines += files[i].lines;
+        analysed += files[i].analysed;
+        if (files[i].first && nwhere++ < 3)
+            sb_addf(&where, "%s%s:%d-%d", where.len ? ", " : "", files[i].path, files[i].first,
+                    files[i].last);
     }
     if (lines && analysed < lines)
         sb_addf(out, "; %d of %d changed C/C++ line(s) analysed, the rest unparsed (%s%s)", analysed,
-                lines, where.buf, files > 3 ? ", ..." : "");
+                lines, where.buf, nwhere > 3 ? ", ..." : "");
     sb_free(&where);
+}
+
+void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out)
+{
+    collector_coverage *cov = xcalloc(ctx->chg->nfiles + 1, sizeof *cov);
+    for (size_t i = 0; i < ctx->chg->nfiles; i++)
+        collector_file_coverage(ctx, &ctx->chg->files[i], all_views, &cov[i]);
+    collector_coverage_join(cov, ctx->chg->nfiles, out);
+    free(cov);
 }

@@ -25,6 +25,7 @@
 
 typedef struct repo repo;
 typedef struct syntax_cache syntax_cache;
+typedef struct base_texts base_texts;
 
 /* A text beside the change: an open editor buffer that is not part of it (path relative to the
  * work tree, its unsaved text), or a pull-request description (description set; path names
@@ -52,6 +53,7 @@ typedef struct collector_ctx {
                               a pull-request description; may be NULL */
     size_t nside_buffers;
     strbuf status;         /* the collector's one-line status; set with collector_status */
+    base_texts *bases;     /* base texts kept between reviews, or NULL: read from git */
 } collector_ctx;
 
 /* Which files a collector reads, by language (its path test, `reads`, narrows it further). */
@@ -158,6 +160,17 @@ const struct syntax_doc *collector_doc_view(collector_ctx *ctx, const change_fil
  * reads every view of collector_view_count (a line counts when one of them reads it), else
  * only collector_doc's. */
 void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out);
+
+/* The same in two steps, for a per-file stage: one file's count (zero for a file that is not
+ * C/C++, deleted, skipped or without added lines), then the note from every file's. */
+typedef struct collector_coverage {
+    const char *path;      /* borrowed from the change file */
+    int lines, analysed;   /* added C/C++ lines, and how many of them were read as code */
+    int first, last;       /* the first and last line not read, 0 when all were */
+} collector_coverage;
+void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_views,
+                             collector_coverage *out);
+void collector_coverage_join(const collector_coverage *files, size_t n, strbuf *out);
 
 /* A hash of how f's first-party headers decorate it for the parser (its head, and its base
  * when the change edits an #include line): 0 for a file that is not C/C++. Part of a file's

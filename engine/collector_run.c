@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/base_texts.h"
 #include "engine/collector_cache.h"
 #include "engine/syntax.h"
 
@@ -15,6 +16,7 @@ struct collector_runner {
     void **shared;           /* one per registry entry: what its shared_new made */
     size_t nstates;
     collector_cache *cache;  /* NULL without keep */
+    base_texts *bases;       /* NULL without keep */
     FILE *timing;
     uint64_t disk_epoch;     /* bumped when something outside the change may have changed */
 };
@@ -250,6 +252,7 @@ collector_runner *collector_runner_new(bool keep)
     r->states = xcalloc(r->nstates + 1, sizeof *r->states);
     r->shared = xcalloc(r->nstates + 1, sizeof *r->shared);
     r->cache = keep ? collector_cache_new() : NULL;
+    r->bases = keep ? base_texts_new() : NULL;
     return r;
 }
 
@@ -266,6 +269,7 @@ void collector_runner_free(collector_runner *r)
     free(r->states);
     free(r->shared);
     collector_cache_free(r->cache);
+    base_texts_free(r->bases);
     free(r);
 }
 
@@ -313,7 +317,8 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     for (size_t i = 0; i < r->nstates; i++) {
         const collector *c = collectors_all[i];
         collector_ctx ctx = {in->chg, in->rp, in->root, out, in->syn,
-                             r->keep ? &r->states[i] : NULL, in->touched, in->side, in->nside, {0}};
+                             r->keep ? &r->states[i] : NULL, in->touched, in->side, in->nside, {0},
+                             r->bases};
         sb_init(&ctx.status);
         rf.ctx = &ctx;
         stage_cost cost = {0};
@@ -337,6 +342,8 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     }
     if (r->cache)
         collector_cache_trim(r->cache);
+    if (r->bases)
+        base_texts_trim(r->bases);
     free(rf.id);
     free(rf.content);
     *n = r->nstates;

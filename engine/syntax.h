@@ -126,6 +126,9 @@ size_t syntax_error_bytes(const syntax_doc *d, bool *root_is_error);
 size_t syntax_hidden_bytes(const syntax_doc *d);
 /* True when a line lies in a branch the view leaves out (it is not parsed in this view). */
 bool syntax_line_hidden(const syntax_doc *d, int line);
+/* The lines syntax_line_hidden says are left out, as [first, last] pairs in a new array of *n
+ * ints (NULL when none), for a caller that keeps the answer without the doc. */
+int *syntax_hidden_lines(const syntax_doc *d, size_t *n);
 /* How many views (syntax_parse_opts.view) it takes for every keep line of a C++ text to be
  * in a kept branch of one of them: 1 unless keep lines fall in two branches of one block. */
 int syntax_view_count(const char *text, size_t len, const int *keep, size_t nkeep);

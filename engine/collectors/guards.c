@@ -58,9 +58,15 @@ static void gfile_load(collector_ctx *ctx, gfile *gf, const change_file *f, int 
             (*nbase_missing)++;
         }
     }
-    if (gf->hdoc)
+    /* the cache keeps each doc's functions: an unchanged base is not walked again */
+    gf->funcs_shared = ctx->syn && !gf->hown && !gf->bown;
+    if (gf->hdoc && gf->funcs_shared)
+        gf->hfuncs = *syntax_cache_functions(ctx->syn, gf->hdoc);
+    else if (gf->hdoc)
         syntax_functions(gf->hdoc, &gf->hfuncs);
-    if (gf->bdoc)
+    if (gf->bdoc && gf->funcs_shared)
+        gf->bfuncs = *syntax_cache_functions(ctx->syn, gf->bdoc);
+    else if (gf->bdoc)
         syntax_functions(gf->bdoc, &gf->bfuncs);
     gf->dcode = xcalloc(f->nlines ? f->nlines : 1, sizeof *gf->dcode);
     gf->dtext = xcalloc(f->nlines ? f->nlines : 1, sizeof *gf->dtext);
@@ -114,8 +120,10 @@ static void gfile_free(gfile *gf)
     free(gf->dcode);
     free(gf->dtext);
     free(gf->head);
-    syn_func_list_free(&gf->hfuncs);
-    syn_func_list_free(&gf->bfuncs);
+    if (!gf->funcs_shared) {
+        syn_func_list_free(&gf->hfuncs);
+        syn_func_list_free(&gf->bfuncs);
+    }
     syntax_free(gf->hown);
     syntax_free(gf->bown);
 }

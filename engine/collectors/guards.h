@@ -34,6 +34,7 @@ typedef struct gfile {
     syntax_doc *hown, *bown;
     syn_func_list hfuncs;   /* functions of hdoc / bdoc (empty without a doc) */
     syn_func_list bfuncs;
+    bool funcs_shared;      /* the two lists are the syntax cache's (borrowed), not owned */
     char **dcode;           /* per diff line: its code (comments gone, strings blanked) */
     char **dtext;           /* per diff line: its text with comments blanked, strings kept */
     bool is_test;
