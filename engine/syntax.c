@@ -772,6 +772,8 @@ typedef struct cache_entry {
     syntax_doc *doc;
     syn_func_list funcs;
     bool have_funcs;
+    syn_struct_list structs;
+    bool have_structs;
     bool used;          /* asked for since the last trim */
 } cache_entry;
 
@@ -795,6 +797,7 @@ static void cache_entry_clear(cache_entry *e)
     free(e->key);
     syntax_free(e->doc);
     syn_func_list_free(&e->funcs);
+    syn_struct_list_free(&e->structs);
 }
 
 /* Release the cache and every doc in it. */
@@ -898,6 +901,8 @@ static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang la
         c->nupdates++;
         syn_func_list_free(&e->funcs);
         e->have_funcs = false;
+        syn_struct_list_free(&e->structs);
+        e->have_structs = false;
         return e->doc;
     }
     syntax_doc *d = syntax_parse_with(lang, text, len, o, cause);
@@ -907,6 +912,7 @@ static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang la
     if (e) {
         syntax_free(e->doc);
         syn_func_list_free(&e->funcs);
+        syn_struct_list_free(&e->structs);
     } else {
         e = ARRAY_PUSH(c->items, c->n, c->cap);
         memset(e, 0, sizeof *e);
@@ -914,6 +920,7 @@ static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang la
     }
     e->doc = d;
     e->have_funcs = false;
+    e->have_structs = false;
     e->used = true;
     return d;
 }
@@ -930,6 +937,22 @@ const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d
             e->have_funcs = true;
         }
         return &e->funcs;
+    }
+    return NULL;
+}
+
+/* The cached struct list of a doc from this cache. */
+const syn_struct_list *syntax_cache_structs(syntax_cache *c, const syntax_doc *d)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        cache_entry *e = &c->items[i];
+        if (e->doc != d)
+            continue;
+        if (!e->have_structs) {
+            syntax_structs(d, &e->structs);
+            e->have_structs = true;
+        }
+        return &e->structs;
     }
     return NULL;
 }

@@ -426,6 +426,8 @@ const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang l
 syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root);
 /* The functions of a doc returned by this cache, computed once per text (borrowed). */
 const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d);
+/* The structs of a doc returned by this cache, computed once per text (borrowed). */
+const syn_struct_list *syntax_cache_structs(syntax_cache *c, const syntax_doc *d);
 /* Drop every doc not asked for since the previous trim (call between reviews). */
 void syntax_cache_trim(syntax_cache *c);
 /* The time spent parsing and reparsing in syntax_cache_get_with since the cache was made. */

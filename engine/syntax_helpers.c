@@ -3,6 +3,7 @@
  * (static_assert / offsetof / sizeof), imports and comments. Each starts from a tree-sitter
  * query (the patterns below) and walks the matched nodes for the details a query cannot say
  * (qualified names, declarator chains, argument lists). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -592,10 +593,6 @@ void syn_call_list_free(syn_call_list *l)
 
 /* --- structs --------------------------------------------------------------------------- */
 
-static const char *const cpp_struct_query =
-    "[(struct_specifier body: (field_declaration_list) @body)"
-    " (class_specifier body: (field_declaration_list) @body)"
-    " (union_specifier body: (field_declaration_list) @body)] @s";
 static const char *const py_class_query = "(class_definition name: (identifier) @name body: (block) @body) @s";
 
 typedef struct struct_walk {
@@ -803,10 +800,8 @@ static void walk_cpp_body(const syntax_doc *d, syn_struct *s, TSNode body, int d
 }
 
 /* Record one C++ struct/class/union with a body. */
-static bool cpp_struct_match(const syntax_doc *d, const TSQuery *q, const TSQueryMatch *m, void *arg)
+static void cpp_struct_add(const syntax_doc *d, TSNode sn, TSNode body, struct_walk *w)
 {
-    struct_walk *w = arg;
-    TSNode sn = capture(q, m, "s"), body = capture(q, m, "body");
     syn_struct *s = ARRAY_PUSH(w->out->items, w->out->n, w->out->cap);
     memset(s, 0, sizeof *s);
     const char *t = ts_node_type(sn);
@@ -840,7 +835,43 @@ static bool cpp_struct_match(const syntax_doc *d, const TSQuery *q, const TSQuer
     s->start_byte = ts_node_start_byte(outer);
     s->end_byte = ts_node_end_byte(sn);
     walk_cpp_body(d, s, body, 0);
-    return true;
+}
+
+/* True for a struct, class or union specifier node. */
+static bool is_record_specifier(TSNode n)
+{
+    return type_is(n, "struct_specifier") || type_is(n, "class_specifier") ||
+           type_is(n, "union_specifier");
+}
+
+/* Every struct, class or union specifier with a body, found from its keyword: each whole-word
+ * `struct`, `class` or `union` of the text the parser read is looked up in the tree, which
+ * costs a few node steps per keyword where a query visits every node of the file. */
+static void cpp_structs_by_keyword(const syntax_doc *d, struct_walk *w)
+{
+    static const char *const kws[] = {"struct", "class", "union"};
+    const char *t = d->parsed ? d->parsed : d->text;
+    TSNode root = ts_tree_root_node(d->tree);
+    for (size_t i = 0; i < d->len; i++) {
+        if (t[i] != 's' && t[i] != 'c' && t[i] != 'u')
+            continue;
+        if (i > 0 && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_'))
+            continue;
+        for (size_t k = 0; k < sizeof kws / sizeof kws[0]; k++) {
+            size_t n = strlen(kws[k]);
+            if (i + n > d->len || memcmp(t + i, kws[k], n) != 0 ||
+                (i + n < d->len && (isalnum((unsigned char)t[i + n]) || t[i + n] == '_')))
+                continue;
+            TSNode leaf = ts_node_descendant_for_byte_range(root, (uint32_t)i, (uint32_t)(i + n));
+            TSNode sn = is_record_specifier(leaf) ? leaf : ts_node_parent(leaf);
+            if (!is_record_specifier(sn) || ts_node_start_byte(sn) != i)
+                break;
+            TSNode body = field(sn, "body");
+            if (type_is(body, "field_declaration_list"))
+                cpp_struct_add(d, sn, body, w);
+            break;
+        }
+    }
 }
 
 /* Record one Python class with its class-level (annotated) assignments as fields. */
@@ -902,8 +933,7 @@ void syntax_structs(const syntax_doc *d, syn_struct_list *out)
     char *cause = NULL;
     size_t first = out->n;
     if (d->lang == SYN_CPP) {
-        if (syntax_query(d, cpp_struct_query, 0, 0, cpp_struct_match, &w, &cause) < 0)
-            query_failed(cause);
+        cpp_structs_by_keyword(d, &w);
     } else if (d->lang == SYN_PYTHON) {
         if (syntax_query(d, py_class_query, 0, 0, py_class_match, &w, &cause) < 0)
             query_failed(cause);

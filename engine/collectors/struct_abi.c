@@ -57,7 +57,8 @@ typedef struct struct_layout {
 typedef struct side {
     const syntax_doc *doc;   /* from the shared syntax cache, or owned below */
     syntax_doc *owned;
-    syn_struct_list structs;
+    syn_struct_list structs; /* the cache's (borrowed) when shared is set */
+    bool shared;
     typedef_list typedefs;
     typedef_list constants;  /* integer constants: name -> decimal value text */
     struct pack_point {
@@ -922,7 +923,12 @@ static bool side_load(side *sd, collector_ctx *ctx, const change_file *f, bool b
     free(cause);
     if (!sd->doc)
         return false;
-    syntax_structs(sd->doc, &sd->structs);
+    /* the cache keeps each doc's structs: an unchanged base is not walked again */
+    sd->shared = ctx->syn && !sd->owned;
+    if (sd->shared)
+        sd->structs = *syntax_cache_structs(ctx->syn, sd->doc);
+    else
+        syntax_structs(sd->doc, &sd->structs);
     collect_typedefs(sd->doc->text, &sd->typedefs);
     collect_constants(sd->doc->text, &sd->constants);
     collect_packs(sd);
@@ -932,7 +938,8 @@ static bool side_load(side *sd, collector_ctx *ctx, const change_file *f, bool b
 /* Release one side. */
 static void side_free(side *sd)
 {
-    syn_struct_list_free(&sd->structs);
+    if (!sd->shared)
+        syn_struct_list_free(&sd->structs);
     typedef_list_free(&sd->typedefs);
     typedef_list_free(&sd->constants);
     free(sd->packs);
