@@ -164,7 +164,8 @@ void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out);
 /* The same in two steps, for a per-file stage: one file's count (zero for a file that is not
  * C/C++, deleted, skipped or without added lines), then the note from every file's. */
 typedef struct collector_coverage {
-    const char *path;      /* borrowed from the change file */
+    const char *path;      /* borrowed from the change file (reset it from the file in hand
+                              when the count was kept beyond its review) */
     int lines, analysed;   /* added C/C++ lines, and how many of them were read as code */
     int first, last;       /* the first and last line not read, 0 when all were */
 } collector_coverage;

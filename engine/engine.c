@@ -410,6 +410,12 @@ static const overlay_entry *overlay_of(const engine *e, const char *path)
     return NULL;
 }
 
+/* Change files in path order. */
+static int file_cmp(const void *a, const void *b)
+{
+    return strcmp(((const change_file *)a)->path, ((const change_file *)b)->path);
+}
+
 /* The change for this review: rebuilt from the whole work tree, or (incremental mode, same
  * base, nothing marked all-dirty) the cached change with only the dirty paths re-diffed. */
 static change *build_change(engine *e, char **cause)
@@ -457,6 +463,9 @@ static change *build_change(engine *e, char **cause)
             }
         }
     }
+    /* re-diffed paths go back to their place: the change reads the same however it was built */
+    if (c->nfiles > 1)
+        qsort(c->files, c->nfiles, sizeof *c->files, file_cmp);
     change_free(e->cache);
     e->cache = change_new();
     for (size_t i = 0; i < c->nfiles; i++)

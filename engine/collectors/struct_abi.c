@@ -1549,6 +1549,7 @@ static void struct_abi_change(collector_ctx *ctx, const collector_files *files)
         for (size_t k = 0; k < t->n; k++)
             check_pins(&rs, files->items[i].f->path, &t->items[k]);
         cov[i] = t->cov;
+        cov[i].path = files->items[i].f->path; /* facts outlive the change they came from */
     }
     /* lines the parser could not read are said, with where they are */
     strbuf note;
