@@ -372,20 +372,37 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* Change files in path order. */
+static int file_cmp(const void *a, const void *b)
+{
+    return strcmp(((const change_file *)a)->path, ((const change_file *)b)->path);
+}
+
 /* Run derivation and every collector over r->chg. */
 static void run_all(engine *e, review *r, const char *const *touched, const char *root)
 {
     bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
     collector_runner_set_timing(e->runner, timing ? stderr : NULL);
     double t0 = now_ms();
-    derive_run(r->chg, r->chg->title, &r->derived);
+    /* derivation and collectors read the files of a repository's change in path order, however
+     * the change was built (an incremental one lists re-diffed files last), so a review reads
+     * the same after any sequence of edits; a diff keeps its own order */
+    change view = *r->chg;
+    if (e->rp && view.nfiles > 1) {
+        view.files = xmalloc(view.nfiles * sizeof *view.files);
+        memcpy(view.files, r->chg->files, view.nfiles * sizeof *view.files);
+        qsort(view.files, view.nfiles, sizeof *view.files, file_cmp);
+    }
+    derive_run(&view, view.title, &r->derived);
     if (timing)
         fprintf(stderr, "review-lsp: derive %.2f ms\n", now_ms() - t0);
     size_t nside;
     collector_buffer *side = side_buffers(e, &nside);
-    collector_inputs in = {r->chg, e->rp, root, e->syn, touched, side, nside};
+    collector_inputs in = {&view, e->rp, root, e->syn, touched, side, nside};
     r->collector_status = collector_runner_run(e->runner, &in, &r->findings, &r->ncollectors);
     free(side);
+    if (view.files != r->chg->files)
+        free(view.files);
     syntax_cache_trim(e->syn);
     filter_findings(r, (const char *const *)e->disabled, e->ndisabled);
     precision_policy_apply(&e->policy, &r->findings);
@@ -408,12 +425,6 @@ static const overlay_entry *overlay_of(const engine *e, const char *path)
         if (strcmp(e->ovl[i].path, path) == 0)
             return &e->ovl[i];
     return NULL;
-}
-
-/* Change files in path order. */
-static int file_cmp(const void *a, const void *b)
-{
-    return strcmp(((const change_file *)a)->path, ((const change_file *)b)->path);
 }
 
 /* The change for this review: rebuilt from the whole work tree, or (incremental mode, same
@@ -463,9 +474,6 @@ static change *build_change(engine *e, char **cause)
             }
         }
     }
-    /* re-diffed paths go back to their place: the change reads the same however it was built */
-    if (c->nfiles > 1)
-        qsort(c->files, c->nfiles, sizeof *c->files, file_cmp);
     change_free(e->cache);
     e->cache = change_new();
     for (size_t i = 0; i < c->nfiles; i++)

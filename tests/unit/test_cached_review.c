@@ -208,6 +208,11 @@ static char *edit(const buffer *bf, bool cpp, const char **what)
     return out;
 }
 
+static int path_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* The whole review as text: findings (all fields), collector statuses, derived families. */
 static char *dump(engine *e)
 {
@@ -220,8 +225,15 @@ static char *dump(engine *e)
     }
     strbuf sb;
     sb_init(&sb);
+    /* the files in path order: an incremental change lists re-diffed files last (collectors
+     * read them in path order either way) */
+    char **paths = xcalloc(r->chg->nfiles + 1, sizeof *paths);
     for (size_t i = 0; i < r->chg->nfiles; i++)
-        sb_addf(&sb, "file %s\n", r->chg->files[i].path);
+        paths[i] = r->chg->files[i].path;
+    qsort(paths, r->chg->nfiles, sizeof *paths, path_cmp);
+    for (size_t i = 0; i < r->chg->nfiles; i++)
+        sb_addf(&sb, "file %s\n", paths[i]);
+    free(paths);
     for (size_t i = 0; i < r->findings.n; i++) {
         const finding *f = &r->findings.items[i];
         sb_addf(&sb, "%s:%d:%d-%d:%d %s [%s] %s (%s%s%s)\n", f->path, f->range.line, f->range.col,
