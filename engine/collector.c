@@ -166,6 +166,17 @@ const syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, b
     return d;
 }
 
+void collector_release_docs(collector_ctx *ctx, const change_file *f)
+{
+    if (!ctx->syn)
+        return;
+    char *head = xasprintf("head:%s", f->path), *base = xasprintf("base:%s", f->old_path);
+    syntax_cache_drop(ctx->syn, head);
+    syntax_cache_drop(ctx->syn, base);
+    free(head);
+    free(base);
+}
+
 /* True when one of f's changed lines is an #include (its base may then see other headers). */
 static bool edits_include(const change_file *f)
 {

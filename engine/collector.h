@@ -173,6 +173,9 @@ void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_
                              collector_coverage *out);
 void collector_coverage_join(const collector_coverage *files, size_t n, strbuf *out);
 
+/* Release the parsed head and base of f (every view) from the shared syntax cache. */
+void collector_release_docs(collector_ctx *ctx, const change_file *f);
+
 /* A hash of how f's first-party headers decorate it for the parser (its head, and its base
  * when the change edits an #include line): 0 for a file that is not C/C++. Part of a file's
  * identity for the per-file cache, since a header's new macro changes how the file parses. */

@@ -32,6 +32,11 @@ typedef struct review_files {
     uint64_t gen;
 } review_files;
 
+/* The text of parsed documents (head and base) the runner lets the syntax cache hold while it
+ * reads a change file by file; their trees take some tens of times more. Open documents are
+ * always kept (they are reparsed incrementally as they are typed in). */
+#define DOCS_BUDGET ((size_t)512 << 10)
+
 /* What one collector did in one review, for the timing line. */
 typedef struct stage_cost {
     double files_ms, change_ms, parse_ms;
@@ -183,62 +188,87 @@ static void file_result(collector_runner *r, const collector *c, collector_ctx *
     free(kept.findings.items);
 }
 
-/* Run both stages of c (per-file results through r's cache when it has one). */
-static void run_stages(collector_runner *r, const collector *c, collector_ctx *ctx,
-                       review_files *rf, void *shared, stage_cost *cost)
+/* One collector's per-file results of a review, filled file by file. */
+typedef struct file_results {
+    collector_file_result *res;
+    void **own;              /* facts not kept in a cache, freed after the change-wide stage */
+    char **own_skip;
+    collector_files files;
+} file_results;
+
+static void results_begin(file_results *fr, size_t nfiles)
 {
-    const change *chg = ctx->chg;
-    collector_file_result *res = xcalloc(chg->nfiles + 1, sizeof *res);
-    void **own = xcalloc(chg->nfiles + 1, sizeof *own);
-    char **own_skip = xcalloc(chg->nfiles + 1, sizeof *own_skip);
-    collector_files files = {res, 0, 0, NULL};
-    for (size_t i = 0; c->file_stage && i < chg->nfiles; i++) {
-        if (!collector_reads(c, &chg->files[i]))
-            continue;
-        size_t k = files.n++;
-        file_result(r, c, ctx, rf, i, shared, &res[k], &own[k], &own_skip[k], cost);
-        if (res[k].skip && files.nskipped++ == 0)
-            files.first_skip = res[k].skip;
-    }
-    double t0 = now_ms();
-    c->change_stage(ctx, &files);
-    cost->change_ms += now_ms() - t0;
-    for (size_t k = 0; k < files.n; k++) {
-        if (own[k])
-            (c->free_facts ? c->free_facts : free)(own[k]);
-        free(own_skip[k]);
-    }
-    free(own);
-    free(own_skip);
-    free(res);
+    fr->res = xcalloc(nfiles + 1, sizeof *fr->res);
+    fr->own = xcalloc(nfiles + 1, sizeof *fr->own);
+    fr->own_skip = xcalloc(nfiles + 1, sizeof *fr->own_skip);
+    fr->files = (collector_files){fr->res, 0, 0, NULL};
 }
 
-/* Run one collector (its stages or its run) and stamp its findings. */
-static void run_one(collector_runner *r, const collector *c, collector_ctx *ctx,
-                    review_files *rf, void *shared, stage_cost *cost)
+/* Run (or take from the cache) c's per-file stage on change file i, when c reads it. */
+static void results_add(collector_runner *r, const collector *c, collector_ctx *ctx,
+                        review_files *rf, size_t i, void *shared, file_results *fr,
+                        stage_cost *cost)
 {
-    size_t from = ctx->out->n;
-    if (c->run) {
-        double t0 = now_ms();
-        c->run(ctx);
-        cost->change_ms += now_ms() - t0;
-    } else {
-        run_stages(r, c, ctx, rf, shared, cost);
+    if (!c->file_stage || !collector_reads(c, &ctx->chg->files[i]))
+        return;
+    size_t k = fr->files.n++;
+    double p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
+    file_result(r, c, ctx, rf, i, shared, &fr->res[k], &fr->own[k], &fr->own_skip[k], cost);
+    if (ctx->syn)
+        cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
+    if (fr->res[k].skip && fr->files.nskipped++ == 0)
+        fr->files.first_skip = fr->res[k].skip;
+}
+
+/* Run c's change-wide stage over its per-file results, then free them. */
+static void results_finish(const collector *c, collector_ctx *ctx, file_results *fr,
+                           stage_cost *cost)
+{
+    double t0 = now_ms(), p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
+    c->change_stage(ctx, &fr->files);
+    cost->change_ms += now_ms() - t0;
+    if (ctx->syn)
+        cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
+    for (size_t k = 0; k < fr->files.n; k++) {
+        if (fr->own[k])
+            (c->free_facts ? c->free_facts : free)(fr->own[k]);
+        free(fr->own_skip[k]);
     }
-    stamp(ctx->out, from, c->name);
+    free(fr->own);
+    free(fr->own_skip);
+    free(fr->res);
+}
+
+/* Run a collector that reads the whole change at once, timed. */
+static void run_whole(const collector *c, collector_ctx *ctx, stage_cost *cost)
+{
+    double t0 = now_ms(), p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
+    c->run(ctx);
+    cost->change_ms += now_ms() - t0;
+    if (ctx->syn)
+        cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
 }
 
 void collector_run(const collector *c, collector_ctx *ctx)
 {
-    size_t n = ctx->chg->nfiles;
+    size_t n = ctx->chg->nfiles, from = ctx->out->n;
     collector_inputs in = {.chg = ctx->chg, .rp = ctx->rp, .root = ctx->root, .syn = ctx->syn};
     review_files rf = {&in, ctx, xcalloc(n + 1, sizeof *rf.id), xcalloc(n + 1, sizeof *rf.content),
                        0, NULL, 0};
     stage_cost cost = {0};
-    void *shared = c->shared_new ? c->shared_new() : NULL;
-    run_one(NULL, c, ctx, &rf, shared, &cost);
-    if (shared && c->shared_free)
-        c->shared_free(shared);
+    if (c->run) {
+        run_whole(c, ctx, &cost);
+    } else {
+        void *shared = c->shared_new ? c->shared_new() : NULL;
+        file_results fr;
+        results_begin(&fr, n);
+        for (size_t i = 0; i < n; i++)
+            results_add(NULL, c, ctx, &rf, i, shared, &fr, &cost);
+        results_finish(c, ctx, &fr, &cost);
+        if (shared && c->shared_free)
+            c->shared_free(shared);
+    }
+    stamp(ctx->out, from, c->name);
     free(rf.id);
     free(rf.content);
 }
@@ -304,6 +334,38 @@ static void write_cost(FILE *fp, const collector *c, const stage_cost *cost)
     fprintf(fp, ")\n");
 }
 
+/* True when path is one of the open documents (NULL-terminated list, may be NULL). */
+static bool is_open(const char *const *open, const char *path)
+{
+    for (size_t i = 0; open && open[i]; i++)
+        if (strcmp(open[i], path) == 0)
+            return true;
+    return false;
+}
+
+/* The per-file stages, file by file: every collector that reads a file runs on it (or takes
+ * its kept result) while its parse is at hand, and a file that is not open then gives its
+ * trees back when the docs held pass the budget, so a change of any size is read within it. */
+static void run_file_stages(collector_runner *r, const collector_inputs *in, collector_ctx *ctxs,
+                            review_files *rf, file_results *frs, stage_cost *costs)
+{
+    for (size_t i = 0; i < r->nstates; i++) {
+        if (!collectors_all[i]->run)
+            results_begin(&frs[i], in->chg->nfiles);
+        if (collectors_all[i]->shared_new && !r->shared[i])
+            r->shared[i] = collectors_all[i]->shared_new();
+    }
+    for (size_t j = 0; j < in->chg->nfiles; j++) {
+        for (size_t i = 0; i < r->nstates; i++) {
+            rf->ctx = &ctxs[i];
+            results_add(r, collectors_all[i], &ctxs[i], rf, j, r->shared[i], &frs[i], &costs[i]);
+        }
+        const change_file *f = &in->chg->files[j];
+        if (in->syn && !is_open(in->open, f->path) && syntax_cache_bytes(in->syn) > DOCS_BUDGET)
+            collector_release_docs(&ctxs[0], f);
+    }
+}
+
 char **collector_runner_run(collector_runner *r, const collector_inputs *in, finding_list *out,
                             size_t *n)
 {
@@ -312,26 +374,32 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
         r->disk_epoch++;
     review_files rf = {in, NULL, xcalloc(nf + 1, sizeof *rf.id), xcalloc(nf + 1, sizeof *rf.content),
                        r->disk_epoch, NULL, 0};
+    collector_ctx *ctxs = xcalloc(r->nstates + 1, sizeof *ctxs);
+    stage_cost *costs = xcalloc(r->nstates + 1, sizeof *costs);
+    file_results *frs = xcalloc(r->nstates + 1, sizeof *frs);
+    for (size_t i = 0; i < r->nstates; i++) {
+        ctxs[i] = (collector_ctx){in->chg, in->rp, in->root, out, in->syn,
+                                  r->keep ? &r->states[i] : NULL, in->touched, in->side, in->nside,
+                                  {0}, r->bases};
+        sb_init(&ctxs[i].status);
+    }
+    run_file_stages(r, in, ctxs, &rf, frs, costs);
     char **status = xcalloc(r->nstates + 1, sizeof *status);
     double parse_total = 0;
     for (size_t i = 0; i < r->nstates; i++) {
         const collector *c = collectors_all[i];
-        collector_ctx ctx = {in->chg, in->rp, in->root, out, in->syn,
-                             r->keep ? &r->states[i] : NULL, in->touched, in->side, in->nside, {0},
-                             r->bases};
-        sb_init(&ctx.status);
-        rf.ctx = &ctx;
-        stage_cost cost = {0};
-        double p0 = in->syn ? syntax_cache_parse_ms(in->syn) : 0;
-        if (c->shared_new && !r->shared[i])
-            r->shared[i] = c->shared_new();
-        run_one(r, c, &ctx, &rf, r->shared[i], &cost);
-        cost.parse_ms = in->syn ? syntax_cache_parse_ms(in->syn) - p0 : 0;
-        parse_total += cost.parse_ms;
+        size_t from = out->n;
+        rf.ctx = &ctxs[i];
+        if (c->run)
+            run_whole(c, &ctxs[i], &costs[i]);
+        else
+            results_finish(c, &ctxs[i], &frs[i], &costs[i]);
+        stamp(out, from, c->name);
+        parse_total += costs[i].parse_ms;
         if (r->timing)
-            write_cost(r->timing, c, &cost);
-        status[i] = xasprintf("%s: %s", c->name, ctx.status.len ? ctx.status.buf : "ran");
-        sb_free(&ctx.status);
+            write_cost(r->timing, c, &costs[i]);
+        status[i] = xasprintf("%s: %s", c->name, ctxs[i].status.len ? ctxs[i].status.buf : "ran");
+        sb_free(&ctxs[i].status);
     }
     if (r->timing) {
         size_t nparses = 0, nupdates = 0;
@@ -344,6 +412,9 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
         collector_cache_trim(r->cache);
     if (r->bases)
         base_texts_trim(r->bases);
+    free(frs);
+    free(costs);
+    free(ctxs);
     free(rf.id);
     free(rf.content);
     *n = r->nstates;

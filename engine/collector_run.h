@@ -27,6 +27,7 @@ typedef struct collector_inputs {
     const char *const *touched;
     const collector_buffer *side;
     size_t nside;
+    const char *const *open;   /* paths of the open documents (NULL-terminated), or NULL */
 } collector_inputs;
 
 /* A runner; keep: keep collector states and per-file results between reviews (a server, or

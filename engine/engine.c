@@ -398,8 +398,12 @@ static void run_all(engine *e, review *r, const char *const *touched, const char
         fprintf(stderr, "review-lsp: derive %.2f ms\n", now_ms() - t0);
     size_t nside;
     collector_buffer *side = side_buffers(e, &nside);
-    collector_inputs in = {&view, e->rp, root, e->syn, touched, side, nside};
+    const char **open = xcalloc(e->novl + 1, sizeof *open);
+    for (size_t i = 0; i < e->novl; i++)
+        open[i] = e->ovl[i].path;
+    collector_inputs in = {&view, e->rp, root, e->syn, touched, side, nside, open};
     r->collector_status = collector_runner_run(e->runner, &in, &r->findings, &r->ncollectors);
+    free(open);
     free(side);
     if (view.files != r->chg->files)
         free(view.files);

@@ -986,6 +986,27 @@ void syntax_cache_trim(syntax_cache *c)
     c->n = k;
 }
 
+void syntax_cache_drop(syntax_cache *c, const char *key)
+{
+    size_t n = strlen(key), k = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const char *ek = c->items[i].key;
+        if (strncmp(ek, key, n) == 0 && (ek[n] == '\0' || ek[n] == '#'))
+            cache_entry_clear(&c->items[i]);
+        else
+            c->items[k++] = c->items[i];
+    }
+    c->n = k;
+}
+
+size_t syntax_cache_bytes(const syntax_cache *c)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < c->n; i++)
+        total += c->items[i].doc->len;
+    return total;
+}
+
 /* Counts for logs and tests. */
 void syntax_cache_stats(const syntax_cache *c, size_t *ndocs, size_t *nparses, size_t *nupdates)
 {

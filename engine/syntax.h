@@ -428,6 +428,12 @@ syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root);
 const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d);
 /* The structs of a doc returned by this cache, computed once per text (borrowed). */
 const syn_struct_list *syntax_cache_structs(syntax_cache *c, const syntax_doc *d);
+/* Drop the doc kept for key and those of its other views (keys "key#N"), releasing their
+ * trees: for a caller done with a file it does not expect to be asked for again soon. */
+void syntax_cache_drop(syntax_cache *c, const char *key);
+/* The total length of the texts of the docs it holds (their trees take some tens of times
+ * more), for a caller keeping its memory within a budget. */
+size_t syntax_cache_bytes(const syntax_cache *c);
 /* Drop every doc not asked for since the previous trim (call between reviews). */
 void syntax_cache_trim(syntax_cache *c);
 /* The time spent parsing and reparsing in syntax_cache_get_with since the cache was made. */
