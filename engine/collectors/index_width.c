@@ -766,35 +766,46 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_run *fr, ch
     return 0;
 }
 
-/* Run the collector over the change. */
-static void index_width_run(collector_ctx *ctx)
+/* The files it reads: Python and C/C++ files that gain lines. */
+static bool reads(const change_file *f)
 {
-    size_t nfiles = 0, nskipped = 0;
+    return syntax_lang_of_path(f->path) != SYN_NONE && !f->is_deleted && !f->is_skipped && f->nadd;
+}
+
+/* What one file's stage found, for the status line. */
+typedef struct iw_facts {
+    int device, host;
+} iw_facts;
+
+/* The per-file stage: the un-widened products on the file's added lines. */
+static void index_width_file(collector_file_ctx *fx)
+{
+    file_run fr = {0};
+    if (check_file(fx->review, fx->f, &fr, &fx->skip) < 0)
+        return;
+    iw_facts *t = xcalloc(1, sizeof *t);
+    t->device = fr.device_hits;
+    t->host = fr.host_hits;
+    fx->facts = t;
+}
+
+/* The change-wide stage: the status line from every file's counts. */
+static void index_width_change(collector_ctx *ctx, const collector_files *files)
+{
+    size_t nfiles = files->n, nskipped = files->nskipped;
+    const char *first_skip = files->first_skip;
     int device = 0, host = 0;
-    char *first_skip = NULL;
-    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
-        const change_file *f = &ctx->chg->files[i];
-        if (syntax_lang_of_path(f->path) == SYN_NONE || f->is_deleted || f->is_skipped || !f->nadd)
+    for (size_t i = 0; i < files->n; i++) {
+        const iw_facts *t = files->items[i].facts;
+        if (!t)
             continue;
-        nfiles++;
-        char *why = NULL;
-        file_run fr = {0};
-        if (check_file(ctx, f, &fr, &why) < 0) {
-            nskipped++;
-            if (!first_skip)
-                first_skip = why;
-            else
-                free(why);
-            continue;
-        }
-        device += fr.device_hits;
-        host += fr.host_hits;
+        device += t->device;
+        host += t->host;
     }
     if (!nfiles)
         collector_status(ctx, "nothing found: no Python or C/C++ file gains lines");
     else if (nskipped == nfiles)
-        collector_status(ctx, "skipped: %s (D9 cannot be cleared)",
-                         first_skip ? first_skip : "head text not available");
+        collector_status(ctx, "skipped: %s (D9 cannot be cleared)", first_skip);
     else if (device || host)
         collector_status(ctx, "found %d un-widened runtime product%s in device code and %d in "
                          "host code on added lines%s%s", device, device == 1 ? "" : "s", host,
@@ -806,11 +817,13 @@ static void index_width_run(collector_ctx *ctx)
                          nfiles - nskipped, nfiles - nskipped == 1 ? "" : "s",
                          nskipped ? "; not scanned (D9 cannot be cleared there): " : "",
                          nskipped ? first_skip : "");
-    free(first_skip);
 }
 
 const collector collector_index_width = {
     .name = "index_width",
     .rules = "D9",
-    .run = index_width_run,
+    .langs = COLLECT_PYTHON | COLLECT_CPP,
+    .reads = reads,
+    .file_stage = index_width_file,
+    .change_stage = index_width_change,
 };

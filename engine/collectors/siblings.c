@@ -463,19 +463,51 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     free(head);
 }
 
-/* Run the collector over every changed Python and C++ file that existed before. */
-static void siblings_run(collector_ctx *ctx)
+/* The files it reads: changed Python and C++ files that existed before and lose lines (new
+ * files, tests and benchmarks are not checked). */
+static bool reads(const change_file *f)
+{
+    return !f->is_new && !f->is_deleted && !f->is_skipped && !f->is_binary && f->ndel != 0 &&
+           syntax_lang_of_path(f->path) != SYN_NONE && !excluded_path(f->path);
+}
+
+/* What one file's stage counted, for the status line. */
+typedef struct sib_facts {
+    scounts c;
+    bool no_base;
+    int error_line;          /* the head's first syntax error (c.parse_errors set), else 0 */
+} sib_facts;
+
+/* The per-file stage: variants of the file's changed functions still carrying its old lines. */
+static void siblings_stage(collector_file_ctx *fx)
+{
+    sib_facts *t = xcalloc(1, sizeof *t);
+    siblings_file(fx->review, fx->f, &t->c, &t->no_base);
+    if (t->c.first_error) {
+        const char *colon = strrchr(t->c.first_error, ':');
+        t->error_line = colon ? atoi(colon + 1) : 0;
+        free(t->c.first_error);
+        t->c.first_error = NULL;
+    }
+    fx->facts = t;
+}
+
+/* The change-wide stage: the status line from every file's counts. */
+static void siblings_change(collector_ctx *ctx, const collector_files *files)
 {
     scounts c = {0};
     bool no_base = false;
-    int candidates = 0;
-    for (size_t k = 0; k < ctx->chg->nfiles; k++) {
-        const change_file *f = &ctx->chg->files[k];
-        if (f->is_new || f->is_deleted || f->is_skipped || f->is_binary || f->ndel == 0 ||
-            syntax_lang_of_path(f->path) == SYN_NONE || excluded_path(f->path))
-            continue;
-        candidates++;
-        siblings_file(ctx, f, &c, &no_base);
+    int candidates = (int)files->n;
+    for (size_t i = 0; i < files->n; i++) {
+        const sib_facts *t = files->items[i].facts;
+        c.files += t->c.files;
+        c.changed_funcs += t->c.changed_funcs;
+        c.variants += t->c.variants;
+        c.found += t->c.found;
+        c.no_head += t->c.no_head;
+        if (t->c.parse_errors && c.parse_errors++ == 0)
+            c.first_error = xasprintf("%s:%d", files->items[i].f->path, t->error_line);
+        no_base |= t->no_base;
     }
     strbuf nb;
     sb_init(&nb);
@@ -506,5 +538,8 @@ static void siblings_run(collector_ctx *ctx)
 const collector collector_siblings = {
     .name = "siblings",
     .rules = "A1",
-    .run = siblings_run,
+    .langs = COLLECT_PYTHON | COLLECT_CPP,
+    .reads = reads,
+    .file_stage = siblings_stage,
+    .change_stage = siblings_change,
 };
