@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "engine/base_texts.h"
 #include "engine/collector_cache.h"
@@ -32,10 +35,11 @@ typedef struct review_files {
     uint64_t gen;
 } review_files;
 
-/* The text of parsed documents (head and base) the runner lets the syntax cache hold while it
- * reads a change file by file; their trees take some tens of times more. Open documents are
- * always kept (they are reparsed incrementally as they are typed in). */
-#define DOCS_BUDGET ((size_t)512 << 10)
+/* The heap the runner lets the process use while it reads a change file by file before it
+ * gives the trees of files it is done with back (a small change keeps them all, for the
+ * change-wide stages; a branch switch touching a thousand files stays within the budget).
+ * Open documents are always kept: they are reparsed incrementally as they are typed in. */
+#define HEAP_BUDGET ((size_t)24 << 20)
 
 /* What one collector did in one review, for the timing line. */
 typedef struct stage_cost {
@@ -334,6 +338,19 @@ static void write_cost(FILE *fp, const collector *c, const stage_cost *cost)
     fprintf(fp, ")\n");
 }
 
+/* The heap in use: what malloc holds (glibc), else an estimate from the parsed text (trees
+ * take some tens of times their text). */
+static size_t heap_in_use(const syntax_cache *syn)
+{
+#ifdef __GLIBC__
+    (void)syn;
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+#else
+    return syntax_cache_bytes(syn) * 40;
+#endif
+}
+
 /* True when path is one of the open documents (NULL-terminated list, may be NULL). */
 static bool is_open(const char *const *open, const char *path)
 {
@@ -361,7 +378,7 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
             results_add(r, collectors_all[i], &ctxs[i], rf, j, r->shared[i], &frs[i], &costs[i]);
         }
         const change_file *f = &in->chg->files[j];
-        if (in->syn && !is_open(in->open, f->path) && syntax_cache_bytes(in->syn) > DOCS_BUDGET)
+        if (in->syn && !is_open(in->open, f->path) && heap_in_use(in->syn) > HEAP_BUDGET)
             collector_release_docs(&ctxs[0], f);
     }
 }
