@@ -5,11 +5,14 @@
 
 BUILD   ?= build
 CC      ?= cc
+CXX     ?= g++
 PKGS    := jansson libgit2 libpcre2-8 libuv tree-sitter
 VERSION := 0.1.0
 
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
                -I. -I$(BUILD)/gen -DREVIEW_LSP_VERSION='"$(VERSION)"'
+# The one C++ translation unit (engine/toml_read.cpp: TOML through Debian's header-only cpptoml)
+CXXFLAGS_BASE := -std=c++17 -Wall -Wextra -Werror -I.
 OPT      ?= -O2 -g
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -20,6 +23,7 @@ CPP_GRAMMAR := tree-sitter-cpp@0.22.3
 CPP_SHA512  := p7w5903L/koqTQFVDwyyX0vjioxoZu2G4zT2ZHVG8DvLQbWN6OjNAqfMsCi+WdVkfMgU+7j06hS8i3j6Q0sPNQ==
 
 SRC_ENGINE := $(sort $(wildcard engine/*.c engine/collectors/*.c))
+SRC_CXX    := $(sort $(wildcard engine/*.cpp))
 SRC_LSP    := $(sort $(wildcard lsp/*.c))
 SRC_CLI    := $(sort $(wildcard cli/*.c))
 SRC_ALL    := $(SRC_ENGINE) $(SRC_LSP) $(SRC_CLI)
@@ -42,6 +46,7 @@ $(BUILD)/.deps-ok: scripts/deps.sh
 	@mkdir -p $(BUILD)
 	@sh scripts/deps.sh
 	@pkg-config --exists $(PKGS) || { echo "error: pkg-config cannot find: $(PKGS)" >&2; exit 1; }
+	@test -f "$${DEPS_INCLUDE_DIR:-/usr/include}/cpptoml.h" || { echo "error: cpptoml.h is missing (libcpptoml-dev)" >&2; exit 1; }
 	@touch $@
 deps: $(BUILD)/.deps-ok
 
@@ -73,8 +78,10 @@ $(BUILD)/gen/embedded.c: rules/rules.md rules/families.txt rules/precision.txt s
 LIBS = $(shell pkg-config --libs $(PKGS)) -lm
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 
-OBJS     := $(SRC_ALL:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded.o
-SAN_OBJS := $(SRC_ALL:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/embedded.o
+CXX_OBJS     := $(SRC_CXX:%.cpp=$(BUILD)/obj/%.o)
+CXX_SAN_OBJS := $(SRC_CXX:%.cpp=$(BUILD)/san/%.o)
+OBJS     := $(SRC_ALL:%.c=$(BUILD)/obj/%.o) $(CXX_OBJS) $(BUILD)/obj/gen/embedded.o
+SAN_OBJS := $(SRC_ALL:%.c=$(BUILD)/san/%.o) $(CXX_SAN_OBJS) $(BUILD)/san/gen/embedded.o
 
 $(BUILD)/obj/%.o: %.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
@@ -82,15 +89,22 @@ $(BUILD)/obj/%.o: %.c | $(BUILD)/.deps-ok
 $(BUILD)/san/%.o: %.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/obj/%.o: %.cpp | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_BASE) $(OPT) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/san/%.o: %.cpp | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/obj/gen/embedded.o: $(BUILD)/gen/embedded.c
 	@mkdir -p $(dir $@); $(CC) -std=c11 -O2 -c $< -o $@
 $(BUILD)/san/gen/embedded.o: $(BUILD)/gen/embedded.c
 	@mkdir -p $(dir $@); $(CC) -std=c11 -O1 -c $< -o $@
 
+# Linked by the C++ driver, for the C++ runtime toml_read.cpp needs.
 $(BUILD)/review-lsp: $(OBJS) $(GRAMMAR_OBJS)
-	$(CC) $(OPT) -o $@ $^ $(LIBS)
+	$(CXX) $(OPT) -o $@ $^ $(LIBS)
 $(BUILD)/review-lsp-san: $(SAN_OBJS) $(GRAMMAR_OBJS)
-	$(CC) $(SAN_FLAGS) -o $@ $^ $(LIBS)
+	$(CXX) $(SAN_FLAGS) -o $@ $^ $(LIBS)
 sanitize: $(BUILD)/review-lsp-san
 
 -include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
@@ -98,11 +112,13 @@ sanitize: $(BUILD)/review-lsp-san
 # --- unit tests (C, linked against the engine objects) ----------------------------------------
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-ENGINE_SAN_OBJS := $(SRC_ENGINE:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/embedded.o
+ENGINE_SAN_OBJS := $(SRC_ENGINE:%.c=$(BUILD)/san/%.o) $(CXX_SAN_OBJS) $(BUILD)/san/gen/embedded.o
 LSP_SAN_OBJS := $(SRC_LSP:%.c=$(BUILD)/san/%.o)
 $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS) $(LIBS)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(PKG_CFLAGS) -c $< -o $@.o
+	$(CXX) $(SAN_FLAGS) -o $@ $@.o $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS) $(LIBS)
+	@rm -f $@.o
 
 # --- the commands from the README -------------------------------------------------------------
 test: $(BUILD)/review-lsp $(BUILD)/review-lsp-san $(BUILD)/vsix/review-lsp $(UNIT_BINS)
@@ -118,10 +134,11 @@ e2e: $(BUILD)/review-lsp $(BUILD)/vsix/review-lsp
 	@BUILD=$(BUILD) bash tests/e2e/run.sh
 
 # The server the .vsix carries: linked with an rpath of $ORIGIN (DT_RPATH, so it also covers the
-# libraries' own dependencies), for the shared libraries editors/vscode/build.sh puts beside it.
+# libraries' own dependencies), for the shared libraries editors/vscode/build.sh puts beside it;
+# the C++ runtime is linked in statically, so it is not one more library to carry.
 $(BUILD)/vsix/review-lsp: $(OBJS) $(GRAMMAR_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(OPT) -o $@ $^ $(LIBS) -Wl,-rpath,'$$ORIGIN' -Wl,--disable-new-dtags
+	$(CXX) $(OPT) -o $@ $^ $(LIBS) -static-libstdc++ -static-libgcc -Wl,-rpath,'$$ORIGIN' -Wl,--disable-new-dtags
 vscode: $(BUILD)/vsix/review-lsp
 	@sh editors/vscode/build.sh $(BUILD)/vsix/review-lsp $(BUILD)/review-lsp-$(VERSION)-linux-x64.vsix
 

@@ -28,6 +28,8 @@ typedef struct cli_options {
     const char *rules_path;  /* --rules FILE */
     const char **disabled;   /* --disable IDs, NULL-terminated (or NULL) */
     size_t ndisabled;
+    const char **severity;   /* --severity ID=LEVEL, NULL-terminated (or NULL) */
+    size_t nseverity;
     const char **only;       /* --only PATHs, NULL-terminated (or NULL) */
     size_t nonly;
     size_t max_file_bytes;
@@ -47,6 +49,9 @@ int cli_command(int argc, char **argv, const char *command, int (*run)(const cli
  * else the repository holding o->path. Returns 0 and sets *out, or prints a one-line error
  * and returns the exit code. */
 int cli_engine_open(const cli_options *o, engine **out);
+/* Say on stderr what is wrong with the repository configuration file, if anything (called by
+ * cli_engine_open). */
+void cli_config_notes(const engine *eng);
 
 /* The review check and rules share: the engine and its review of the change. */
 typedef struct cli_review {
@@ -67,6 +72,8 @@ int cli_only_filter(const cli_options *o, cli_review *cr);
 int cmd_check(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_packet(int argc, char **argv);
 int cmd_syntax_coverage(int argc, char **argv);
 
 void report_text(FILE *out, const cli_review *cr);

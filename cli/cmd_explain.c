@@ -15,7 +15,7 @@ static engine *rules_engine(const cli_options *o)
         cli_engine_open(o, &eng);
         return eng;
     }
-    engine_settings s = {NULL, NULL, o->rules_path, 0, NULL, NULL};
+    engine_settings s = {.rules_path = o->rules_path};
     char *cause = NULL;
     eng = engine_open_repo(o->path, &s, &cause);
     free(cause);

@@ -1,5 +1,5 @@
 /* Entry point of review-lsp: the language server (no arguments, or --stdio) or one of the
- * batch commands (check, rules, explain). */
+ * batch commands (check, rules, explain, config). */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +11,10 @@ static const char USAGE[] =
     "       review-lsp check [PATH] [options]      review the change and print findings\n"
     "       review-lsp rules [PATH] [options]      print the derived rule families (rules.txt)\n"
     "       review-lsp explain ID [PATH]           print one rule's text (from PATH's rules file)\n"
+    "       review-lsp config [PATH] [options]     print the configuration in force and where\n"
+    "                                              each value comes from\n"
+    "       review-lsp packet --out DIR [options]  write the review packet (the triage work\n"
+    "                                              directory of aiter's review-pr) into DIR\n"
     "       review-lsp --help | --version\n"
     "\n"
     "options:\n"
@@ -28,8 +32,13 @@ static const char USAGE[] =
     "  --rules FILE          rules file when the repository has no .claude/skills/review-pr/\n"
     "                        rules.md of its own (default: the bundled one)\n"
     "  --disable ID          do not report rule ID (repeatable; unknown ids are warned about)\n"
+    "  --severity ID=LEVEL   report rule ID (or family) at LEVEL: error, warning,\n"
+    "                        information, hint (repeatable)\n"
     "  --pr-body FILE        check a pull-request description for perf claims with no baseline\n"
     "  --max-file-bytes N    skip files larger than N bytes (default 2097152)\n"
+    "\n"
+    "The repository's own settings ([tool.review-lsp] in pyproject.toml, or .review-lsp.toml)\n"
+    "apply under these options; `review-lsp config` shows the result.\n"
     "\n"
     "exit codes: 0 done (findings are advisory), 1 findings at --fail-on level,\n"
     "            2 usage error (a --base naming no commit among them),\n"
@@ -54,6 +63,10 @@ int main(int argc, char **argv)
         return cmd_rules(argc - 2, argv + 2);
     if (!strcmp(cmd, "explain"))
         return cmd_explain(argc - 2, argv + 2);
+    if (!strcmp(cmd, "config"))
+        return cmd_config(argc - 2, argv + 2);
+    if (!strcmp(cmd, "packet"))
+        return cmd_packet(argc - 2, argv + 2);
     if (!strcmp(cmd, "syntax-coverage")) /* a debugging command, see bench/syntax_coverage.sh */
         return cmd_syntax_coverage(argc - 2, argv + 2);
     fprintf(stderr, "review-lsp: unknown command '%s' (try --help)\n", cmd);

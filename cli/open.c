@@ -11,9 +11,14 @@
 /* The engine settings the options carry (pointers borrowed from o). */
 static engine_settings settings_of(const cli_options *o)
 {
-    engine_settings s = {o->base,           o->title_given ? o->title : NULL,
-                         o->rules_path,     o->max_file_bytes,
-                         o->disabled,       o->precision_policy};
+    engine_settings s = {.base = o->base,
+                         .title = o->title_given ? o->title : NULL,
+                         .rules_path = o->rules_path,
+                         .max_file_bytes = o->max_file_bytes,
+                         .disabled_rules = o->disabled,
+                         .precision_policy = o->precision_policy,
+                         .face = FACE_COMMAND_LINE,
+                         .severity = o->severity};
     return s;
 }
 
@@ -61,7 +66,18 @@ int cli_engine_open(const cli_options *o, engine **out)
     }
     if (engine_catalog_problem(*out))
         fprintf(stderr, "review-lsp: %s\n", engine_catalog_problem(*out));
+    cli_config_notes(*out);
     return 0;
+}
+
+void cli_config_notes(const engine *eng)
+{
+    /* a malformed file warns and the defaults stand in; the exit code is the review's */
+    if (engine_config_problem(eng))
+        fprintf(stderr, "review-lsp: warning: %s\n", engine_config_problem(eng));
+    const repo_config *f = engine_config(eng)->file;
+    for (size_t i = 0; f && i < f->nwarnings; i++)
+        fprintf(stderr, "review-lsp: warning: %s\n", f->warnings[i]);
 }
 
 /* Warn about each --disable id that names no rule, with the nearest ids. */

@@ -51,7 +51,7 @@ static bool known_format(const char *f)
 /* What parsing keeps between arguments. */
 typedef struct parse_state {
     const char *command;
-    size_t disabled_cap, only_cap;
+    size_t disabled_cap, only_cap, severity_cap;
     bool only_mode;          /* after --only: bare arguments are files to report on */
     bool have_path;
 } parse_state;
@@ -95,6 +95,19 @@ static int take_option(int argc, char **argv, int *i, cli_options *o, parse_stat
         if (r > 0)
             push(&o->disabled, &o->ndisabled, &ps->disabled_cap, v);
         return r < 0 ? EXIT_USAGE : 0;
+    }
+    if ((r = opt_value(argc, argv, i, "--severity", &v)) != 0) {
+        if (r < 0)
+            return EXIT_USAGE;
+        const char *eq = strrchr(v, '=');
+        severity sev;
+        if (!eq || eq == v || severity_parse(eq + 1, &sev) < 0) {
+            fprintf(stderr, "review-lsp: --severity wants ID=LEVEL (LEVEL: error, warning, "
+                            "information, hint), not '%s'\n", v);
+            return EXIT_USAGE;
+        }
+        push(&o->severity, &o->nseverity, &ps->severity_cap, v);
+        return 0;
     }
     if ((r = opt_value(argc, argv, i, "--max-file-bytes", &v)) != 0)
         return r < 0 ? EXIT_USAGE : take_size(v, &o->max_file_bytes);
@@ -181,8 +194,9 @@ void cli_options_free(cli_options *o)
 {
     free(o->disabled);
     free(o->only);
-    o->disabled = o->only = NULL;
-    o->ndisabled = o->nonly = 0;
+    free(o->severity);
+    o->disabled = o->only = o->severity = NULL;
+    o->ndisabled = o->nonly = o->nseverity = 0;
 }
 
 int cli_command(int argc, char **argv, const char *command, int (*run)(const cli_options *o))

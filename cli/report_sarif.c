@@ -26,7 +26,7 @@ static const char *const NOTE_TEXT[NOTE_KINDS] = {
 
 static const char *sarif_level(severity s)
 {
-    return s == SEV_WARNING ? "warning" : "note";
+    return s == SEV_ERROR ? "error" : s == SEV_WARNING ? "warning" : "note";
 }
 
 /* A SARIF artifactLocation for a path of the tree. */

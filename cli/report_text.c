@@ -39,8 +39,12 @@ void report_text_trailer(FILE *out, const review *r)
         fprintf(out, "# collector %s\n", r->collector_status[i]);
     for (size_t i = 0; i < r->chg->nnotes; i++)
         fprintf(out, "# note: %s\n", r->chg->notes[i]);
-    fprintf(out, "# %zu finding%s (%zu warning, %zu information, %zu hint) in %zu changed file%s; base %s\n",
-            r->findings.n, r->findings.n == 1 ? "" : "s", counts[SEV_WARNING],
+    /* errors exist only by a configured severity, and are counted only then */
+    char errors[32] = "";
+    if (counts[SEV_ERROR])
+        snprintf(errors, sizeof errors, "%zu error, ", counts[SEV_ERROR]);
+    fprintf(out, "# %zu finding%s (%s%zu warning, %zu information, %zu hint) in %zu changed file%s; base %s\n",
+            r->findings.n, r->findings.n == 1 ? "" : "s", errors, counts[SEV_WARNING],
             counts[SEV_INFORMATION], counts[SEV_HINT], r->chg->nfiles,
             r->chg->nfiles == 1 ? "" : "s", r->base_desc);
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "engine/collector_run.h"
+#include "engine/config_state.h"
 #include "engine/diff_parse.h"
 #include "engine/repo.h"
 #include "engine/precision_policy.h"
@@ -32,12 +33,12 @@ struct engine {
     char *desc_name;       /* a pull-request description (engine_set_description), or NULL */
     char *desc_text;
     size_t desc_len;
-    char *base;
+    config_state *cfgs;    /* the repository configuration and the face's layer over it */
+    char *face_rules;      /* the face's rules_path, to say when the repository's own wins */
+    char *base;            /* base, rules_path and max_file_bytes: from the configuration */
     char *title;
     char *rules_path;
     size_t max_file_bytes;
-    char **disabled;
-    size_t ndisabled;
     rule_catalog *cat;
     char *cat_problem;
     overlay_entry *ovl;
@@ -60,27 +61,23 @@ static char *dup_or_null(const char *s)
     return s && *s ? xstrdup(s) : NULL;
 }
 
-/* Choose and load the rules file, the one place it is chosen: the tree's own, else the
- * setting, else the bundled one. */
+/* Load the rules file, chosen in one place (effective_config.h): the repository's own (named
+ * by its configuration file, else .claude/skills/review-pr/rules.md), else the setting, else
+ * the bundled one. */
 static void load_catalog(engine *e)
 {
     catalog_free(e->cat);
     free(e->cat_problem);
     e->cat = NULL;
     e->cat_problem = NULL;
-    char *own = e->tree ? xasprintf("%s.claude/skills/review-pr/rules.md", e->tree) : NULL;
-    struct stat st;
-    if (own && stat(own, &st) == 0) {
-        e->cat = catalog_load(own, &e->cat_problem);
-        if (!e->cat_problem && e->rules_path)
-            e->cat_problem = xasprintf("rules file %s is not used: the repository has its own, %s",
-                                       e->rules_path, own);
-    } else if (e->rules_path) {
-        e->cat = catalog_load(e->rules_path, &e->cat_problem);
-    } else {
+    if (!e->rules_path) {
         e->cat = catalog_bundled();
+        return;
     }
-    free(own);
+    e->cat = catalog_load(e->rules_path, &e->cat_problem);
+    if (!e->cat_problem && e->face_rules && strcmp(e->face_rules, e->rules_path) != 0)
+        e->cat_problem = xasprintf("rules file %s is not used: the repository has its own, %s",
+                                   e->face_rules, e->rules_path);
 }
 
 /* Load the precision policy from path (NULL or unreadable: the bundled one). */
@@ -100,38 +97,81 @@ static void free_settings(engine *e)
     free(e->base);
     free(e->title);
     free(e->rules_path);
-    for (size_t i = 0; i < e->ndisabled; i++)
-        free(e->disabled[i]);
-    free(e->disabled);
-    e->disabled = NULL;
-    e->ndisabled = 0;
+    free(e->face_rules);
+    e->base = e->title = e->rules_path = e->face_rules = NULL;
+}
+
+static int hints_from_name(const char *name)
+{
+    static const char *const names[] = {"off", "file", "line"};
+    for (int i = 0; name && i < 3; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return HINTS_UNSET;
+}
+
+/* Bring the configuration up to date (the file may have changed on disk) and take what the
+ * engine itself uses from it: base, rules file, size cap. Returns true when it changed. */
+static bool refresh_config(engine *e)
+{
+    if (!config_state_refresh(e->cfgs) && e->cat)
+        return false;
+    const effective_config *c = config_state_effective(e->cfgs);
+    bool rules_changed = !e->cat || (e->rules_path == NULL) != (c->rules == NULL) ||
+                         (c->rules && strcmp(c->rules, e->rules_path) != 0);
+    free(e->base);
+    e->base = dup_or_null(c->base);
+    free(e->rules_path);
+    e->rules_path = dup_or_null(c->rules);
+    e->max_file_bytes = c->max_file_bytes;
+    if (rules_changed)
+        load_catalog(e);
+    e->all_dirty = true; /* the base, the size cap, exclusions or the rules may differ now */
+    return true;
 }
 
 void engine_configure(engine *e, const engine_settings *s)
 {
-    char *old_rules = e->rules_path ? xstrdup(e->rules_path) : NULL;
-    bool first = e->cat == NULL;
-    e->all_dirty = true; /* the base, the size cap or the rules may differ now */
-    free_settings(e);
     engine_settings none = {0};
     if (!s)
         s = &none;
-    e->base = dup_or_null(s->base);
+    free(e->title);
     e->title = dup_or_null(s->title);
-    e->rules_path = dup_or_null(s->rules_path);
-    e->max_file_bytes = s->max_file_bytes ? s->max_file_bytes : 2u << 20;
-    if (s->disabled_rules)
-        for (size_t i = 0; s->disabled_rules[i]; i++) {
-            e->disabled = xrealloc(e->disabled, (e->ndisabled + 1) * sizeof *e->disabled);
-            e->disabled[e->ndisabled++] = xstrdup(s->disabled_rules[i]);
-        }
-    bool rules_changed = (old_rules == NULL) != (e->rules_path == NULL) ||
-                         (old_rules && strcmp(old_rules, e->rules_path) != 0);
-    if (first || rules_changed)
-        load_catalog(e);
-    free(old_rules);
+    free(e->face_rules);
+    e->face_rules = dup_or_null(s->rules_path);
+    config_layer l = {s->face,          s->base,
+                      s->rules_path,    s->max_file_bytes,
+                      hints_from_name(s->derived_hints), s->disabled_rules,
+                      s->severity};
+    config_state_set_layer(e->cfgs, &l);
+    refresh_config(e);
     precision_policy_free(&e->policy);
     load_policy(&e->policy, s->precision_policy);
+}
+
+/* The reviewed path relative to the work tree, where the configuration walk starts (new
+ * string; "" for the root or anything outside it). */
+static char *start_in_tree(const char *path, const char *workdir)
+{
+    char *real = realpath(path, NULL);
+    char *realdir = realpath(workdir, NULL);
+    char *out = NULL;
+    size_t n = realdir ? strlen(realdir) : 0;
+    if (real && realdir && strncmp(real, realdir, n) == 0 && real[n] == '/')
+        out = xstrdup(real + n + 1);
+    free(real);
+    free(realdir);
+    return out ? out : xstrdup("");
+}
+
+const effective_config *engine_config(const engine *e)
+{
+    return config_state_effective(e->cfgs);
+}
+
+const char *engine_config_problem(const engine *e)
+{
+    return config_state_problem(e->cfgs);
 }
 
 engine *engine_open_repo(const char *path, const engine_settings *s, char **cause)
@@ -149,6 +189,9 @@ engine *engine_open_repo(const char *path, const engine_settings *s, char **caus
     e->tree = xstrdup(repo_workdir(rp));
     e->all_dirty = true;
     e->syn = syntax_cache_new();
+    char *start = start_in_tree(path, e->tree);
+    e->cfgs = config_state_new(e->tree, start);
+    free(start);
     e->runner = collector_runner_new(true);
     engine_configure(e, s);
     return e;
@@ -168,6 +211,7 @@ engine *engine_open_diff(const char *text, size_t len, const char *root, const e
         e->tree = root[n - 1] == '/' ? xstrdup(root) : xasprintf("%s/", root);
     }
     e->syn = syntax_cache_new();
+    e->cfgs = config_state_new(e->tree, ""); /* a diff's tree is read from its top */
     /* nothing kept between reviews of a diff: there is no tree to watch */
     e->runner = collector_runner_new(false);
     engine_configure(e, s);
@@ -206,6 +250,7 @@ void engine_free(engine *e)
         free(e->dirty[i]);
     free(e->dirty);
     syntax_cache_free(e->syn);
+    config_state_free(e->cfgs);
     precision_policy_free(&e->policy);
     collector_runner_free(e->runner);
     free_touched(e);
@@ -311,36 +356,70 @@ void engine_drop_overlay(engine *e, const char *relpath)
         }
 }
 
-static bool rule_disabled(const char *const *disabled, size_t n, const char *id)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(disabled[i], id) == 0)
-            return true;
-    return false;
-}
-
-/* Drop findings whose rule is disabled or whose head line carries a suppression for it. */
-static void filter_findings(review *r, const char *const *disabled, size_t ndisabled)
+/* Drop findings whose head line carries a suppression for their rule. */
+static void filter_suppressed(review *r)
 {
     size_t keep = 0;
     for (size_t i = 0; i < r->findings.n; i++) {
         finding *f = &r->findings.items[i];
-        bool drop = rule_disabled(disabled, ndisabled, f->rule_id);
-        if (!drop) {
-            const change_file *cf = change_find(r->chg, f->path);
-            const char *line;
-            size_t len;
-            if (cf && cf->head_text &&
-                text_line_at(cf->head_text, cf->head_len, f->range.line, &line, &len))
-                drop = suppress_line_ignores(line, len, f->rule_id);
-        }
-        if (drop) {
+        const change_file *cf = change_find(r->chg, f->path);
+        const char *line;
+        size_t len;
+        if (cf && cf->head_text && text_line_at(cf->head_text, cf->head_len, f->range.line, &line, &len) &&
+            suppress_line_ignores(line, len, f->rule_id)) {
             finding_clear(f);
             continue;
         }
         r->findings.items[keep++] = *f;
     }
     r->findings.n = keep;
+}
+
+/* Leave out of the change the files the repository configuration excludes (or does not
+ * include), saying how many. */
+static void drop_excluded(change *c, const effective_config *cfg)
+{
+    size_t keep = 0, dropped = 0;
+    for (size_t i = 0; i < c->nfiles; i++) {
+        if (repo_config_path_excluded(cfg->file, c->files[i].path)) {
+            change_file_clear(&c->files[i]);
+            dropped++;
+            continue;
+        }
+        c->files[keep++] = c->files[i];
+    }
+    c->nfiles = keep;
+    if (dropped)
+        change_note(c, "%zu changed file%s left out by exclude/include in %s", dropped,
+                    dropped == 1 ? "" : "s", cfg->file->name);
+}
+
+/* Hand the configuration's problems to a review, and note them in its change. */
+static void note_config(engine *e, review *r)
+{
+    const char *problem = config_state_problem(e->cfgs);
+    if (problem) {
+        r->config_problem = xstrdup(problem);
+        change_note(r->chg, "%s", r->config_problem);
+    }
+    size_t n = 0;
+    const char *const *warn = config_state_warnings(e->cfgs, &n);
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < n; i++) {
+        sb_addf(&sb, "%s%s", i ? "\n" : "", warn[i]);
+        change_note(r->chg, "%s", warn[i]);
+    }
+    r->config_warnings = n ? sb_detach(&sb) : NULL;
+    sb_free(&sb);
+}
+
+/* Monotonic milliseconds, for REVIEW_LSP_TIMING=1 (per-step costs on stderr). */
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 /* True when an unsaved buffer is not part of the change: git's own files (the commit buffer
@@ -362,14 +441,6 @@ static collector_buffer *side_buffers(engine *e, size_t *n)
     if (e->desc_text)
         side[(*n)++] = (collector_buffer){e->desc_name, e->desc_text, e->desc_len, true};
     return side;
-}
-
-/* Monotonic milliseconds, for REVIEW_LSP_TIMING=1 (per-step costs on stderr). */
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 /* Change files in path order. */
@@ -408,8 +479,10 @@ static void run_all(engine *e, review *r, const char *const *touched, const char
     if (view.files != r->chg->files)
         free(view.files);
     syntax_cache_trim(e->syn);
-    filter_findings(r, (const char *const *)e->disabled, e->ndisabled);
+    filter_suppressed(r);
     precision_policy_apply(&e->policy, &r->findings);
+    effective_apply(config_state_effective(e->cfgs), &r->findings); /* after the policy: a
+                                                                       team's own level wins */
     findings_sort(&r->findings);
     if (timing)
         fprintf(stderr, "review-lsp: review %.2f ms\n", now_ms() - t0);
@@ -511,9 +584,11 @@ static review *review_diff(engine *e)
     c->title = xstrdup(e->title ? e->title : "");
     if (e->tree && !c->head_root)
         c->head_root = xstrdup(e->tree);
+    drop_excluded(c, config_state_effective(e->cfgs));
     review *r = xcalloc(1, sizeof *r);
     r->chg = c;
     r->base_desc = xstrdup("(diff file)");
+    note_config(e, r);
     run_all(e, r, NULL, e->tree);
     return r;
 }
@@ -534,6 +609,7 @@ static char *repo_title(engine *e, change *c)
 
 int engine_review(engine *e, review **out, char **cause)
 {
+    refresh_config(e);
     if (!e->rp) {
         *out = review_diff(e);
         return 0;
@@ -541,9 +617,13 @@ int engine_review(engine *e, review **out, char **cause)
     char *desc = NULL, *notes = NULL;
     repo_resolve_base(e->rp, e->base, &desc, &notes);
     char *base_error = NULL;
-    if (e->base && *repo_base_id(e->rp) && !repo_names_commit(e->rp, e->base))
-        base_error = xasprintf("base '%s' does not name a commit in %s", e->base,
-                               repo_workdir(e->rp));
+    if (e->base && *repo_base_id(e->rp) && !repo_names_commit(e->rp, e->base)) {
+        const effective_config *cfg = engine_config(e);
+        char *where = cfg->base_from_file ? xasprintf(" (set in %s)", cfg->base_source) : xstrdup("");
+        base_error = xasprintf("base '%s' does not name a commit in %s%s", e->base,
+                               repo_workdir(e->rp), where);
+        free(where);
+    }
     change *c = build_change(e, cause);
     if (!c) {
         free(desc);
@@ -559,10 +639,12 @@ int engine_review(engine *e, review **out, char **cause)
     free(notes);
     free(c->title);
     c->title = repo_title(e, c);
+    drop_excluded(c, config_state_effective(e->cfgs));
     review *r = xcalloc(1, sizeof *r);
     r->chg = c;
     r->base_desc = desc;
     r->base_error = base_error;
+    note_config(e, r);
     run_all(e, r, (const char *const *)e->touched, repo_workdir(e->rp));
     *out = r;
     return 0;
@@ -580,5 +662,7 @@ void review_free(review *r)
     free(r->collector_status);
     free(r->base_desc);
     free(r->base_error);
+    free(r->config_problem);
+    free(r->config_warnings);
     free(r);
 }

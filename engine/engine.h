@@ -1,10 +1,13 @@
 /* The engine's one front door: what the server and the batch CLI call. An engine is opened on
  * a repository (engine_open_repo) or on a unified diff file (engine_open_diff) and is the same
- * engine either way: it chooses the rules file once (the tree's own
- * .claude/skills/review-pr/rules.md, else the rules_path setting, else the bundled one), keeps
+ * engine either way: it reads the repository configuration (pyproject.toml [tool.review-lsp]
+ * or .review-lsp.toml, under the caller's settings: effective_config.h) and keeps it current,
+ * chooses the rules file once (the tree's own — named by that file, else
+ * .claude/skills/review-pr/rules.md —, else the rules_path setting, else the bundled one), keeps
  * the editor's unsaved buffers as overlays and a pull-request description as side buffers, and
- * produces a review: the change, the derived rule families and the findings of every
- * collector, with the rule catalogue used to describe them.
+ * produces a review: the change (less what the configuration excludes), the derived rule
+ * families and the findings of every collector, with the rule catalogue used to describe
+ * them.
  *
  * Ownership: engine_* functions borrow their string arguments (copying what they keep);
  * a review is owned by the caller and freed with review_free. */
@@ -16,28 +19,38 @@
 
 #include "engine/change.h"
 #include "engine/derive.h"
+#include "engine/effective_config.h"
 #include "engine/finding.h"
 #include "engine/rules_catalog.h"
 
+/* What the caller (the command line, the editor) says. base, rules_path, max_file_bytes,
+ * disabled_rules, severity and derived_hints are its layer of the configuration: NULL or 0 leave
+ * a key to the repository file, then to the default. */
 typedef struct engine_settings {
     const char *base;        /* target ref; NULL: upstream, origin/main, origin/master, main, master, HEAD */
     const char *title;       /* NULL: newest commit subject since the base, else branch name */
-    const char *rules_path;  /* used when the tree has no .claude/skills/review-pr/rules.md of its
-                                own; NULL: the bundled rules */
+    const char *rules_path;  /* used when the tree has no rules file of its own; NULL: bundled */
     size_t max_file_bytes;   /* 0: default 2 MiB */
     const char *const *disabled_rules; /* NULL-terminated, or NULL */
     const char *precision_policy; /* policy file (precision_policy.h); NULL: the bundled one */
+    int face;                      /* FACE_COMMAND_LINE (0) or FACE_EDITOR: names the sources */
+    const char *const *severity;   /* "ID=level" (error, warning, information, hint), or NULL */
+    const char *derived_hints;     /* "file", "line", "off", or NULL */
 } engine_settings;
 
 typedef struct review {
     change *chg;
     derive_result derived;
-    finding_list findings;   /* sorted by path and line; suppressions and disabled rules removed */
+    finding_list findings;   /* sorted by path and line; suppressions and disabled rules removed,
+                                configured levels applied */
     char **collector_status; /* one line per collector, "name: status" */
     size_t ncollectors;
     char *base_desc;         /* e.g. "origin/main (merge base 1a2b3c4)" */
     char *base_error;        /* the base setting names no commit here (the default was used
                                 instead), or NULL */
+    char *config_problem;    /* the repository configuration file is malformed ("name:line:
+                                ...; the previous configuration stays in force"), or NULL */
+    char *config_warnings;   /* keys of that file that were skipped, one per line, or NULL */
 } review;
 
 typedef struct engine engine;
@@ -68,6 +81,15 @@ bool engine_knows_rule(const engine *e, const char *id);
 /* A pull-request description to review beside the change (perf claims and the like), read
  * whole; name labels its findings. Replaces an earlier one; text NULL drops it. */
 void engine_set_description(engine *e, const char *name, const char *text, size_t len);
+
+/* The configuration in force: the face's settings over the repository file (pyproject.toml
+ * [tool.review-lsp] or .review-lsp.toml, re-read when it changes) over the defaults, with the
+ * source of each value (borrowed, valid until the next engine_configure or review). */
+const effective_config *engine_config(const engine *e);
+/* Why the repository configuration file on disk is not the one in force ("pyproject.toml:12:
+ * ...; the previous configuration stays in force" or "...; the defaults stand in"), or NULL
+ * (borrowed). */
+const char *engine_config_problem(const engine *e);
 
 /* Unsaved editor text for a path relative to the work tree; it replaces the disk content. */
 void engine_set_overlay(engine *e, const char *relpath, const char *text, size_t len);

@@ -107,6 +107,8 @@ void findings_sort(finding_list *l)
 const char *severity_name(severity s)
 {
     switch (s) {
+    case SEV_ERROR:
+        return "error";
     case SEV_WARNING:
         return "warning";
     case SEV_INFORMATION:
@@ -119,7 +121,9 @@ const char *severity_name(severity s)
 
 int severity_parse(const char *s, severity *out)
 {
-    if (!strcmp(s, "warning") || !strcmp(s, "error"))
+    if (!strcmp(s, "error"))
+        *out = SEV_ERROR;
+    else if (!strcmp(s, "warning"))
         *out = SEV_WARNING;
     else if (!strcmp(s, "information") || !strcmp(s, "info"))
         *out = SEV_INFORMATION;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 typedef enum severity {
+    SEV_ERROR = 0,       /* only by a user's severity override (no rule marker means it) */
     SEV_WARNING = 1,     /* 🔴 high risk */
     SEV_INFORMATION = 2, /* ⚠️ should fix */
     SEV_HINT = 3,        /* 📝 note */
@@ -57,7 +58,7 @@ void findings_clear(finding_list *l);
 /* Sort by path, line, column, rule id. */
 void findings_sort(finding_list *l);
 
-const char *severity_name(severity s);          /* "warning", "information", "hint" */
+const char *severity_name(severity s);          /* "error", "warning", "information", "hint" */
 int severity_parse(const char *s, severity *out); /* accepts those names and "info"; -1 if not */
 /* Map a rules-file marker (🔴, ⚠️, 📝) found in text to a severity; default when none. */
 severity severity_from_marker(const char *text, severity dflt);

@@ -16,6 +16,9 @@ struct repo {
     git_oid base;
     bool have_base;      /* false: unborn branch, compare against the empty tree */
     char base_hex[GIT_OID_HEXSZ + 1];
+    git_oid target;      /* the target the base was taken from (repo_target_id) */
+    char target_hex[GIT_OID_HEXSZ + 1];
+    char *target_name;
 };
 
 /* libgit2's last error as a new string. */
@@ -55,6 +58,7 @@ void repo_free(repo *r)
         return;
     git_repository_free(r->git);
     free(r->workdir);
+    free(r->target_name);
     free(r);
 }
 
@@ -126,6 +130,7 @@ int repo_resolve_base(repo *r, const char *target, char **desc, char **notes)
     git_oid head, tgt;
     r->have_base = false;
     r->base_hex[0] = '\0';
+    r->target_hex[0] = '\0';
     if (git_repository_head_unborn(r->git) == 1 || commit_of(r->git, "HEAD", &head) < 0) {
         *desc = xstrdup("empty tree (no commits yet: every file is new)");
         if (notes)
@@ -168,6 +173,10 @@ int repo_resolve_base(repo *r, const char *target, char **desc, char **notes)
     }
     r->have_base = true;
     git_oid_tostr(r->base_hex, sizeof r->base_hex, &r->base);
+    git_oid_cpy(&r->target, &tgt);
+    git_oid_tostr(r->target_hex, sizeof r->target_hex, &r->target);
+    free(r->target_name);
+    r->target_name = xstrdup(chosen);
     *desc = xasprintf("%s (merge base %.10s)", chosen, r->base_hex);
     free(chosen);
     if (notes)
@@ -575,6 +584,53 @@ char *repo_default_title(repo *r)
     }
     git_reference_free(hr);
     return title ? title : xstrdup("");
+}
+
+/* --- the merge target, for the review packet (applies.txt, merge_target.txt) ----------------- */
+
+const char *repo_target_id(const repo *r)
+{
+    return r->have_base ? r->target_hex : "";
+}
+
+const char *repo_target_name(const repo *r)
+{
+    return r->have_base && r->target_name ? r->target_name : "";
+}
+
+int repo_commit_id(repo *r, const char *spec, char hex[41])
+{
+    git_oid id;
+    hex[0] = '\0';
+    if (!spec || !*spec || commit_of(r->git, spec, &id) < 0)
+        return -1;
+    git_oid_tostr(hex, 41, &id);
+    return 0;
+}
+
+char *repo_commit_text(repo *r, const char *hex, const char *path, size_t *len, bool *exists)
+{
+    git_oid id;
+    git_commit *c = NULL;
+    git_tree *t = NULL;
+    git_tree_entry *e = NULL;
+    git_blob *b = NULL;
+    char *text = NULL;
+    *exists = false;
+    if (git_oid_fromstr(&id, hex) == 0 && git_commit_lookup(&c, r->git, &id) == 0 &&
+        git_commit_tree(&t, c) == 0 && git_tree_entry_bypath(&e, t, path) == 0) {
+        *exists = true;
+        if (git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+            git_blob_lookup(&b, r->git, git_tree_entry_id(e)) == 0 && !git_blob_is_binary(b)) {
+            *len = (size_t)git_blob_rawsize(b);
+            text = xstrndup(git_blob_rawcontent(b), *len);
+        }
+    }
+    git_blob_free(b);
+    git_tree_entry_free(e);
+    git_tree_free(t);
+    git_commit_free(c);
+    return text;
 }
 
 bool repo_names_commit(repo *r, const char *spec)

@@ -8,6 +8,7 @@
 #ifndef RL_REPO_H
 #define RL_REPO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "engine/change.h"
@@ -53,5 +54,16 @@ char *repo_base_text(repo *r, const char *path, size_t *len, char **cause);
 
 /* The default title: newest commit subject since the base, else the branch name, else "". */
 char *repo_default_title(repo *r);
+
+/* The merge target (for the review packet). After repo_resolve_base: the commit the base was
+ * taken from, as hex, and the name it was chosen by ("origin/main", "HEAD"); "" for both on an
+ * unborn branch. */
+const char *repo_target_id(const repo *r);
+const char *repo_target_name(const repo *r);
+/* The commit a revision names, as hex into hex (41 bytes); 0, or -1 when it names none. */
+int repo_commit_id(repo *r, const char *spec, char hex[41]);
+/* The text of path in the commit hex (a new string, *len set), or NULL: with *exists false
+ * when the commit has no such path, true when it has one that is not a text blob. */
+char *repo_commit_text(repo *r, const char *hex, const char *path, size_t *len, bool *exists);
 
 #endif

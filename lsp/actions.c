@@ -7,8 +7,9 @@
  * (window/showDocument when the client supports it; the result always carries the location so
  * an editor plugin can open it itself), review.rescan, review.showDerivedRules (the derived
  * families in the original rules.txt format, returned and logged), review.showChecklist (the
- * review checklist as Markdown, for the editor to show) and review.listRules (every rule of
- * the rules file in use). Commands that concern one repository take an optional {uri} of a
+ * review checklist as Markdown, for the editor to show), review.listRules (every rule of
+ * the rules file in use) and review.showConfig (the configuration in force and where each value
+ * came from, as `review-lsp config` prints it). Commands that concern one repository take an optional {uri} of a
  * file or folder in it. */
 #include <string.h>
 
@@ -17,7 +18,7 @@
 
 const char *const actions_commands[] = {
     "review.openRule",     "review.openLocation", "review.rescan",   "review.showDerivedRules",
-    "review.showChecklist", "review.listRules",    NULL,
+    "review.showChecklist", "review.listRules",    "review.showConfig", NULL,
 };
 
 /* The line comment syntax for a file, from its name, or NULL when it has none we may use. */
@@ -380,6 +381,25 @@ static void cmd_rescan(server *s, json_t *id)
                                  (json_int_t)findings, "repositories", (json_int_t)repos));
 }
 
+/* review.showConfig: {text}, the configuration of the argument's repository (default: the
+ * first) with the source of each value, the editor's settings among them; also logged. */
+static void cmd_show_config(server *s, json_t *id, json_t *arg)
+{
+    freshen(s);
+    workspace *ws = arg_workspace(s, arg);
+    if (!ws) {
+        rpc_error(s, id, RPC_INVALID_PARAMS, "review.showConfig: no repository");
+        return;
+    }
+    char *text = effective_format(engine_config(ws->eng), ws->workdir);
+    const char *problem = engine_config_problem(ws->eng);
+    char *all = problem ? xasprintf("%s# not in force: %s\n", text, problem) : xstrdup(text);
+    log_msg(s, LOG_INFO, "configuration:\n%s", all);
+    rpc_respond(s, id, json_pack("{s:s}", "text", all));
+    free(all);
+    free(text);
+}
+
 /* workspace/executeCommand. */
 void actions_execute_command(server *s, json_t *id, json_t *params)
 {
@@ -398,6 +418,8 @@ void actions_execute_command(server *s, json_t *id, json_t *params)
         cmd_show_derived(s, id, arg);
     } else if (strcmp(cmd, "review.showChecklist") == 0) {
         cmd_show_checklist(s, id, arg);
+    } else if (strcmp(cmd, "review.showConfig") == 0) {
+        cmd_show_config(s, id, arg);
     } else if (strcmp(cmd, "review.listRules") == 0) {
         freshen(s);
         workspace *ws = arg_workspace(s, arg);

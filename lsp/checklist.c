@@ -114,7 +114,7 @@ static bool listed_before(const char *rules, const char *id, size_t upto)
 }
 
 /* The rules of a family that are not switched off (new string array, NULL-terminated). */
-static char **family_rules(server *s, const char *rules)
+static char **family_rules(workspace *ws, const char *rules)
 {
     char **v = NULL;
     size_t n = 0, cap = 0;
@@ -124,7 +124,7 @@ static char **family_rules(server *s, const char *rules)
         if (!len)
             break;
         char *id = xstrndup(p, len);
-        if (strcmp(id, "NONE") != 0 && !diagnostics_rule_disabled(s, id) &&
+        if (strcmp(id, "NONE") != 0 && !diagnostics_rule_disabled(ws, id) &&
             !listed_before(rules, id, (size_t)(p - rules)))
             *ARRAY_PUSH(v, n, cap) = id;
         else
@@ -137,10 +137,10 @@ static char **family_rules(server *s, const char *rules)
 
 /* One family: its heading, the lines that triggered it, and its rules as items. Returns the
  * number of rules listed. */
-static size_t add_family(server *s, strbuf *md, const rule_catalog *cat, const derived_family *f,
+static size_t add_family(workspace *ws, strbuf *md, const rule_catalog *cat, const derived_family *f,
                          const char *hashes)
 {
-    char **ids = family_rules(s, f->rules);
+    char **ids = family_rules(ws, f->rules);
     size_t n = 0;
     while (ids[n])
         n++;
@@ -185,12 +185,12 @@ static void add_workspace(server *s, strbuf *md, workspace *ws, int level)
                                                                            : "underivable",
                               .rules = derive_all_rules()};
         sb_adds(md, "\nThe derivation could not classify this change, so every rule applies.\n");
-        add_family(s, md, cat, &all, hashes);
+        add_family(ws, md, cat, &all, hashes);
         return;
     }
     size_t nfams = 0;
     for (size_t i = 0; i < r->derived.n; i++)
-        nfams += add_family(s, md, cat, &r->derived.fams[i], hashes) > 0;
+        nfams += add_family(ws, md, cat, &r->derived.fams[i], hashes) > 0;
     if (nfams == 0)
         sb_adds(md, "\nNo rule family applies to this change (infra-only, a version bump, or "
                     "every derived rule is switched off).\n");

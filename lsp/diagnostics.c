@@ -194,11 +194,11 @@ static char *rule_href(pass *ps, const char *rule_id)
     return href;
 }
 
-/* The severity to show for a rule or family: the override, else dflt (LSP numbers). */
-static int shown_severity(server *s, const char *id, int dflt)
+/* The severity to show for a family's hint: its configured level, else dflt (LSP numbers). */
+static int family_severity(workspace *ws, const char *family, int dflt)
 {
-    json_t *v = json_object_get(s->cfg.severity, id);
-    return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
+    severity sev;
+    return effective_severity(engine_config(ws->eng), family, NULL, &sev) ? (int)sev + 1 : dflt;
 }
 
 /* Remember a diagnostic for hover and code actions (diag borrowed; rule copied; NULL for a
@@ -220,7 +220,7 @@ static json_t *finding_diag(pass *ps, const finding *f, const char *text, size_t
     server *s = ps->s;
     json_t *range = diagnostics_range(s, text, len, &f->range);
     json_t *d = json_pack("{s:o, s:i, s:s, s:s}", "range", range, "severity",
-                          shown_severity(s, f->rule_id, (int)f->sev + 1), "code", f->rule_id,
+                          (int)f->sev + 1, "code", f->rule_id, /* configured levels are in */
                           "source", "review");
     char *href = rule_href(ps, f->rule_id);
     if (href)
@@ -255,23 +255,24 @@ static json_t *finding_diag(pass *ps, const finding *f, const char *text, size_t
     return d;
 }
 
-/* True when the rule is switched off in the settings. */
-bool diagnostics_rule_disabled(server *s, const char *id)
+bool diagnostics_rule_disabled(workspace *ws, const char *id)
 {
-    for (size_t i = 0; s->cfg.disabled_rules && s->cfg.disabled_rules[i]; i++)
-        if (strcmp(s->cfg.disabled_rules[i], id) == 0)
-            return true;
-    return false;
+    return ws && effective_disabled(engine_config(ws->eng), id, NULL);
+}
+
+int diagnostics_hints_mode(workspace *ws)
+{
+    return ws ? engine_config(ws->eng)->derived_hints : HINTS_FILE;
 }
 
 /* True when a family has a rule that is not switched off. */
-static bool family_enabled(server *s, const derived_family *fam)
+static bool family_enabled(workspace *ws, const derived_family *fam)
 {
     char *copy = xstrdup(fam->rules ? fam->rules : "");
     bool any = false;
     for (char *save = NULL, *tok = strtok_r(copy, " \t,", &save); tok && !any;
          tok = strtok_r(NULL, " \t,", &save))
-        any = strcmp(tok, "NONE") != 0 && !diagnostics_rule_disabled(s, tok);
+        any = strcmp(tok, "NONE") != 0 && !diagnostics_rule_disabled(ws, tok);
     free(copy);
     return any;
 }
@@ -296,7 +297,7 @@ const derived_family **diagnostics_file_families(server *s, workspace *ws, const
         return NULL;
     for (size_t k = 0; k < ws->last->derived.n; k++) {
         const derived_family *fam = &ws->last->derived.fams[k];
-        if (family_line(fam, relpath) > 0 && family_enabled(s, fam))
+        if (family_line(fam, relpath) > 0 && family_enabled(ws, fam))
             *ARRAY_PUSH(out, *n, cap) = fam;
     }
     return out;
@@ -316,7 +317,7 @@ static json_t *families_diag(pass *ps, const derived_family *const *fams, size_t
     for (size_t i = 0; i < n; i++) {
         sb_addf(&msg, "%s%s", i ? ", " : "", fams[i]->name);
         json_array_append_new(names, json_string(fams[i]->name));
-        int o = shown_severity(s, fams[i]->name, 4);
+        int o = family_severity(ps->ws, fams[i]->name, 4);
         if (o < sev)
             sev = o;
     }
@@ -354,18 +355,19 @@ static void add_diag(pass *ps, diag_list *l, const char *rel, json_t *d, const c
 static void add_family_hints(pass *ps, diag_list *l, const char *rel, const char *text, size_t len)
 {
     server *s = ps->s;
-    if (s->cfg.derived_hints == HINTS_OFF)
+    int mode = diagnostics_hints_mode(ps->ws);
+    if (mode == HINTS_OFF)
         return;
     size_t n = 0;
     const derived_family **fams = diagnostics_file_families(s, ps->ws, rel, &n);
-    if (s->cfg.derived_hints == HINTS_FILE && n > 0) {
+    if (mode == HINTS_FILE && n > 0) {
         int first = family_line(fams[0], rel);
         for (size_t i = 1; i < n; i++)
             if (family_line(fams[i], rel) < first)
                 first = family_line(fams[i], rel);
         add_diag(ps, l, rel, families_diag(ps, fams, n, first, text, len), NULL);
     }
-    for (size_t i = 0; s->cfg.derived_hints == HINTS_LINE && i < n; i++) {
+    for (size_t i = 0; mode == HINTS_LINE && i < n; i++) {
         int line = family_line(fams[i], rel);
         bool done = false;
         for (size_t k = 0; k < i && !done; k++)
@@ -576,6 +578,26 @@ static void publish_all(server *s, bool force)
         rpc_request(s, "workspace/diagnostic/refresh", NULL, NULL, NULL);
 }
 
+/* True when two possibly-NULL strings differ. */
+static bool changed_text(const char *a, const char *b)
+{
+    return (a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0);
+}
+
+/* Tell the user about the repository configuration file once per change of what there is to
+ * say: malformed (the previous configuration stays), mended, or keys skipped. */
+static void config_messages(server *s, workspace *ws, const review *out)
+{
+    const review *prev = ws->last;
+    const char *was = prev ? prev->config_problem : NULL;
+    if (out->config_problem && changed_text(was, out->config_problem))
+        show_message(s, LOG_ERROR, "review-lsp: %s", out->config_problem);
+    else if (!out->config_problem && was)
+        show_message(s, LOG_INFO, "review-lsp: the repository configuration reads cleanly again and is in force");
+    if (out->config_warnings && changed_text(prev ? prev->config_warnings : NULL, out->config_warnings))
+        show_message(s, LOG_WARNING, "review-lsp: %s", out->config_warnings);
+}
+
 /* Review one workspace now. */
 static void review_workspace(server *s, workspace *ws)
 {
@@ -588,11 +610,14 @@ static void review_workspace(server *s, workspace *ws)
         free(cause);
         return;
     }
+    config_messages(s, ws, out);
     /* a base setting that names no commit: an error shown once (until it changes); the
        review above used the default meanwhile */
     if (out->base_error && (!ws->last || !ws->last->base_error ||
                             strcmp(ws->last->base_error, out->base_error) != 0))
-        show_message(s, LOG_ERROR, "review.base: %s; reviewing against %s meanwhile",
+        show_message(s, LOG_ERROR, "%s: %s; reviewing against %s meanwhile",
+                     engine_config(ws->eng)->base_from_file ? engine_config(ws->eng)->base_source
+                                                            : "review.base",
                      out->base_error, out->base_desc);
     if (ws->last)
         review_free(ws->last);

@@ -69,7 +69,7 @@ static void add_family_summary(server *s, workspace *ws, strbuf *md, const char 
 {
     size_t n = 0;
     const derived_family **fams = diagnostics_file_families(s, ws, rel, &n);
-    if (n == 0 || s->cfg.derived_hints == HINTS_OFF) {
+    if (n == 0 || diagnostics_hints_mode(ws) == HINTS_OFF) {
         free(fams);
         return;
     }

@@ -59,19 +59,18 @@ typedef enum server_state {
     STATE_SHUTDOWN,      /* after `shutdown`: only `exit` is meaningful */
 } server_state;
 
-/* derivedHints: one hint per file (on its first triggering line), one per triggering line, or
- * none. */
-enum { HINTS_OFF = 0, HINTS_FILE = 1, HINTS_LINE = 2 };
-
 /* The "review" settings, as last accepted. Strings are owned; rules_path is as the user wrote
- * it (a relative path is resolved against each workspace folder). */
+ * it (a relative path is resolved against each workspace folder). The settings the repository
+ * file may also give (effective_config.h) stay unset until the user sets them: NULL, 0,
+ * HINTS_UNSET; each workspace's engine combines them with its file. */
 typedef struct settings {
     char *base, *title, *rules_path;
     char **disabled_rules;        /* NULL-terminated, owned */
     json_t *severity;             /* object rule id -> LSP severity (integer), owned */
-    int derived_hints;            /* HINTS_FILE, HINTS_LINE or HINTS_OFF */
+    char **severity_levels;       /* the same as "ID=level" for the engine, NULL-terminated */
+    int derived_hints;            /* HINTS_FILE, HINTS_LINE, HINTS_OFF or HINTS_UNSET */
     long debounce_ms;
-    size_t max_file_bytes;
+    size_t max_file_bytes;        /* 0: unset */
     int log_level;
     const char *precision_policy; /* REVIEW_LSP_PRECISION_POLICY, read once at start; borrowed */
 } settings;
@@ -318,8 +317,10 @@ void diagnostics_output_drained(server *s);
  * the families are borrowed from ws->last). */
 const derived_family **diagnostics_file_families(server *s, workspace *ws, const char *relpath,
                                                  size_t *n);
-/* True when a rule is switched off in the settings. */
-bool diagnostics_rule_disabled(server *s, const char *id);
+/* True when a rule is switched off for a workspace (its settings and repository file). */
+bool diagnostics_rule_disabled(workspace *ws, const char *id);
+/* The derivedHints mode in force for a workspace (HINTS_OFF, HINTS_FILE or HINTS_LINE). */
+int diagnostics_hints_mode(workspace *ws);
 
 /* --- pull.c --- */
 void pull_document(server *s, json_t *id, json_t *params);

@@ -13,14 +13,16 @@
 #define DEFAULT_DEBOUNCE_MS 150
 #define DEFAULT_MAX_FILE_BYTES ((size_t)2 << 20)
 
+static const char *const HINT_NAMES[] = {"off", "file", "line"};
+
 /* Fill in the defaults. */
 void settings_init(settings *c)
 {
     memset(c, 0, sizeof *c);
     c->severity = json_object();
-    c->derived_hints = HINTS_FILE;
+    c->severity_levels = xcalloc(1, sizeof *c->severity_levels);
+    c->derived_hints = HINTS_UNSET;
     c->debounce_ms = DEFAULT_DEBOUNCE_MS;
-    c->max_file_bytes = DEFAULT_MAX_FILE_BYTES;
     c->log_level = LOG_INFO;
     /* Another precision policy file (README "Precision"); the test suites pin one. */
     c->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
@@ -42,6 +44,7 @@ void settings_free(settings *c)
     free(c->rules_path);
     free_strv(c->disabled_rules);
     json_decref(c->severity);
+    free_strv(c->severity_levels);
     memset(c, 0, sizeof *c);
 }
 
@@ -68,6 +71,25 @@ void settings_to_engine(const settings *c, const char *root, engine_settings *ou
     out->max_file_bytes = c->max_file_bytes;
     out->disabled_rules = (const char *const *)c->disabled_rules;
     out->precision_policy = c->precision_policy;
+    out->face = FACE_EDITOR;
+    out->severity = (const char *const *)c->severity_levels;
+    out->derived_hints = c->derived_hints == HINTS_UNSET ? NULL : HINT_NAMES[c->derived_hints];
+}
+
+/* The severity object (rule id -> LSP number) as "ID=level" strings for the engine. */
+static char **severity_levels(json_t *sev)
+{
+    static const char *const names[] = {"error", "warning", "information", "hint"};
+    char **v = xcalloc(json_object_size(sev) + 1, sizeof *v);
+    size_t n = 0;
+    const char *key;
+    json_t *val;
+    json_object_foreach(sev, key, val) {
+        json_int_t lv = json_integer_value(val);
+        if (lv >= 1 && lv <= 4)
+            v[n++] = xasprintf("%s=%s", key, names[lv - 1]);
+    }
+    return v;
 }
 
 /* Compare two possibly-NULL strings. */
@@ -157,26 +179,29 @@ static int apply_rules_path(server *s, json_t *v)
 }
 
 /* Apply derivedHints: "file", "line" or "off" (true and false, the old boolean, mean file and
- * off). Returns the change mask. */
+ * off). null and the default, "file", leave the key unset, so that the repository file (or the
+ * default) applies: the editor plugins send every setting with its default when the user set
+ * nothing. Returns the change mask: the engine holds the value in force. */
 static int apply_derived_hints(server *s, json_t *v)
 {
-    static const char *const names[] = {"off", "file", "line"};
     settings *c = &s->cfg;
-    int mode = -1;
+    int mode = json_is_null(v) ? HINTS_UNSET : -2;
     if (json_is_boolean(v))
         mode = json_is_true(v) ? HINTS_FILE : HINTS_OFF;
     for (int i = 0; i < 3 && json_is_string(v); i++)
-        if (strcmp(json_string_value(v), names[i]) == 0)
+        if (strcmp(json_string_value(v), HINT_NAMES[i]) == 0)
             mode = i;
-    if (mode < 0) {
+    if (mode == -2) {
         show_message(s, LOG_WARNING, "review.derivedHints: expected \"file\", \"line\" or \"off\"; keeping %s",
-                     names[c->derived_hints]);
+                     c->derived_hints == HINTS_UNSET ? "file" : HINT_NAMES[c->derived_hints]);
         return 0;
     }
+    if (mode == HINTS_FILE)
+        mode = HINTS_UNSET;
     if (mode == c->derived_hints)
         return 0;
     c->derived_hints = mode;
-    return SET_PUBLISH;
+    return SET_ENGINE | SET_PUBLISH;
 }
 
 /* Apply a "review" settings object. */
@@ -220,13 +245,17 @@ int settings_apply(server *s, json_t *obj)
         } else if (!json_equal(nsev, c->severity)) {
             json_decref(c->severity);
             c->severity = nsev;
-            mask |= SET_PUBLISH;
+            mask |= SET_ENGINE | SET_PUBLISH;
         } else {
             json_decref(nsev);
         }
     } else if (v && json_object_size(c->severity) > 0) {
         json_object_clear(c->severity);
-        mask |= SET_PUBLISH;
+        mask |= SET_ENGINE | SET_PUBLISH;
+    }
+    if (mask & SET_ENGINE) {
+        free_strv(c->severity_levels);
+        c->severity_levels = severity_levels(c->severity);
     }
 
     v = json_object_get(obj, "disabledRules");
@@ -274,14 +303,21 @@ int settings_apply(server *s, json_t *obj)
     }
 
     v = json_object_get(obj, "maxFileBytes");
-    if (v) {
+    if (json_is_null(v) && c->max_file_bytes) { /* back to the repository file or the default */
+        c->max_file_bytes = 0;
+        mask |= SET_ENGINE;
+    } else if (v && !json_is_null(v)) {
         if (!json_is_integer(v) || json_integer_value(v) < 1 ||
             json_integer_value(v) > ((json_int_t)1 << 30))
             show_message(s, LOG_WARNING,
                          "review.maxFileBytes: expected a positive integer up to 1 GiB; keeping %zu",
-                         c->max_file_bytes);
-        else if ((size_t)json_integer_value(v) != c->max_file_bytes) {
-            c->max_file_bytes = (size_t)json_integer_value(v);
+                         c->max_file_bytes ? c->max_file_bytes : DEFAULT_MAX_FILE_BYTES);
+        else if ((size_t)json_integer_value(v) != (c->max_file_bytes ? c->max_file_bytes
+                                                                        : DEFAULT_MAX_FILE_BYTES)) {
+            /* the default, as plugins send it, leaves the key to the repository file */
+            c->max_file_bytes = (size_t)json_integer_value(v) == DEFAULT_MAX_FILE_BYTES
+                                    ? 0
+                                    : (size_t)json_integer_value(v);
             mask |= SET_ENGINE;
         }
     }

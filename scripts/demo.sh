@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make demo`: builds a small aiter-shaped example repository under BUILD/demo (a base commit,
 # then an uncommitted change with the kinds of mistakes review-lsp exists to catch) and
-# reviews it with the freshly built binary: first the derived rule families, then findings.
+# reviews it with the freshly built binary: first the repository's own configuration (its
+# pyproject.toml [tool.review-lsp] table), then the derived rule families, then findings.
 set -eu
 BUILD=${1:-build}
 BIN="$(pwd)/$BUILD/review-lsp"
@@ -13,7 +14,28 @@ git init -q -b main
 git config user.email demo@example.com
 git config user.name "review-lsp demo"
 git config commit.gpgsign false
-mkdir -p csrc/kernels csrc/include aiter/ops/triton aiter/ops/flydsl/kernels op_tests
+mkdir -p csrc/kernels csrc/include aiter/ops/triton aiter/ops/flydsl/kernels op_tests 3rdparty/ck
+
+cat > pyproject.toml <<'T'
+[tool.ruff]
+line-length = 120
+
+[tool.review-lsp]
+# Written down once, read alike by the editor, the pre-commit hook and CI.
+base = "main"
+exclude = ["3rdparty/"]          # vendored code is reviewed where it comes from
+severity = { D11 = "error" }     # a shifted pinned layout breaks the assembly kernels
+
+[[tool.review-lsp.overrides]]
+paths = ["op_tests/"]
+disable = ["P2"]                 # the op tests keep their own assertion style
+T
+
+cat > 3rdparty/ck/ck_tile.hpp <<'V'
+#pragma once
+struct ck_tile_args { int m; int n; };
+static_assert(sizeof(ck_tile_args) == 8, "vendored layout");
+V
 
 cat > csrc/include/kargs.h <<'H'
 #pragma once
@@ -135,6 +157,16 @@ def gather_kernel(src, dst, n):
     return src_rsrc, dst_rsrc
 P
 
+# a vendored header changes too: the configuration keeps it out of the review
+cat > 3rdparty/ck/ck_tile.hpp <<'V'
+#pragma once
+struct ck_tile_args { int k; int m; int n; };
+static_assert(sizeof(ck_tile_args) == 8, "vendored layout");
+V
+
+echo "== review-lsp config  (the repository's [tool.review-lsp] in pyproject.toml, and where each value comes from)"
+"$BIN" config
+echo
 echo "== review-lsp rules  (the rule families this change derives, in triage's rules.txt format)"
 "$BIN" rules --title "Fix int32 overflow in reshape_and_cache"
 echo

@@ -7,7 +7,8 @@
 #   scripts/deps.sh           install what is missing (says what first)
 #   scripts/deps.sh --print   print the apt-get command line it would run, install nothing
 #
-# The print mode is what the tests use, with PATH and PKG_CONFIG_PATH hiding pieces.
+# The print mode is what the tests use, with PATH and PKG_CONFIG_PATH hiding pieces (and
+# DEPS_INCLUDE_DIR, default /usr/include, where header-only libraries are looked for).
 set -u
 
 print_only=0
@@ -16,7 +17,7 @@ print_only=0
 # pkg-config module -> Debian package
 libs="jansson:libjansson-dev libgit2:libgit2-dev libpcre2-8:libpcre2-dev libuv:libuv1-dev tree-sitter:libtree-sitter-dev"
 # command -> Debian package (pre-commit: the hook test runs the real one)
-cmds="cc:build-essential make:make pkg-config:pkg-config git:git python3:python3 valgrind:valgrind pre-commit:pre-commit"
+cmds="cc:build-essential g++:g++ make:make pkg-config:pkg-config git:git python3:python3 valgrind:valgrind pre-commit:pre-commit"
 
 need=
 add() { case " $need " in *" $1 "*) ;; *) need="$need $1" ;; esac; }
@@ -38,6 +39,12 @@ for pair in $libs; do
   if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$m" 2>/dev/null; then
     add "$p"
   fi
+done
+# Header-only libraries have no pkg-config file: their header is looked for instead.
+headers="cpptoml.h:libcpptoml-dev"
+for pair in $headers; do
+  h=${pair%%:*} p=${pair#*:}
+  [ -f "${DEPS_INCLUDE_DIR:-/usr/include}/$h" ] || add "$p"
 done
 need=${need# }
 

@@ -715,7 +715,8 @@ static void split_top(const toks *v, size_t a, size_t b, const char *op, parts *
             if (!strcmp(op, "&&")) {
                 parts dj = {0};
                 split_top(v, s, k, "||", &dj);
-                qsort(dj.p, dj.n, sizeof *dj.p, cmp_str);
+                if (dj.n > 1)
+                    qsort(dj.p, dj.n, sizeof *dj.p, cmp_str);
                 strbuf sb;
                 sb_init(&sb);
                 for (size_t i = 0; i < dj.n; i++) {
@@ -745,7 +746,8 @@ static void normal_parts(const char *cond, const gscope *sc, bool follow, parts 
     sort_membership(&v);
     drop_brackets(&v);
     split_top(&v, 0, v.n, "&&", out);
-    qsort(out->p, out->n, sizeof *out->p, cmp_str);
+    if (out->n > 1) /* an empty condition leaves p NULL, which qsort must not be given */
+        qsort(out->p, out->n, sizeof *out->p, cmp_str);
     toks_free(&v);
 }
 

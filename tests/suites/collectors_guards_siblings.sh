@@ -81,3 +81,14 @@ expect_contains bad-input-guard "$out" "csrc/bad.cu:2:1: warning [D4] guard remo
 printf 'diff --git a/csrc/c.cu b/csrc/c.cu\n--- a/csrc/c.cu\n+++ b/csrc/c.cu\n@@ -1,3 +1,2 @@\n int x;\n-// TORCH_CHECK(n > 0);\n int y;\n' > comment.diff
 out=$("$BIN" check --diff comment.diff --format text 2>/dev/null)
 expect_contains comment-not-guard "$out" "# collector guards: nothing found: this change deletes no assert"
+# Prose that mentions an assert with nothing after it ("check it with an assert, or ...") in an
+# added Markdown line, beside a real deleted guard: an empty condition, no crash.
+new_repo prose
+cp -R "$ROOT/tests/fixtures/packet/optional_param/base/." prose/
+commit_all prose base
+cp -R "$ROOT/tests/fixtures/packet/optional_param/head/." prose/
+mkdir -p prose/doc
+printf '| X1 | a rule | check it with an assert, or send it to the log |\n' > prose/doc/notes.md
+out=$(cd prose && "$BIN" check 2>&1); rc=$?
+expect_rc empty-condition-in-prose-exit "$rc" 0
+expect_not_contains empty-condition-in-prose-no-runtime-error "$out" "runtime error"
