@@ -53,6 +53,7 @@ struct engine {
     syntax_cache *syn;     /* parsed head/base documents, reused across reviews */
     precision_policy policy; /* which rules may report at Warning */
     collector_runner *runner; /* the collectors, with their states and per-file results */
+    derive_table *families;   /* the derivation's family table, compiled */
     char **touched;        /* paths changed on disk since the previous review (NULL: unknown) */
 };
 
@@ -193,6 +194,7 @@ engine *engine_open_repo(const char *path, const engine_settings *s, char **caus
     e->cfgs = config_state_new(e->tree, start);
     free(start);
     e->runner = collector_runner_new(true);
+    e->families = derive_table_load();
     engine_configure(e, s);
     return e;
 }
@@ -214,6 +216,7 @@ engine *engine_open_diff(const char *text, size_t len, const char *root, const e
     e->cfgs = config_state_new(e->tree, ""); /* a diff's tree is read from its top */
     /* nothing kept between reviews of a diff: there is no tree to watch */
     e->runner = collector_runner_new(false);
+    e->families = derive_table_load();
     engine_configure(e, s);
     return e;
 }
@@ -253,6 +256,7 @@ void engine_free(engine *e)
     config_state_free(e->cfgs);
     precision_policy_free(&e->policy);
     collector_runner_free(e->runner);
+    derive_table_free(e->families);
     free_touched(e);
     repo_free(e->rp);
     free(e->diff_text);
@@ -464,7 +468,7 @@ static void run_all(engine *e, review *r, const char *const *touched, const char
         memcpy(view.files, r->chg->files, view.nfiles * sizeof *view.files);
         qsort(view.files, view.nfiles, sizeof *view.files, file_cmp);
     }
-    derive_run(&view, view.title, &r->derived);
+    derive_run(e->families, &view, view.title, &r->derived);
     if (timing)
         fprintf(stderr, "review-lsp: derive %.2f ms\n", now_ms() - t0);
     size_t nside;
