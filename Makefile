@@ -30,7 +30,8 @@ SRC_ALL    := $(SRC_ENGINE) $(SRC_LSP) $(SRC_CLI)
 GRAMMAR_OBJS_NAMES := python_parser python_scanner cpp_parser cpp_scanner
 EMBED_NAMES := rules_md families_txt precision_txt
 
-.PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e vscode install help
+.PHONY: all deps grammars test unit-test demo clean sanitize valgrind bench e2e vscode install help \
+        fuzz fuzz-build fuzz-maybe
 all: $(BUILD)/review-lsp
 
 help:
@@ -40,6 +41,7 @@ help:
 	@echo "make vscode package the VS Code extension (server included) as $(BUILD)/review-lsp-$(VERSION)-linux-x64.vsix"
 	@echo 'make install PREFIX=$$HOME/.local   the server, the rules and the Neovim plugin'
 	@echo "make bench  benchmarks"
+	@echo "make fuzz   run every libFuzzer target for SECONDS seconds each (default 60)"
 
 # --- dependencies -----------------------------------------------------------------------------
 $(BUILD)/.deps-ok: scripts/deps.sh
@@ -120,8 +122,47 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ENGINE_SAN_OBJS) $
 	$(CXX) $(SAN_FLAGS) -o $@ $@.o $(ENGINE_SAN_OBJS) $(LSP_SAN_OBJS) $(GRAMMAR_OBJS) $(LIBS)
 	@rm -f $@.o
 
+# --- fuzzing (tests/fuzz): libFuzzer targets built with clang ----------------------------------
+# The engine and the server are compiled again with clang's coverage instrumentation; each
+# target links them with one tests/fuzz/fuzz_*.c. `make fuzz SECONDS=N` runs every target for N
+# seconds on its corpus (seeds from the transcripts and fixtures, grown in $(BUILD)/fuzz/);
+# `make test` builds them when clang with libFuzzer is there (or can be installed) and runs
+# each for a fixed number of inputs (tests/suites/fuzz_smoke.sh).
+FUZZ_CC    ?= clang
+FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS  := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_OBJS  := $(SRC_ENGINE:%.c=$(BUILD)/fuzzobj/%.o) $(SRC_LSP:%.c=$(BUILD)/fuzzobj/%.o) \
+              $(BUILD)/fuzzobj/gen/embedded.o
+SECONDS    ?= 60
+
+$(BUILD)/fuzzobj/%.o: %.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/fuzzobj/gen/embedded.o: $(BUILD)/gen/embedded.c
+	@mkdir -p $(dir $@); $(FUZZ_CC) -std=c11 -O1 -c $< -o $@
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) $(GRAMMAR_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ $< $(FUZZ_OBJS) $(GRAMMAR_OBJS) $(LIBS)
+-include $(FUZZ_OBJS:.o=.d)
+# Only pattern rules name these objects: without this, make would delete them as intermediate.
+.SECONDARY: $(FUZZ_OBJS)
+
+$(BUILD)/.fuzz-deps-ok: scripts/deps.sh
+	@mkdir -p $(BUILD)
+	@sh scripts/deps.sh --fuzz || true
+	@touch $@
+fuzz-build: $(BUILD)/.fuzz-deps-ok
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+# Build the targets when the toolchain is there; otherwise say so (the smoke suite skips).
+fuzz-maybe: $(BUILD)/.fuzz-deps-ok
+	@if sh scripts/deps.sh --have-fuzzer; then $(MAKE) --no-print-directory $(FUZZ_BINS); \
+	 else echo "SKIP fuzz: $(FUZZ_CC) with libFuzzer is not available and could not be installed"; fi
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(BUILD) $(SECONDS)
+
 # --- the commands from the README -------------------------------------------------------------
-test: $(BUILD)/review-lsp $(BUILD)/review-lsp-san $(BUILD)/vsix/review-lsp $(UNIT_BINS)
+test: $(BUILD)/review-lsp $(BUILD)/review-lsp-san $(BUILD)/vsix/review-lsp $(UNIT_BINS) fuzz-maybe
 	@BUILD=$(BUILD) sh tests/run-all.sh
 
 demo: $(BUILD)/review-lsp

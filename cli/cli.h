@@ -9,6 +9,7 @@
 #ifndef RL_CLI_H
 #define RL_CLI_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -75,6 +76,11 @@ int cmd_explain(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_packet(int argc, char **argv);
 int cmd_syntax_coverage(int argc, char **argv);
+
+/* JSON strings for the reports that are never NULL: text with invalid UTF-8 replaced
+ * (U+FFFD), a path with invalid bytes escaped (\xNN, or %NN with esc '%'). New references. */
+json_t *report_json_text(const char *s);
+json_t *report_json_path(const char *s, char esc);
 
 void report_text(FILE *out, const cli_review *cr);
 void report_json(FILE *out, const cli_review *cr);

@@ -1,8 +1,28 @@
 /* The JSON report of `check`: the change's files, derived families with their sites,
- * findings with related locations, collector states and notes, as one object. */
+ * findings with related locations, collector states and notes, as one object. Every string
+ * goes through report_json_text / report_json_path, so text that is not UTF-8 is carried
+ * (replaced or escaped), never dropped. */
 #include <jansson.h>
+#include <stdlib.h>
 
 #include "cli/report.h"
+#include "engine/utf8.h"
+
+json_t *report_json_text(const char *s)
+{
+    char *t = utf8_sanitize(s);
+    json_t *j = json_string(t);
+    free(t);
+    return j;
+}
+
+json_t *report_json_path(const char *s, char esc)
+{
+    char *t = utf8_escape_path(s ? s : "", esc);
+    json_t *j = json_string(t);
+    free(t);
+    return j;
+}
 
 /* A text_range as a JSON object with 1-based lines and columns. */
 static json_t *range_json(const text_range *r)
@@ -17,18 +37,18 @@ void report_json(FILE *out, const cli_review *cr)
     json_t *root = json_object();
     json_object_set_new(root, "tool", json_pack("{s:s, s:s}", "name", "review-lsp", "version",
                                                 REVIEW_LSP_VERSION));
-    json_object_set_new(root, "base", json_string(r->base_desc));
-    json_object_set_new(root, "title", json_string(r->chg->title));
+    json_object_set_new(root, "base", report_json_text(r->base_desc));
+    json_object_set_new(root, "title", report_json_text(r->chg->title));
     json_t *files = json_array();
     for (size_t i = 0; i < r->chg->nfiles; i++) {
         const change_file *f = &r->chg->files[i];
-        json_t *jf = json_pack("{s:s, s:b, s:b, s:b, s:i, s:i}", "path", f->path, "new", f->is_new,
+        json_t *jf = json_pack("{s:o, s:b, s:b, s:b, s:i, s:i}", "path", report_json_path(f->path, '\\'), "new", f->is_new,
                                "deleted", f->is_deleted, "renamed", f->is_renamed, "added", f->nadd,
                                "deleted_lines", f->ndel);
         if (f->is_renamed)
-            json_object_set_new(jf, "oldPath", json_string(f->old_path));
+            json_object_set_new(jf, "oldPath", report_json_path(f->old_path, '\\'));
         if (f->is_skipped)
-            json_object_set_new(jf, "skipped", json_string(f->skip_reason ? f->skip_reason : "skipped"));
+            json_object_set_new(jf, "skipped", report_json_text(f->skip_reason ? f->skip_reason : "skipped"));
         json_array_append_new(files, jf);
     }
     json_object_set_new(root, "files", files);
@@ -38,10 +58,11 @@ void report_json(FILE *out, const cli_review *cr)
     for (size_t i = 0; i < d->n; i++) {
         json_t *sites = json_array();
         for (size_t k = 0; k < d->fams[i].nsites; k++)
-            json_array_append_new(sites, json_pack("{s:s, s:i}", "path", d->fams[i].sites[k].path,
+            json_array_append_new(sites, json_pack("{s:o, s:i}", "path",
+                                                   report_json_path(d->fams[i].sites[k].path, '\\'),
                                                    "line", d->fams[i].sites[k].line));
-        json_array_append_new(derived, json_pack("{s:s, s:s, s:o}", "family", d->fams[i].name,
-                                                 "rules", d->fams[i].rules, "sites", sites));
+        json_array_append_new(derived, json_pack("{s:s, s:o, s:o}", "family", d->fams[i].name,
+                                                 "rules", report_json_text(d->fams[i].rules), "sites", sites));
     }
     json_object_set_new(root, "derived", derived);
     json_t *fs = json_array();
@@ -49,25 +70,26 @@ void report_json(FILE *out, const cli_review *cr)
         const finding *f = &r->findings.items[i];
         json_t *rel = json_array();
         for (size_t k = 0; k < f->nrelated; k++)
-            json_array_append_new(rel, json_pack("{s:s, s:o, s:s}", "path", f->related[k].path,
+            json_array_append_new(rel, json_pack("{s:o, s:o, s:o}", "path",
+                                                 report_json_path(f->related[k].path, '\\'),
                                                  "range", range_json(&f->related[k].range),
-                                                 "message", f->related[k].message));
-        json_t *jf = json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o}", "rule", f->rule_id,
-                               "severity", severity_name(f->sev), "path", f->path,
-                               "range", range_json(&f->range), "message", f->message,
-                               "collector", f->collector, "related", rel);
+                                                 "message", report_json_text(f->related[k].message)));
+        json_t *jf = json_pack("{s:o, s:s, s:o, s:o, s:o, s:o, s:o}", "rule", report_json_text(f->rule_id),
+                               "severity", severity_name(f->sev), "path", report_json_path(f->path, '\\'),
+                               "range", range_json(&f->range), "message", report_json_text(f->message),
+                               "collector", report_json_text(f->collector), "related", rel);
         if (f->severity_note)
-            json_object_set_new(jf, "severityNote", json_string(f->severity_note));
+            json_object_set_new(jf, "severityNote", report_json_text(f->severity_note));
         json_array_append_new(fs, jf);
     }
     json_object_set_new(root, "findings", fs);
     json_t *cols = json_array();
     for (size_t i = 0; i < r->ncollectors; i++)
-        json_array_append_new(cols, json_string(r->collector_status[i]));
+        json_array_append_new(cols, report_json_text(r->collector_status[i]));
     json_object_set_new(root, "collectors", cols);
     json_t *notes = json_array();
     for (size_t i = 0; i < r->chg->nnotes; i++)
-        json_array_append_new(notes, json_string(r->chg->notes[i]));
+        json_array_append_new(notes, report_json_text(r->chg->notes[i]));
     json_object_set_new(root, "notes", notes);
     json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);

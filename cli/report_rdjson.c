@@ -24,25 +24,25 @@ static json_t *range_json(const text_range *r)
 
 static json_t *location_json(const char *path, const text_range *r)
 {
-    return json_pack("{s:s, s:o}", "path", path, "range", range_json(r));
+    return json_pack("{s:o, s:o}", "path", report_json_path(path, '\\'), "range", range_json(r));
 }
 
 /* The diagnostic for one finding. */
 static json_t *diagnostic(const cli_review *cr, const finding *f)
 {
     const rule_entry *re = catalog_find(engine_catalog(cr->eng), f->rule_id);
-    json_t *code = json_pack("{s:s}", "value", f->rule_id);
+    json_t *code = json_pack("{s:o}", "value", report_json_text(f->rule_id));
     char *url = report_rule_url(cr, re);
     if (url)
-        json_object_set_new(code, "url", json_string(url));
+        json_object_set_new(code, "url", report_json_text(url));
     free(url);
-    json_t *d = json_pack("{s:s, s:o, s:s, s:o}", "message", f->message, "location",
+    json_t *d = json_pack("{s:o, s:o, s:s, s:o}", "message", report_json_text(f->message), "location",
                           location_json(f->path, &f->range), "severity",
                           f->sev == SEV_WARNING ? "WARNING" : "INFO", "code", code);
     if (f->nrelated) {
         json_t *rel = json_array();
         for (size_t k = 0; k < f->nrelated; k++)
-            json_array_append_new(rel, json_pack("{s:s, s:o}", "message", f->related[k].message,
+            json_array_append_new(rel, json_pack("{s:o, s:o}", "message", report_json_text(f->related[k].message),
                                                  "location", location_json(f->related[k].path,
                                                                            &f->related[k].range)));
         json_object_set_new(d, "related_locations", rel);

@@ -3,7 +3,8 @@
  * with its related locations; and everything else the review knows, so nothing is lost
  * between the text report and SARIF: every note, skipped file and collector status as an
  * invocation's toolExecutionNotifications, and the base, the title and the derived families
- * in the run's properties. */
+ * in the run's properties. Text that is not UTF-8 is carried: U+FFFD in messages and rule text,
+ * %NN in artifact URIs. */
 #include <ctype.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -79,40 +80,42 @@ static json_t *rule_json(const cli_review *cr, const char *id)
     if (!re) {
         /* a rule a collector reports that the rules file in use does not describe */
         char *t = xasprintf("%s (not described by the rules file in use)", id);
-        json_t *jr = json_pack("{s:s, s:{s:s}, s:{s:s}, s:{s:s}}", "id", id, "shortDescription",
-                               "text", t, "fullDescription", "text", t, "help", "text", t);
+        json_t *jr = json_pack("{s:o, s:{s:o}, s:{s:o}, s:{s:o}}", "id", report_json_text(id),
+                               "shortDescription", "text", report_json_text(t), "fullDescription",
+                               "text", report_json_text(t), "help", "text", report_json_text(t));
         free(t);
         return jr;
     }
-    json_t *jr = json_pack("{s:s}", "id", id);
+    json_t *jr = json_pack("{s:o}", "id", report_json_text(id));
     char *name = friendly_name(re->title);
     if (*name)
         json_object_set_new(jr, "name", json_string(name));
     free(name);
-    json_object_set_new(jr, "shortDescription", json_pack("{s:s}", "text", re->title));
-    json_object_set_new(jr, "fullDescription", json_pack("{s:s}", "text", re->text));
-    json_object_set_new(jr, "help", json_pack("{s:s, s:s}", "text", re->text, "markdown", re->text));
+    json_object_set_new(jr, "shortDescription", json_pack("{s:o}", "text", report_json_text(re->title)));
+    json_object_set_new(jr, "fullDescription", json_pack("{s:o}", "text", report_json_text(re->text)));
+    json_object_set_new(jr, "help", json_pack("{s:o, s:o}", "text", report_json_text(re->text),
+                                                      "markdown", report_json_text(re->text)));
     char *url = report_rule_url(cr, re);
     if (url)
-        json_object_set_new(jr, "helpUri", json_string(url));
+        json_object_set_new(jr, "helpUri", report_json_text(url));
     free(url);
     json_object_set_new(jr, "defaultConfiguration", json_pack("{s:s}", "level", sarif_level(re->sev)));
-    json_object_set_new(jr, "properties", json_pack("{s:s}", "category", re->category));
+    json_object_set_new(jr, "properties", json_pack("{s:o}", "category", report_json_text(re->category)));
     return jr;
 }
 
 /* One result for a finding; rule_index is its rule's place in tool.driver.rules. */
 static json_t *result_json(const change *chg, const finding *f, size_t rule_index)
 {
-    json_t *res = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[o]}", "ruleId", f->rule_id, "ruleIndex",
-                            (int)rule_index, "level", sarif_level(f->sev), "message", "text",
-                            f->message, "locations", location(chg, f->path, &f->range));
+    json_t *res = json_pack("{s:o, s:i, s:s, s:{s:o}, s:[o]}", "ruleId", report_json_text(f->rule_id),
+                            "ruleIndex", (int)rule_index, "level", sarif_level(f->sev), "message",
+                            "text", report_json_text(f->message), "locations", location(chg, f->path, &f->range));
     if (f->nrelated) {
         json_t *rel = json_array();
         for (size_t k = 0; k < f->nrelated; k++) {
             json_t *loc = location(chg, f->related[k].path, &f->related[k].range);
             json_object_set_new(loc, "id", json_integer((json_int_t)k));
-            json_object_set_new(loc, "message", json_pack("{s:s}", "text", f->related[k].message));
+            json_object_set_new(loc, "message", json_pack("{s:o}", "text", report_json_text(f->related[k].message)));
             json_array_append_new(rel, loc);
         }
         json_object_set_new(res, "relatedLocations", rel);
@@ -120,7 +123,7 @@ static json_t *result_json(const change *chg, const finding *f, size_t rule_inde
     json_t *props = json_pack("{s:s}", "collector", f->collector);
     if (f->severity_note) {
         json_object_set_new(props, "candidate", json_true());
-        json_object_set_new(props, "severityNote", json_string(f->severity_note));
+        json_object_set_new(props, "severityNote", report_json_text(f->severity_note));
     }
     json_object_set_new(res, "properties", props);
     return res;
@@ -149,7 +152,7 @@ static void rules_and_results(const cli_review *cr, json_t *rules, json_t *resul
 /* A notification of a kind, with its text (and a location, stolen, or NULL). */
 static json_t *notification(int kind, const char *level, const char *text, json_t *loc)
 {
-    json_t *n = json_pack("{s:s, s:{s:s}, s:{s:s, s:i}}", "level", level, "message", "text", text,
+    json_t *n = json_pack("{s:s, s:{s:o}, s:{s:s, s:i}}", "level", level, "message", "text", report_json_text(text),
                           "descriptor", "id", NOTE_IDS[kind], "index", kind);
     if (loc)
         json_object_set_new(n, "locations", json_pack("[o]", loc));
@@ -195,7 +198,8 @@ static json_t *notifications(const review *r)
         const char *status;
         char *name = report_collector_name(r->collector_status[i], &status);
         json_t *n = notification(NOTE_COLLECTOR, "note", r->collector_status[i], NULL);
-        json_object_set_new(n, "properties", json_pack("{s:s, s:s}", "collector", name, "status", status));
+        json_object_set_new(n, "properties", json_pack("{s:o, s:o}", "collector", report_json_text(name), "status",
+                                                         report_json_text(status)));
         json_array_append_new(out, n);
         free(name);
     }
@@ -210,17 +214,18 @@ static json_t *run_properties(const review *r)
     for (size_t i = 0; i < d->n; i++) {
         json_t *sites = json_array();
         for (size_t k = 0; k < d->fams[i].nsites; k++)
-            json_array_append_new(sites, json_pack("{s:s, s:i}", "path", d->fams[i].sites[k].path,
+            json_array_append_new(sites, json_pack("{s:o, s:i}", "path", report_json_path(d->fams[i].sites[k].path, '\\'),
                                                    "line", d->fams[i].sites[k].line));
         json_t *ids = json_array();
         char *rules = xstrdup(d->fams[i].rules), *save = NULL;
         for (char *t = strtok_r(rules, " ", &save); t; t = strtok_r(NULL, " ", &save))
-            json_array_append_new(ids, json_string(t));
+            json_array_append_new(ids, report_json_text(t));
         free(rules);
-        json_array_append_new(fams, json_pack("{s:s, s:o, s:o}", "family", d->fams[i].name,
+        json_array_append_new(fams, json_pack("{s:o, s:o, s:o}", "family", report_json_text(d->fams[i].name),
                                               "rules", ids, "sites", sites));
     }
-    return json_pack("{s:s, s:s, s:s, s:o}", "base", r->base_desc, "title", r->chg->title,
+    return json_pack("{s:o, s:o, s:s, s:o}", "base", report_json_text(r->base_desc), "title",
+                     report_json_text(r->chg->title),
                      "derivation", report_derivation_name(d->status), "derivedFamilies", fams);
 }
 

@@ -1,18 +1,43 @@
 /* The text report of `check`: one `file:line:col: severity [ID] message` line per finding
  * (related evidence indented under it), then the trailer: `# ` lines for the derived families,
- * each collector's status and any notes, and a closing summary. */
+ * each collector's status and any notes, and a closing summary. Like the other faces, it writes
+ * UTF-8: paths with invalid bytes escaped (\xNN), messages with them replaced (U+FFFD). */
+#include <stdlib.h>
+
 #include "cli/report.h"
+#include "engine/utf8.h"
+
+/* Print a path, escaped. */
+static void put_path(FILE *out, const char *path)
+{
+    char *p = utf8_escape_path(path, '\\');
+    fputs(p, out);
+    free(p);
+}
+
+/* Print text with invalid bytes replaced, then a newline. */
+static void put_line(FILE *out, const char *prefix, const char *text)
+{
+    char *t = utf8_sanitize(text);
+    fprintf(out, "%s%s\n", prefix, t);
+    free(t);
+}
 
 void report_text(FILE *out, const cli_review *cr)
 {
     const review *r = cr->rev;
     for (size_t i = 0; i < r->findings.n; i++) {
         const finding *f = &r->findings.items[i];
-        fprintf(out, "%s:%d:%d: %s [%s] %s\n", f->path, f->range.line, f->range.col + 1,
-                severity_name(f->sev), f->rule_id, f->message);
-        for (size_t k = 0; k < f->nrelated; k++)
-            fprintf(out, "    %s:%d: %s\n", f->related[k].path, f->related[k].range.line,
-                    f->related[k].message);
+        put_path(out, f->path);
+        fprintf(out, ":%d:%d: %s [%s] ", f->range.line, f->range.col + 1, severity_name(f->sev),
+                f->rule_id);
+        put_line(out, "", f->message);
+        for (size_t k = 0; k < f->nrelated; k++) {
+            fputs("    ", out);
+            put_path(out, f->related[k].path);
+            fprintf(out, ":%d: ", f->related[k].range.line);
+            put_line(out, "", f->related[k].message);
+        }
     }
     report_text_trailer(out, r);
 }
@@ -25,9 +50,11 @@ void report_text_trailer(FILE *out, const review *r)
     const derive_result *d = &r->derived;
     for (size_t i = 0; i < d->n; i++) {
         fprintf(out, "# derived [%s] %s", d->fams[i].name, d->fams[i].rules);
-        for (size_t k = 0; k < d->fams[i].nsites && k < 3; k++)
-            fprintf(out, "%s%s:%d", k ? ", " : "  at ", d->fams[i].sites[k].path,
-                    d->fams[i].sites[k].line > 0 ? d->fams[i].sites[k].line : 1);
+        for (size_t k = 0; k < d->fams[i].nsites && k < 3; k++) {
+            fputs(k ? ", " : "  at ", out);
+            put_path(out, d->fams[i].sites[k].path);
+            fprintf(out, ":%d", d->fams[i].sites[k].line > 0 ? d->fams[i].sites[k].line : 1);
+        }
         if (d->fams[i].nsites > 3)
             fprintf(out, " (+%zu more)", d->fams[i].nsites - 3);
         fputc('\n', out);
@@ -36,9 +63,9 @@ void report_text_trailer(FILE *out, const review *r)
         fprintf(out, "# derived [%s] every rule (%s)\n", report_derivation_name(d->status),
                 d->failure ? d->failure : "nothing could be derived");
     for (size_t i = 0; i < r->ncollectors; i++)
-        fprintf(out, "# collector %s\n", r->collector_status[i]);
+        put_line(out, "# collector ", r->collector_status[i]);
     for (size_t i = 0; i < r->chg->nnotes; i++)
-        fprintf(out, "# note: %s\n", r->chg->notes[i]);
+        put_line(out, "# note: ", r->chg->notes[i]);
     /* errors exist only by a configured severity, and are counted only then */
     char errors[32] = "";
     if (counts[SEV_ERROR])

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/path_gate.h"
 #include "engine/util.h"
 
 change *change_new(void)
@@ -142,6 +143,19 @@ static bool diff_has_whole_head(const change_file *f)
     return true;
 }
 
+void change_note_refusals(change *c)
+{
+    for (size_t i = 0; c->head_root && i < c->nfiles; i++) {
+        const change_file *f = &c->files[i];
+        if (f->is_deleted || f->head_text)
+            continue;
+        char *why = gate_refusal(c->head_root, f->path);
+        if (why)
+            change_note(c, "%s", why);
+        free(why);
+    }
+}
+
 char *change_head_text(const change *c, const change_file *f, size_t *len, char **cause)
 {
     if (f->head_text) {
@@ -154,12 +168,8 @@ char *change_head_text(const change *c, const change_file *f, size_t *len, char 
             *cause = xasprintf("%s: deleted in the head", f->path);
         return NULL;
     }
-    if (c->head_root) {
-        char *p = xasprintf("%s/%s", c->head_root, f->path);
-        char *text = read_file(p, 0, len, cause);
-        free(p);
-        return text;
-    }
+    if (c->head_root)
+        return gate_read(c->head_root, f->path, 0, len, cause);
     if (diff_has_whole_head(f)) {
         strbuf sb;
         sb_init(&sb);

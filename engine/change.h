@@ -71,7 +71,12 @@ const change_file *change_find(const change *c, const char *path);
  * Returns a new string (caller frees) and its length in *blen. */
 char *change_base_from_head(const change_file *f, const char *head, size_t hlen, size_t *blen);
 
-/* The head text of a file: its head_text, else the file under head_root, else (for a new file
+/* Note (change_note) every file of the change that head_root cannot give through the path
+ * gate: a path that leaves the root, a symbolic link on the way. Nothing is read. */
+void change_note_refusals(change *c);
+
+/* The head text of a file: its head_text, else the file under head_root (through the path
+ * gate: never outside it, never through a link), else (for a new file
  * or a file whose every line is in the diff) the text rebuilt from the diff. Returns a new
  * string the caller frees, or NULL with *cause set (caller frees) when it cannot be had. */
 char *change_head_text(const change *c, const change_file *f, size_t *len, char **cause);

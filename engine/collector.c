@@ -268,6 +268,8 @@ static int file_coverage(collector_ctx *ctx, const change_file *f, const char *t
 void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_views,
                              collector_coverage *out)
 {
+    /* A line no view reads is unparsed; a collector that reads only the primary view also
+     * misses the lines only another preprocessor branch's view reads, counted apart. */
     *out = (collector_coverage){.path = f->path};
     if (f->is_deleted || f->is_skipped || f->nadd == 0 || syntax_lang_of_path(f->path) != SYN_CPP)
         return;
@@ -275,26 +277,37 @@ void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_
     char *text = change_head_text(ctx->chg, f, &len, NULL);
     if (!text)
         return;
-    int nviews = all_views ? collector_view_count(ctx, f, false, text, len) : 1;
-    out->lines = file_coverage(ctx, f, text, len, nviews, &out->analysed, &out->first, &out->last);
+    int nviews = collector_view_count(ctx, f, false, text, len);
+    out->lines = file_coverage(ctx, f, text, len, nviews, &out->readable, &out->first, &out->last);
+    out->analysed = out->readable;
+    if (!all_views && nviews > 1) {
+        int f1 = 0, l1 = 0;
+        file_coverage(ctx, f, text, len, 1, &out->analysed, &f1, &l1);
+    }
     free(text);
 }
 
 void collector_coverage_join(const collector_coverage *files, size_t n, strbuf *out)
 {
-    int lines = 0, analysed = 0, nwhere = 0;
+    int lines = 0, readable = 0, analysed = 0, nwhere = 0;
     strbuf where;
     sb_init(&where);
     for (size_t i = 0; i < n; i++) {
         lines += files[i].lines;
+        readable += files[i].readable;
         analysed += files[i].analysed;
         if (files[i].first && nwhere++ < 3)
             sb_addf(&where, "%s%s:%d-%d", where.len ? ", " : "", files[i].path, files[i].first,
                     files[i].last);
     }
-    if (lines && analysed < lines)
-        sb_addf(out, "; %d of %d changed C/C++ line(s) analysed, the rest unparsed (%s%s)", analysed,
-                lines, where.buf, nwhere > 3 ? ", ..." : "");
+    if (lines && analysed < lines) {
+        sb_addf(out, "; %d of %d changed C/C++ line(s) analysed", analysed, lines);
+        if (readable < lines)
+            sb_addf(out, ", %d unparsed (%s%s)", lines - readable, where.buf, nwhere > 3 ? ", ..." : "");
+        if (readable > analysed)
+            sb_addf(out, ", %d only in another preprocessor branch (not read by this collector)",
+                    readable - analysed);
+    }
     sb_free(&where);
 }
 

@@ -21,6 +21,7 @@
 
 #include "engine/change.h"
 #include "engine/finding.h"
+#include "engine/path_gate.h"  /* every file a collector opens goes through the gate */
 #include "engine/util.h"
 
 typedef struct repo repo;
@@ -153,12 +154,12 @@ int collector_view_count(collector_ctx *ctx, const change_file *f, bool base, co
 const struct syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, bool base,
                                             const char *text, size_t len, int view,
                                             struct syntax_doc **owned, char **cause);
-/* Append to out, for a status line, how many added C/C++ lines of the change the syntax layer
- * could not read as code (inside ERROR nodes, or in #if branches the view leaves out):
- * "; 10 of 12 changed C/C++ line(s) analysed, the rest unparsed (a.cu:40-41)", naming where
- * (up to three files). Nothing when every added line was read. all_views: the collector
- * reads every view of collector_view_count (a line counts when one of them reads it), else
- * only collector_doc's. */
+/* Append to out, for a status line, how many added C/C++ lines of the change the collector
+ * did not read as code: "; 10 of 12 changed C/C++ line(s) analysed, 2 unparsed (a.cu:40-41)"
+ * for lines no view reads (inside ERROR nodes; up to three files named), and ", N only in
+ * another preprocessor branch (not read by this collector)" for lines only a view other than
+ * collector_doc's reads, when the collector reads that one alone (all_views false). Nothing
+ * when every added line was read. */
 void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out);
 
 /* The same in two steps, for a per-file stage: one file's count (zero for a file that is not
@@ -166,7 +167,9 @@ void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out);
 typedef struct collector_coverage {
     const char *path;      /* borrowed from the change file (reset it from the file in hand
                               when the count was kept beyond its review) */
-    int lines, analysed;   /* added C/C++ lines, and how many of them were read as code */
+    int lines;             /* added C/C++ lines */
+    int readable;          /* how many of them some view reads as code */
+    int analysed;          /* how many the collector reads (all views, or collector_doc's) */
     int first, last;       /* the first and last line not read, 0 when all were */
 } collector_coverage;
 void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_views,

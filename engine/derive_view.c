@@ -136,8 +136,11 @@ static void build_raw(dv_change *v, const change *c)
         if (n >= 2 && s[0] == '@' && s[1] == '@') {
             size_t ms, me;
             new_no = 1;
-            if (rx_search(plus_num, s, n, &ms, &me) == 1)
-                new_no = atoi(s + ms + 1);
+            if (rx_search(plus_num, s, n, &ms, &me) == 1) {
+                /* clamped, so that counting lines on from it can never overflow */
+                long v = strtol(s + ms + 1, NULL, 10);
+                new_no = v < 0 ? 0 : v > (1L << 30) ? (int)(1L << 30) : (int)v;
+            }
             add_seq(v, '@', cur_path, s, n, 0);
             continue;
         }

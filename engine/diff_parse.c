@@ -144,7 +144,28 @@ static char *marker_path(const char *s, size_t n)
     return strip_side(path);
 }
 
-/* Parse "@@ -a[,b] +c[,d] @@ section". */
+/* Hunks must end below this line number, so that every line number the reader and the
+ * collectors compute from one (the line after it, the end of a range) stays far from
+ * INT_MAX: no file under review has a billion lines. */
+#define DIFF_MAX_LINE (1L << 30)
+
+/* Read a hunk number: decimal digits only, at most DIFF_MAX_LINE. Returns false otherwise. */
+static bool hunk_number(char **p, int *out)
+{
+    if (**p < '0' || **p > '9')
+        return false;
+    long v = 0;
+    while (**p >= '0' && **p <= '9') {
+        v = v * 10 + (**p - '0');
+        if (v > DIFF_MAX_LINE)
+            return false;
+        (*p)++;
+    }
+    *out = (int)v;
+    return true;
+}
+
+/* Parse "@@ -a[,b] +c[,d] @@ section". False when malformed or out of range. */
 static bool parse_hunk_header(const char *s, size_t n, int *a, int *b, int *c, int *d,
                               char **section)
 {
@@ -154,18 +175,12 @@ static bool parse_hunk_header(const char *s, size_t n, int *a, int *b, int *c, i
     *b = *d = 1;
     while (*p == ' ')
         p++;
-    if (*p++ != '-')
+    if (*p++ != '-' || !hunk_number(&p, a) || (*p == ',' && (++p, !hunk_number(&p, b))))
         goto out;
-    *a = (int)strtol(p, &p, 10);
-    if (*p == ',')
-        *b = (int)strtol(p + 1, &p, 10);
     while (*p == ' ')
         p++;
-    if (*p++ != '+')
+    if (*p++ != '+' || !hunk_number(&p, c) || (*p == ',' && (++p, !hunk_number(&p, d))))
         goto out;
-    *c = (int)strtol(p, &p, 10);
-    if (*p == ',')
-        *d = (int)strtol(p + 1, &p, 10);
     while (*p == ' ')
         p++;
     if (strncmp(p, "@@", 2) != 0)
@@ -174,7 +189,7 @@ static bool parse_hunk_header(const char *s, size_t n, int *a, int *b, int *c, i
     if (*p == ' ')
         p++;
     *section = xstrdup(p);
-    ok = *a >= 0 && *b >= 0 && *c >= 0 && *d >= 0;
+    ok = (long)*a + *b < DIFF_MAX_LINE && (long)*c + *d < DIFF_MAX_LINE;
 out:
     free(line);
     return ok;

@@ -13,6 +13,7 @@
 #include "engine/config_state.h"
 #include "engine/diff_parse.h"
 #include "engine/repo.h"
+#include "engine/path_gate.h"
 #include "engine/precision_policy.h"
 #include "engine/suppress.h"
 #include "engine/syntax.h"
@@ -75,7 +76,26 @@ static void load_catalog(engine *e)
         e->cat = catalog_bundled();
         return;
     }
-    e->cat = catalog_load(e->rules_path, &e->cat_problem);
+    /* a rules file inside the work tree is read through the path gate: a link to elsewhere
+     * is refused and the bundled rules are used */
+    const char *wd = e->tree;
+    size_t wl = wd ? strlen(wd) : 0;
+    if (wl && strncmp(e->rules_path, wd, wl) == 0 && (wd[wl - 1] == '/' || e->rules_path[wl] == '/')) {
+        const char *rel = e->rules_path + wl + (wd[wl - 1] == '/' ? 0 : 1);
+        size_t len = 0;
+        char *why = NULL;
+        char *text = gate_read(wd, rel, 8u << 20, &len, &why);
+        e->cat = text ? catalog_parse(text, len, e->rules_path, &why) : NULL;
+        if (!e->cat) {
+            e->cat_problem = xasprintf("%s%s; using the bundled rules",
+                                       text ? "" : "cannot read rules file ", why ? why : rel);
+            e->cat = catalog_bundled();
+        }
+        free(why);
+        free(text);
+    } else {
+        e->cat = catalog_load(e->rules_path, &e->cat_problem);
+    }
     if (!e->cat_problem && e->face_rules && strcmp(e->face_rules, e->rules_path) != 0)
         e->cat_problem = xasprintf("rules file %s is not used: the repository has its own, %s",
                                    e->face_rules, e->rules_path);
@@ -426,6 +446,17 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* True when a note is about a dirty path ("PATH: ..."), so a re-diff replaces it. */
+static bool note_about_dirty(const engine *e, const char *note)
+{
+    for (size_t i = 0; i < e->ndirty; i++) {
+        size_t n = strlen(e->dirty[i]);
+        if (strncmp(note, e->dirty[i], n) == 0 && note[n] == ':')
+            return true;
+    }
+    return false;
+}
+
 /* True when an unsaved buffer is not part of the change: git's own files (the commit buffer
  * among them) and files git ignores, which an editor may well have open. */
 static bool outside_change(engine *e, const char *path)
@@ -535,7 +566,8 @@ static change *build_change(engine *e, char **cause)
         c = change_new();
         c->head_root = xstrdup(repo_workdir(e->rp));
         for (size_t i = 0; i < e->cache->nnotes; i++)
-            change_note(c, "%s", e->cache->notes[i]);
+            if (!note_about_dirty(e, e->cache->notes[i]))
+                change_note(c, "%s", e->cache->notes[i]);
         for (size_t i = 0; i < e->cache->nfiles; i++)
             if (!is_dirty(e, e->cache->files[i].path))
                 change_copy_file(c, &e->cache->files[i]);
@@ -549,6 +581,8 @@ static change *build_change(engine *e, char **cause)
                            e->max_file_bytes, &f, &why);
             free(why);
             if (f) {
+                if (f->is_skipped)
+                    change_note(c, "%s: %s, not reviewed", f->path, f->skip_reason);
                 change_copy_file(c, f);
                 change_file_clear(f);
                 free(f);
@@ -588,6 +622,7 @@ static review *review_diff(engine *e)
     c->title = xstrdup(e->title ? e->title : "");
     if (e->tree && !c->head_root)
         c->head_root = xstrdup(e->tree);
+    change_note_refusals(c);
     drop_excluded(c, config_state_effective(e->cfgs));
     review *r = xcalloc(1, sizeof *r);
     r->chg = c;

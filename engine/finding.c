@@ -5,7 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/utf8.h"
 #include "engine/util.h"
+
+/* A message from a format: quoted code may hold bytes that are not UTF-8, which every output
+ * face but plain text would have to drop, so they become U+FFFD here, once for all faces. */
+static char *message_of(const char *fmt, va_list ap)
+{
+    char *raw = xvasprintf(fmt, ap);
+    if (utf8_valid(raw, strlen(raw)))
+        return raw;
+    char *safe = utf8_sanitize(raw);
+    free(raw);
+    return safe;
+}
 
 finding *findings_add(finding_list *l, const char *rule_id, severity sev, const char *path,
                       int line, const char *fmt, ...)
@@ -21,7 +34,7 @@ finding *findings_add(finding_list *l, const char *rule_id, severity sev, const 
     f->range.end_col = 0;
     va_list ap;
     va_start(ap, fmt);
-    f->message = xvasprintf(fmt, ap);
+    f->message = message_of(fmt, ap);
     va_end(ap);
     return f;
 }
@@ -56,7 +69,7 @@ void finding_add_related(finding *f, const char *path, int line, const char *fmt
     r->range.end_col = 0;
     va_list ap;
     va_start(ap, fmt);
-    r->message = xvasprintf(fmt, ap);
+    r->message = message_of(fmt, ap);
     va_end(ap);
 }
 

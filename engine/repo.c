@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "engine/path_gate.h"
 #include "engine/util.h"
 
 struct repo {
@@ -312,13 +314,36 @@ static bool diff_blob_text(repo *r, git_blob *old, const char *old_path, const c
     return differs;
 }
 
-/* Read the work tree version of a path (NULL when unreadable or too large). */
+/* Read the work tree version of a path through the path gate (NULL when unreadable, too
+ * large, outside the tree or reached through a symbolic link). */
 static char *workdir_text(repo *r, const char *path, size_t max_bytes, size_t *len, char **why)
 {
-    char *full = xasprintf("%s%s", r->workdir, path);
-    char *t = read_file(full, max_bytes, len, why);
-    free(full);
-    return t;
+    return gate_read(r->workdir, path, max_bytes, len, why);
+}
+
+/* Mark f as a symbolic link: reported with its target string, never read through. */
+static void mark_symlink(repo *r, change *c, change_file *f)
+{
+    char *target = gate_readlink(r->workdir, f->path);
+    f->is_skipped = true;
+    free(f->skip_reason);
+    f->skip_reason = xasprintf("symbolic link to %s, not followed", target ? target : "?");
+    if (c)
+        change_note(c, "%s: %s", f->path, f->skip_reason);
+    free(target);
+}
+
+/* Skip an unsaved buffer larger than the size cap, as a file on disk would be. */
+static bool overlay_too_large(change *c, change_file *f, const overlay *ov, size_t max_bytes)
+{
+    if (ov->len <= max_bytes)
+        return false;
+    f->is_skipped = true;
+    free(f->skip_reason);
+    f->skip_reason = xasprintf("open buffer larger than %zu bytes", max_bytes);
+    if (c)
+        change_note(c, "%s: %s, not reviewed", f->path, f->skip_reason);
+    return true;
 }
 
 change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_bytes, char **cause)
@@ -407,6 +432,8 @@ change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_b
         }
         if (ov) {
             overlay_used[ov - ovl] = true;
+            if (overlay_too_large(c, f, ov, max_bytes))
+                continue;
             git_blob *old = f->is_new ? NULL : base_blob(r, tree, f->old_path);
             bool differs = diff_blob_text(r, old, f->old_path, path, ov->text, ov->len, f);
             git_blob_free(old);
@@ -417,6 +444,10 @@ change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_b
             }
             f->head_text = xstrndup(ov->text, ov->len);
             f->head_len = ov->len;
+            continue;
+        }
+        if (!deleted && d->new_file.mode == GIT_FILEMODE_LINK) {
+            mark_symlink(r, c, f);
             continue;
         }
         if (!deleted && d->new_file.size > max_bytes) {
@@ -455,6 +486,10 @@ change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_b
         git_blob *old = base_blob(r, tree, ovl[k].path);
         change_file *f = change_add_file(c, ovl[k].path);
         f->is_new = old == NULL;
+        if (overlay_too_large(c, f, &ovl[k], max_bytes)) {
+            git_blob_free(old);
+            continue;
+        }
         if (diff_blob_text(r, old, ovl[k].path, ovl[k].path, ovl[k].text, ovl[k].len, f)) {
             f->head_text = xstrndup(ovl[k].text, ovl[k].len);
             f->head_len = ovl[k].len;
@@ -482,21 +517,39 @@ int repo_diff_path(repo *r, const char *path, const char *text, size_t len, size
     git_tree *tree = base_tree(r);
     git_blob *old = base_blob(r, tree, path);
     char *disk = NULL;
-    if (!text) {
-        char *why = NULL;
-        disk = workdir_text(r, path, max_bytes, &len, &why);
-        if (!disk && !old) {
-            free(why);
-            git_tree_free(tree);
-            return 0;   /* neither in the base nor on disk: nothing differs */
-        }
-        free(why);
-        text = disk;
+    struct stat st;
+    bool on_disk = !text && gate_lstat(r->workdir, path, &st) == 0;
+    if (!text && !on_disk && !old) {
+        git_tree_free(tree);
+        return 0;   /* neither in the base nor on disk: nothing differs */
     }
     change_file *f = xcalloc(1, sizeof *f);
     f->path = xstrdup(path);
     f->old_path = xstrdup(path);
     f->is_new = old == NULL;
+    /* the same skips as a full build: links are never read, large files and buffers not
+     * reviewed (the caller notes the skip) */
+    if (on_disk && S_ISLNK(st.st_mode)) {
+        mark_symlink(r, NULL, f);
+    } else if (on_disk && S_ISREG(st.st_mode) && (size_t)st.st_size > max_bytes) {
+        f->is_skipped = true;
+        f->skip_reason = xasprintf("larger than %zu bytes", max_bytes);
+    } else if (text) {
+        overlay ov = {path, text, len};
+        overlay_too_large(NULL, f, &ov, max_bytes);
+    }
+    if (f->is_skipped) {
+        git_blob_free(old);
+        git_tree_free(tree);
+        *out = f;
+        return 0;
+    }
+    if (on_disk) {
+        char *why = NULL;
+        disk = workdir_text(r, path, max_bytes, &len, &why);
+        free(why);
+        text = disk;
+    }
     bool differs;
     if (!text) {
         /* deleted on disk */

@@ -36,13 +36,15 @@ const char *repo_base_id(const repo *r);
 
 /* Build the change: every file that differs between the base and the work tree (with
  * overlays), untracked-not-ignored files as new files, renames and deletions represented,
- * binary files, submodules and files over max_bytes skipped with a note. Returns NULL with
+ * binary files, submodules, symbolic links (never followed: reported with their target) and
+ * files or unsaved buffers over max_bytes skipped with a note. Returns NULL with
  * *cause when the repository cannot be read at all. */
 change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_bytes, char **cause);
 
 /* Diff a single path (work tree or overlay text) against the base, for incremental updates.
  * Returns 0 and sets *out to a file (caller frees with change_file_clear + free) or NULL
- * when the path no longer differs; -1 with *cause on error. */
+ * when the path no longer differs; -1 with *cause on error. A symbolic link, a file or a
+ * buffer over max_bytes comes back skipped (is_skipped, skip_reason) for the caller to note. */
 int repo_diff_path(repo *r, const char *path, const char *text, size_t len, size_t max_bytes,
                    change_file **out, char **cause);
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/path_gate.h"
 #include "engine/syntax.h"
 #include "engine/syntax_internal.h"
 #include "engine/tree_walk.h"
@@ -251,10 +252,8 @@ static bool readable_header(const syntax_headers *hs, const char *rel, struct st
 {
     if (tree_walk_in_skipped_dir(rel))
         return false;
-    char *full = xasprintf("%s/%s", hs->root, rel);
-    bool ok = lstat(full, st) == 0 && S_ISREG(st->st_mode) && st->st_size <= HEADER_MAX_BYTES;
-    free(full);
-    return ok;
+    return gate_lstat(hs->root, rel, st) == 0 && S_ISREG(st->st_mode) &&
+           st->st_size <= HEADER_MAX_BYTES;
 }
 
 /* True when rel, with every symbolic link on its way resolved, is still under the root: a
@@ -397,10 +396,7 @@ static header *header_get(syntax_headers *hs, const char *path, syntax_text_look
     if (h->exists && h->size == st.st_size && h->dev == st.st_dev && h->ino == st.st_ino &&
         h->mtime.tv_sec == st.st_mtim.tv_sec && h->mtime.tv_nsec == st.st_mtim.tv_nsec)
         return h;
-    char *full = xasprintf("%s/%s", hs->root, path), *cause = NULL;
-    char *text = inside_root(hs, path) ? read_file(full, HEADER_MAX_BYTES, &len, &cause) : NULL;
-    free(full);
-    free(cause);
+    char *text = inside_root(hs, path) ? gate_read(hs->root, path, HEADER_MAX_BYTES, &len, NULL) : NULL;
     if (!text) {
         header_clear(h);
         h->exists = false;

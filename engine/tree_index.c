@@ -11,11 +11,13 @@
 #include "engine/tree_index.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/path_gate.h"
 #include "engine/util.h"
 
 #define INDEX_MAX_FILE_BYTES (2u * 1024 * 1024)
@@ -928,10 +930,7 @@ static char *read_under_root(const tree_index *ix, const char *rel, size_t *len)
 {
     if (!ix->root)
         return NULL;
-    char *p = xasprintf("%s/%s", ix->root, rel);
-    char *text = read_file(p, INDEX_MAX_FILE_BYTES, len, NULL);
-    free(p);
-    return text;
+    return gate_read(ix->root, rel, INDEX_MAX_FILE_BYTES, len, NULL);
 }
 
 /* Re-resolve macro invocations in every file except skip (which the caller handles). */
@@ -981,11 +980,9 @@ typedef struct path_list {
 /* Collect the C/C++ files under root/rel (rel "" for the root) into out. */
 static void walk(const char *root, const char *rel, path_list *out, size_t *nskipped, int depth)
 {
-    char *dir = rel[0] ? xasprintf("%s/%s", root, rel) : xstrdup(root);
-    DIR *d = opendir(dir);
+    DIR *d = gate_opendir(root, rel);
     if (!d) {
         (*nskipped)++;
-        free(dir);
         return;
     }
     struct dirent *e;
@@ -994,11 +991,10 @@ static void walk(const char *root, const char *rel, path_list *out, size_t *nski
         if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
             continue;
         char *child = rel[0] ? xasprintf("%s/%s", rel, name) : xstrdup(name);
-        char *full = xasprintf("%s/%s", dir, name);
         struct stat st;
-        if (lstat(full, &st) != 0 || S_ISLNK(st.st_mode)) {
+        /* d was opened through the gate: its entries are looked at without following links */
+        if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISLNK(st.st_mode)) {
             free(child);
-            free(full);
             continue;
         }
         if (S_ISDIR(st.st_mode)) {
@@ -1015,10 +1011,8 @@ static void walk(const char *root, const char *rel, path_list *out, size_t *nski
         } else {
             free(child);
         }
-        free(full);
     }
     closedir(d);
-    free(dir);
 }
 
 /* qsort comparison of two path strings. */

@@ -2,10 +2,12 @@
 #include "engine/tree_walk.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/path_gate.h"
 #include "engine/util.h"
 
 bool tree_walk_skips_dir(const char *name)
@@ -39,19 +41,15 @@ static int name_cmp(const void *a, const void *b)
 static void walk_dir(const char *root, const char *rel, bool (*want)(const char *name),
                      void (*visit)(void *data, const char *rel), void *data)
 {
-    char *dir = *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
-    DIR *d = opendir(dir);
-    if (!d) {
-        free(dir);
+    DIR *d = gate_opendir(root, rel);
+    if (!d)
         return;
-    }
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *de;
     while ((de = readdir(d)))
         if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
             *ARRAY_PUSH(names, n, cap) = xstrdup(de->d_name);
-    closedir(d);
     if (n)
         qsort(names, n, sizeof *names, name_cmp);
     for (size_t i = 0; i < n; i++) {
@@ -59,17 +57,16 @@ static void walk_dir(const char *root, const char *rel, bool (*want)(const char 
         if (want(names[i])) {
             visit(data, r);
         } else if (!tree_walk_skips_dir(names[i])) {
-            char *full = xasprintf("%s/%s", dir, names[i]);
             struct stat st;
-            if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode))
+            /* d came through the gate; its entries are looked at without following links */
+            if (fstatat(dirfd(d), names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
                 walk_dir(root, r, want, visit, data);
-            free(full);
         }
         free(r);
         free(names[i]);
     }
     free(names);
-    free(dir);
+    closedir(d);
 }
 
 void tree_walk(const char *root, bool (*want)(const char *name),

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/utf8.h"
 #include "lsp/server.h"
 #include "lsp/uri.h"
 
@@ -235,15 +236,20 @@ static json_t *finding_diag(pass *ps, const finding *f, const char *text, size_t
         size_t rlen = 0;
         const char *rtext = pass_text(ps, r->path, &rlen);
         char *ruri = documents_uri(s, ps->ws, r->path);
+        char *rmsg = utf8_sanitize(r->message);
         json_array_append_new(related,
                               json_pack("{s:{s:s, s:o}, s:s}", "location", "uri", ruri, "range",
                                         diagnostics_range(s, rtext, rlen, &r->range), "message",
-                                        r->message));
+                                        rmsg));
+        free(rmsg);
         free(ruri);
         if (!s->caps.related_information)
             sb_addf(&msg, "\n%s:%d: %s", r->path, r->range.line, r->message);
     }
-    json_object_set_new(d, "message", json_string(msg.buf));
+    /* a diagnostic without its message is invalid: text that is not UTF-8 is replaced */
+    char *message = utf8_sanitize(msg.buf);
+    json_object_set_new(d, "message", json_string(message));
+    free(message);
     sb_free(&msg);
     if (s->caps.related_information && json_array_size(related) > 0)
         json_object_set(d, "relatedInformation", related);
@@ -598,6 +604,22 @@ static void config_messages(server *s, workspace *ws, const review *out)
         show_message(s, LOG_WARNING, "review-lsp: %s", out->config_warnings);
 }
 
+/* Log the notes of a review (skipped files, refused paths, fallbacks) that the previous
+ * review did not have, so each is said once and not on every keystroke. */
+static void log_new_notes(server *s, const review *now, const review *before)
+{
+    for (size_t i = 0; now->chg && i < now->chg->nnotes; i++) {
+        bool seen = false;
+        for (size_t k = 0; before && before->chg && k < before->chg->nnotes && !seen; k++)
+            seen = strcmp(before->chg->notes[k], now->chg->notes[i]) == 0;
+        if (!seen) {
+            char *note = utf8_sanitize(now->chg->notes[i]); /* notes name paths */
+            log_msg(s, LOG_INFO, "%s", note);
+            free(note);
+        }
+    }
+}
+
 /* Review one workspace now. */
 static void review_workspace(server *s, workspace *ws)
 {
@@ -619,6 +641,7 @@ static void review_workspace(server *s, workspace *ws)
                      engine_config(ws->eng)->base_from_file ? engine_config(ws->eng)->base_source
                                                             : "review.base",
                      out->base_error, out->base_desc);
+    log_new_notes(s, out, ws->last);
     if (ws->last)
         review_free(ws->last);
     ws->last = out;

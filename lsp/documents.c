@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/path_gate.h"
 #include "lsp/server.h"
 #include "lsp/uri.h"
 
@@ -239,11 +240,12 @@ char *documents_text(server *s, workspace *ws, const char *relpath, size_t *len)
     }
     if (!ws && relpath[0] != '/')
         return NULL;
-    char *path = relpath[0] == '/' ? xstrdup(relpath) : xasprintf("%s%s", ws->workdir, relpath);
+    /* an absolute path is the rules file the settings chose; everything else is read through
+     * the path gate, so a link in the tree is never followed */
     char *cause = NULL;
-    char *text = read_file(path, s->cfg.max_file_bytes, len, &cause);
+    char *text = relpath[0] == '/' ? read_file(relpath, s->cfg.max_file_bytes, len, &cause)
+                                   : gate_read(ws->workdir, relpath, s->cfg.max_file_bytes, len, &cause);
     free(cause);
-    free(path);
     return text;
 }
 

@@ -1,8 +1,11 @@
 /* The LSP lifecycle: `initialize` (read the client's capabilities, negotiate the position
  * encoding, take the settings from initializationOptions, open one engine per repository of
- * the workspace folders, answer with our capabilities), `initialized` (pull settings with workspace/configuration
- * when the client can, then start the first scan), `shutdown` and `exit` (0 after shutdown,
- * 1 without). */
+ * the workspace folders, answer with our capabilities), `initialized` (pull settings with
+ * workspace/configuration when the client can, then start the first scan), `shutdown` and
+ * `exit` (0 after shutdown, 1 without). A client that never sends `initialized` is told so
+ * (window/showMessage) once the wait limit passes; one that never answers
+ * workspace/configuration gets its first scan anyway, with the settings it gave at initialize
+ * (a late answer still applies). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +103,30 @@ static json_t *server_capabilities(server *s)
     return caps;
 }
 
+/* The wait limit passed: `initialized` or the configuration answer is overdue. */
+static void on_wait_timeout(uv_timer_t *t)
+{
+    server *s = t->data;
+    if (s->state != STATE_RUNNING || s->exit_requested || s->scan_started)
+        return;
+    if (!s->initialized_seen) {
+        show_message(s, LOG_WARNING, "review-lsp: the client has not sent `initialized` %llu ms "
+                     "after `initialize`, so no review runs; requests are answered without findings",
+                     (unsigned long long)s->wait_limit_ms);
+        return;
+    }
+    log_msg(s, LOG_WARNING, "workspace/configuration unanswered after %llu ms: scanning with the "
+            "settings given at initialize", (unsigned long long)s->wait_limit_ms);
+    diagnostics_first_scan(s);
+}
+
+/* Set up the timer that watches for an overdue `initialized` or configuration answer. */
+void lifecycle_init(server *s)
+{
+    uv_timer_init(&s->loop, &s->wait_timer);
+    s->wait_timer.data = s;
+}
+
 /* initialize: see the file comment. */
 void lifecycle_initialize(server *s, json_t *id, json_t *params)
 {
@@ -126,6 +153,7 @@ void lifecycle_initialize(server *s, json_t *id, json_t *params)
     json_t *result = json_pack("{s:o, s:{s:s, s:s}}", "capabilities", server_capabilities(s),
                                "serverInfo", "name", "review-lsp", "version", REVIEW_LSP_VERSION);
     rpc_respond(s, id, result);
+    uv_timer_start(&s->wait_timer, on_wait_timeout, s->wait_limit_ms, 0);
 }
 
 /* Register for watched-file events when the client can do it dynamically. */
@@ -137,19 +165,33 @@ static void register_watchers(server *s)
     rpc_request(s, "client/registerCapability", params, NULL, NULL);
 }
 
+/* The configuration answer arrived: scan, or (it came after the wait limit, and the scan ran
+ * with the initialize settings) apply it as a settings change. */
+static void after_configuration(server *s)
+{
+    if (!s->scan_started)
+        diagnostics_first_scan(s);
+    else
+        settings_changed(s, SET_ENGINE | SET_PUBLISH);
+}
+
 /* initialized: the client is ready for our requests. */
 void lifecycle_initialized(server *s, json_t *params)
 {
     (void)params;
-    if (s->scan_started)
+    if (s->scan_started || s->initialized_seen)
         return;
+    s->initialized_seen = true;
+    uv_timer_stop(&s->wait_timer);
     workspaces_watch(s);
     if (s->wss && s->dynamic_watch)
         register_watchers(s);
-    if (s->caps.configuration)
-        settings_request_configuration(s, diagnostics_first_scan);
-    else
+    if (s->caps.configuration) {
+        settings_request_configuration(s, after_configuration);
+        uv_timer_start(&s->wait_timer, on_wait_timeout, s->wait_limit_ms, 0);
+    } else {
         diagnostics_first_scan(s);
+    }
 }
 
 /* shutdown: answer what is pending, then refuse everything but exit. */
@@ -159,17 +201,11 @@ void lifecycle_shutdown(server *s, json_t *id, json_t *params)
     if (diagnostics_stale(s) && s->scan_started)
         diagnostics_review_now(s);
     rpc_run_deferred(s);
-    while (s->deferred_head) { /* the first scan never ran: nothing fresh to answer with */
-        deferred *d = s->deferred_head;
-        s->deferred_head = d->next;
-        rpc_error(s, d->id, RPC_REQUEST_CANCELLED, "server shutting down");
-        json_decref(d->id);
-        json_decref(d->params);
-        free(d->method);
-        free(d);
-    }
+    /* the first scan never ran: nothing fresh to answer with */
+    rpc_cancel_deferred(s, "server shutting down");
     s->state = STATE_SHUTDOWN;
     uv_timer_stop(&s->debounce);
+    uv_timer_stop(&s->wait_timer);
     rpc_respond(s, id, json_null());
 }
 

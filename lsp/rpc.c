@@ -4,8 +4,12 @@
  * initialize, InvalidRequest after shutdown), dispatches through one table, and keeps the two
  * lists of pending work: requests deferred until the review is fresh (cancellable with
  * $/cancelRequest) and requests the server sent to the client. Exactly one response goes out
- * per request. */
+ * per request. Deferred requests are bounded in number (RPC_DEFER_MAX: beyond it the oldest is
+ * answered at once) and in time (the wait limit): a client that never lets a review happen
+ * (no `initialized`, an unanswered workspace/configuration, a flood of edits) still gets its
+ * answers, from what is known. */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lsp/server.h"
@@ -39,6 +43,75 @@ static void note_exit(server *s, json_t *params)
     lifecycle_exit(s);
 }
 
+#define DEFAULT_WAIT_LIMIT_MS 10000
+
+/* Free one deferred request (already unlinked). */
+static void deferred_free(deferred *d)
+{
+    json_decref(d->id);
+    json_decref(d->params);
+    free(d->method);
+    free(d);
+}
+
+/* Unlink *pp from the deferred list and return it. */
+static deferred *deferred_unlink(server *s, deferred **pp)
+{
+    deferred *d = *pp;
+    *pp = d->next;
+    s->ndeferred--;
+    if (!s->deferred_head)
+        s->defer_overflowed = false;
+    return d;
+}
+
+static void on_defer_timeout(uv_timer_t *t);
+
+/* Arm the timer for the oldest deferred request's deadline (or stop it: none wait). */
+static void arm_defer_timer(server *s)
+{
+    if (s->exit_requested)
+        return; /* the timer is closed with the other handles */
+    if (!s->deferred_head) {
+        uv_timer_stop(&s->defer_timer);
+        return;
+    }
+    uint64_t now = uv_now(&s->loop), due = s->deferred_head->deadline;
+    uv_timer_start(&s->defer_timer, on_defer_timeout, due > now ? due - now : 0, 0);
+}
+
+/* Deadlines passed: answer those requests from what is known (the last review, if any). */
+static void on_defer_timeout(uv_timer_t *t)
+{
+    server *s = t->data;
+    uint64_t now = uv_now(&s->loop);
+    size_t n = 0;
+    char *first = xstrdup(s->deferred_head ? s->deferred_head->method : "");
+    while (s->deferred_head && s->deferred_head->deadline <= now && s->state == STATE_RUNNING &&
+           !s->exit_requested) {
+        deferred *d = deferred_unlink(s, &s->deferred_head);
+        rpc_dispatch_request(s, d->id, d->method, d->params);
+        deferred_free(d);
+        n++;
+    }
+    if (n)
+        log_msg(s, LOG_INFO, "%zu request%s (%s%s) waited %llu ms for a review and %s answered "
+                "from what is known", n, n == 1 ? "" : "s", first, n > 1 ? ", ..." : "",
+                (unsigned long long)s->wait_limit_ms, n == 1 ? "was" : "were");
+    free(first);
+    arm_defer_timer(s);
+}
+
+/* Set up the deferred-request timer and read the wait limit. */
+void rpc_init(server *s)
+{
+    uv_timer_init(&s->loop, &s->defer_timer);
+    s->defer_timer.data = s;
+    /* The tests shorten the limit to see it act. */
+    const char *v = getenv("REVIEW_LSP_WAIT_LIMIT_MS");
+    s->wait_limit_ms = v && atol(v) > 0 ? (uint64_t)atol(v) : DEFAULT_WAIT_LIMIT_MS;
+}
+
 /* $/cancelRequest: answer a deferred request with RequestCancelled; anything else has already
  * been answered, so the notification is ignored, as the spec allows. */
 static void note_cancel(server *s, json_t *params)
@@ -47,15 +120,12 @@ static void note_cancel(server *s, json_t *params)
     if (!id || !(json_is_integer(id) || json_is_string(id)))
         return;
     for (deferred **pp = &s->deferred_head; *pp; pp = &(*pp)->next) {
-        deferred *d = *pp;
-        if (!json_equal(d->id, id))
+        if (!json_equal((*pp)->id, id))
             continue;
-        *pp = d->next;
+        deferred *d = deferred_unlink(s, pp);
         rpc_error(s, d->id, RPC_REQUEST_CANCELLED, "request %s cancelled", d->method);
-        json_decref(d->id);
-        json_decref(d->params);
-        free(d->method);
-        free(d);
+        deferred_free(d);
+        arm_defer_timer(s);
         return;
     }
 }
@@ -215,31 +285,51 @@ void rpc_dispatch_request(server *s, json_t *id, const char *method, json_t *par
         rpc_error(s, id, RPC_METHOD_NOT_FOUND, "unknown method %s", method);
 }
 
-/* Queue a request until the review is fresh. */
+/* Queue a request until the review is fresh; past the cap, the oldest is answered now. */
 static void defer_request(server *s, json_t *id, const char *method, json_t *params)
 {
+    if (s->ndeferred >= RPC_DEFER_MAX) {
+        if (!s->defer_overflowed)
+            log_msg(s, LOG_INFO, "%d requests already wait for a review: answering the oldest "
+                    "ones from what is known", RPC_DEFER_MAX);
+        s->defer_overflowed = true;
+        deferred *old = deferred_unlink(s, &s->deferred_head);
+        rpc_dispatch_request(s, old->id, old->method, old->params);
+        deferred_free(old);
+    }
     deferred *d = xcalloc(1, sizeof *d);
     d->id = json_incref(id);
     d->method = xstrdup(method);
     d->params = json_incref(params);
+    d->deadline = uv_now(&s->loop) + s->wait_limit_ms;
     deferred **pp = &s->deferred_head;
     while (*pp)
         pp = &(*pp)->next;
     *pp = d;
+    s->ndeferred++;
+    arm_defer_timer(s);
 }
 
 /* Answer every deferred request, oldest first. */
 void rpc_run_deferred(server *s)
 {
     while (s->deferred_head && !diagnostics_stale(s) && s->state == STATE_RUNNING) {
-        deferred *d = s->deferred_head;
-        s->deferred_head = d->next;
+        deferred *d = deferred_unlink(s, &s->deferred_head);
         rpc_dispatch_request(s, d->id, d->method, d->params);
-        json_decref(d->id);
-        json_decref(d->params);
-        free(d->method);
-        free(d);
+        deferred_free(d);
     }
+    arm_defer_timer(s);
+}
+
+/* Answer every deferred request with RequestCancelled (shutdown before a review could run). */
+void rpc_cancel_deferred(server *s, const char *why)
+{
+    while (s->deferred_head) {
+        deferred *d = deferred_unlink(s, &s->deferred_head);
+        rpc_error(s, d->id, RPC_REQUEST_CANCELLED, "%s", why);
+        deferred_free(d);
+    }
+    arm_defer_timer(s);
 }
 
 /* Handle a request (id valid) according to the lifecycle state. */
@@ -361,14 +451,8 @@ void rpc_handle_message(server *s, const char *body, size_t len)
 /* Free pending lists at shutdown (no responses are sent any more). */
 void rpc_free_all(server *s)
 {
-    while (s->deferred_head) {
-        deferred *d = s->deferred_head;
-        s->deferred_head = d->next;
-        json_decref(d->id);
-        json_decref(d->params);
-        free(d->method);
-        free(d);
-    }
+    while (s->deferred_head)
+        deferred_free(deferred_unlink(s, &s->deferred_head));
     while (s->requests) {
         server_request *r = s->requests;
         s->requests = r->next;

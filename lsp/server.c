@@ -34,6 +34,8 @@ void server_stop(server *s, int code)
     workspaces_stop_watching(s);
     close_handle((uv_handle_t *)&s->debounce);
     close_handle((uv_handle_t *)&s->progress_timeout);
+    close_handle((uv_handle_t *)&s->defer_timer);
+    close_handle((uv_handle_t *)&s->wait_timer);
     transport_close(s);
 }
 
@@ -81,6 +83,8 @@ int lsp_main(int argc, char **argv)
     }
     uv_loop_init(&s->loop);
     diagnostics_init(s);
+    rpc_init(s);
+    lifecycle_init(s);
     char *cause = NULL;
     int code;
     if (transport_start(s, &cause) < 0) {
@@ -89,6 +93,8 @@ int lsp_main(int argc, char **argv)
         s->exit_requested = true;
         close_handle((uv_handle_t *)&s->debounce);
         close_handle((uv_handle_t *)&s->progress_timeout);
+        close_handle((uv_handle_t *)&s->defer_timer);
+        close_handle((uv_handle_t *)&s->wait_timer);
         code = 2;
     } else {
         log_msg(s, LOG_LOG, "review-lsp %s started", REVIEW_LSP_VERSION);

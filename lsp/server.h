@@ -117,13 +117,16 @@ typedef struct document {
     struct document *next;
 } document;
 
-/* A request whose answer waits for a fresh review (debounce or first scan pending). */
+/* A request whose answer waits for a fresh review (debounce or first scan pending). At most
+ * RPC_DEFER_MAX wait, each at most the wait limit; then it is answered from what is known. */
 typedef struct deferred {
     json_t *id;                   /* owned */
     char *method;
     json_t *params;               /* owned */
+    uint64_t deadline;            /* loop time (ms) after which it is answered anyway */
     struct deferred *next;
 } deferred;
+#define RPC_DEFER_MAX 256
 
 /* An outstanding server->client request and what to do with its response. */
 typedef struct server_request {
@@ -178,6 +181,12 @@ struct server {
     long next_request_id;
     server_request *requests;
     deferred *deferred_head;
+    size_t ndeferred;
+    bool defer_overflowed;        /* the cap was hit since the queue last emptied (logged once) */
+    uv_timer_t defer_timer;       /* answers deferred requests past their deadline */
+    uint64_t wait_limit_ms;       /* REVIEW_LSP_WAIT_LIMIT_MS, default 10 s */
+    uv_timer_t wait_timer;        /* `initialized` / workspace/configuration overdue */
+    bool initialized_seen;
     client_caps caps;
     char *client_name;
     bool dynamic_watch;           /* client registers watched-file globs for us */
@@ -226,13 +235,18 @@ void rpc_notify(server *s, const char *method, json_t *params);
 /* Send a request to the client; done runs with its result or error (either may be NULL). */
 void rpc_request(server *s, const char *method, json_t *params,
                  void (*done)(server *s, json_t *result, json_t *error, void *ctx), void *ctx);
+/* Set up the deferred-request timer and the wait limit. */
+void rpc_init(server *s);
 /* Answer every deferred request now that the review is fresh. */
 void rpc_run_deferred(server *s);
+/* Answer every deferred request now with an error (shutdown before any review). */
+void rpc_cancel_deferred(server *s, const char *why);
 /* Run a request handler (used by rpc.c's table and for deferred requests). */
 void rpc_dispatch_request(server *s, json_t *id, const char *method, json_t *params);
 void rpc_free_all(server *s);
 
 /* --- lifecycle.c --- */
+void lifecycle_init(server *s);
 void lifecycle_initialize(server *s, json_t *id, json_t *params);
 void lifecycle_initialized(server *s, json_t *params);
 void lifecycle_shutdown(server *s, json_t *id, json_t *params);

@@ -7,12 +7,14 @@
  * repository's rules file lies, writing the bundled catalogue to a cache file so links and
  * showDocument have something to open. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/path_gate.h"
 #include "lsp/server.h"
 #include "lsp/uri.h"
 
@@ -274,50 +276,122 @@ workspace *workspaces_for_uri(server *s, const char *uri)
     return w ? w : s->wss;
 }
 
-/* The bundled catalogue written to a cache file (once per version), or NULL. */
-static const char *bundled_rules_file(server *s, const rule_catalog *cat)
+/* A directory we own: created 0700 when missing, then trusted only when lstat shows a real
+ * directory (not a link) owned by this user that nobody else can write. Returns 0, or -1 with
+ * *why (caller frees). */
+static int own_private_dir(const char *dir, char **why)
 {
-    if (s->bundled_rules_file)
-        return s->bundled_rules_file;
-    const char *cache = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+        *why = xasprintf("%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (lstat(dir, &st) != 0) {
+        *why = xasprintf("%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (S_ISLNK(st.st_mode))
+        *why = xasprintf("%s is a symbolic link", dir);
+    else if (!S_ISDIR(st.st_mode))
+        *why = xasprintf("%s is not a directory", dir);
+    else if (st.st_uid != getuid())
+        *why = xasprintf("%s belongs to user %u", dir, (unsigned)st.st_uid);
+    else if (st.st_mode & 077)
+        *why = xasprintf("%s can be written or read by others (mode %03o)", dir,
+                         (unsigned)(st.st_mode & 0777));
+    else
+        return 0;
+    return -1;
+}
+
+/* The directory for the copy of the bundled rules: $XDG_CACHE_HOME/review-lsp, else
+ * ~/.cache/review-lsp, else (neither set: a service account, a bare CI shell) a per-user
+ * directory under $XDG_RUNTIME_DIR, $TMPDIR or /tmp. A shared temporary directory is a place
+ * where others can plant a link or a directory of their own under a predictable name, so
+ * there every directory is checked with own_private_dir. Returns the versioned directory
+ * (caller frees), or NULL with *why. */
+static char *rules_cache_dir(char **why)
+{
+    const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *runtime = getenv("XDG_RUNTIME_DIR"), *tmp = getenv("TMPDIR");
+    bool shared = !(cache && *cache) && !(home && *home);
     char *dir = cache && *cache ? xasprintf("%s/review-lsp", cache)
                 : home && *home ? xasprintf("%s/.cache/review-lsp", home)
-                                : xasprintf("/tmp/review-lsp-%u", (unsigned)getuid());
-    char *parent = xstrdup(dir);
-    char *slash = strrchr(parent, '/');
-    if (slash && slash != parent) {
-        *slash = '\0';
-        mkdir(parent, 0700);
-    }
-    free(parent);
-    mkdir(dir, 0700);
+                : runtime && *runtime ? xasprintf("%s/review-lsp", runtime)
+                : xasprintf("%s/review-lsp-%u", tmp && *tmp ? tmp : "/tmp", (unsigned)getuid());
     char *vdir = xasprintf("%s/%s", dir, REVIEW_LSP_VERSION);
-    mkdir(vdir, 0700);
-    char *path = xasprintf("%s/rules.md", vdir);
-    free(vdir);
-    free(dir);
-    size_t len = 0;
-    char *cause = NULL;
-    char *old = read_file(path, 0, &len, &cause);
-    free(cause);
-    if (!old || len != cat->source_len || memcmp(old, cat->source, len) != 0) {
-        char *tmp = xasprintf("%s.%d.tmp", path, (int)getpid());
-        FILE *f = fopen(tmp, "wb");
-        bool ok = f && fwrite(cat->source, 1, cat->source_len, f) == cat->source_len;
-        if (f && fclose(f) != 0)
-            ok = false;
-        if (!ok || rename(tmp, path) != 0) {
-            log_msg(s, LOG_WARNING, "cannot write the bundled rules to %s: %s", path, strerror(errno));
-            unlink(tmp);
-            free(tmp);
-            free(old);
-            free(path);
-            return NULL;
+    int rc = 0;
+    if (shared) {
+        rc = own_private_dir(dir, why);
+        if (rc == 0)
+            rc = own_private_dir(vdir, why);
+    } else {
+        char *parent = xstrdup(dir);
+        char *slash = strrchr(parent, '/');
+        if (slash && slash != parent) {
+            *slash = '\0';
+            mkdir(parent, 0700);
         }
-        free(tmp);
+        free(parent);
+        mkdir(dir, 0700);
+        mkdir(vdir, 0700);
     }
+    free(dir);
+    if (rc != 0) {
+        free(vdir);
+        return NULL;
+    }
+    return vdir;
+}
+
+/* Write the bundled rules to path unless it already holds them. Returns 0, or -1 with *why. */
+static int write_rules_copy(const rule_catalog *cat, const char *path, char **why)
+{
+    size_t len = 0;
+    char *old = read_file(path, 0, &len, NULL);
+    bool same = old && len == cat->source_len && memcmp(old, cat->source, len) == 0;
     free(old);
+    if (same)
+        return 0;
+    char *tmp = xasprintf("%s.%d.tmp", path, (int)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    bool ok = f && fwrite(cat->source, 1, cat->source_len, f) == cat->source_len;
+    if (f && fclose(f) != 0)
+        ok = false;
+    else if (!f && fd >= 0)
+        close(fd);
+    if (!ok || rename(tmp, path) != 0) {
+        *why = xasprintf("%s: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+/* The bundled catalogue written to a cache file (once per version), or NULL (and the log
+ * says why, once, when the cache cannot be used safely: links are then left out). */
+static const char *bundled_rules_file(server *s, const rule_catalog *cat)
+{
+    if (s->bundled_rules_file) /* "" records an earlier failure */
+        return *s->bundled_rules_file ? s->bundled_rules_file : NULL;
+    char *why = NULL;
+    char *vdir = rules_cache_dir(&why);
+    char *path = vdir ? xasprintf("%s/rules.md", vdir) : NULL;
+    free(vdir);
+    if (path && write_rules_copy(cat, path, &why) != 0) {
+        free(path);
+        path = NULL;
+    }
+    if (!path) {
+        log_msg(s, LOG_WARNING, "not writing the bundled rules to a cache directory (%s); rule "
+                "links are left out", why ? why : "unknown error");
+        free(why);
+        s->bundled_rules_file = xstrdup("");
+        return NULL;
+    }
     s->bundled_rules_file = path;
     return path;
 }
@@ -354,19 +428,34 @@ void workspaces_watched_files(server *s, json_t *params)
     }
     json_array_foreach(changes, i, c) {
         const char *why = NULL;
-        char *path = uri_to_path(jstr(c, "uri") ? jstr(c, "uri") : "", &why);
+        const char *uri = jstr(c, "uri") ? jstr(c, "uri") : "";
+        char *path = uri_to_path(uri, &why);
         workspace *w = NULL;
-        for (workspace *ws = s->wss; path && ws; ws = ws->next)
-            if (str_starts(path, ws->workdir) && (!w || strlen(ws->workdir) > strlen(w->workdir)))
-                w = ws;
-        if (w) {
-            engine_mark_dirty(w->eng, path + strlen(w->workdir));
+        size_t at = 0; /* the length of the prefix that matched (root or work tree spelling) */
+        for (workspace *ws = s->wss; path && ws; ws = ws->next) {
+            size_t n = str_starts(path, ws->workdir) ? strlen(ws->workdir)
+                       : str_starts(path, ws->root)  ? strlen(ws->root)
+                                                     : 0;
+            if (n > at)
+                w = ws, at = n;
+        }
+        /* a path under a work tree is normalised by the path gate: one that climbs out of
+         * it (ws/../secret) is refused and never enters the change */
+        char *rel = w ? gate_normalize(path + at, &why) : NULL;
+        if (w && !rel) {
+            log_msg(s, LOG_WARNING, "watched-file event for %s ignored: %s", uri, why);
+        } else if (w) {
+            if (*rel)
+                engine_mark_dirty(w->eng, rel);
+            else
+                engine_mark_all_dirty(w->eng);
             diagnostics_schedule(s, w);
         } else if (path) {
             for (workspace *ws = s->wss; ws; ws = ws->next)
                 engine_mark_all_dirty(ws->eng);
             diagnostics_schedule(s, NULL);
         }
+        free(rel);
         free(path);
     }
 }

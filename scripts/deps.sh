@@ -6,6 +6,9 @@
 #
 #   scripts/deps.sh           install what is missing (says what first)
 #   scripts/deps.sh --print   print the apt-get command line it would run, install nothing
+#   scripts/deps.sh --fuzz    the same for the fuzzing toolchain only: clang whose libFuzzer
+#                             runtime links (clang, libclang-rt-dev), for `make test`/`make fuzz`
+#   scripts/deps.sh --have-fuzzer   exit 0 when $FUZZ_CC (clang) builds a libFuzzer target
 #
 # The print mode is what the tests use, with PATH and PKG_CONFIG_PATH hiding pieces (and
 # DEPS_INCLUDE_DIR, default /usr/include, where header-only libraries are looked for).
@@ -14,6 +17,19 @@ set -u
 print_only=0
 [ "${1:-}" = "--print" ] && print_only=1
 
+# have_fuzzer: can ${FUZZ_CC:-clang} build and link a libFuzzer target with the sanitizers?
+have_fuzzer() {
+  cc=${FUZZ_CC:-clang}
+  command -v "$cc" >/dev/null 2>&1 || return 1
+  d=$(mktemp -d) || return 1
+  printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return d && n; }\n' > "$d/probe.c"
+  "$cc" -fsanitize=fuzzer,address,undefined "$d/probe.c" -o "$d/probe" >/dev/null 2>&1
+  rc=$?
+  rm -rf "$d"
+  return $rc
+}
+if [ "${1:-}" = "--have-fuzzer" ]; then have_fuzzer; exit $?; fi
+
 # pkg-config module -> Debian package
 libs="jansson:libjansson-dev libgit2:libgit2-dev libpcre2-8:libpcre2-dev libuv:libuv1-dev tree-sitter:libtree-sitter-dev"
 # command -> Debian package (pre-commit: the hook test runs the real one)
@@ -21,6 +37,14 @@ cmds="cc:build-essential g++:g++ make:make pkg-config:pkg-config git:git python3
 
 need=
 add() { case " $need " in *" $1 "*) ;; *) need="$need $1" ;; esac; }
+
+if [ "${1:-}" = "--fuzz" ]; then
+  # Debian's clang provides libFuzzer in libclang-rt-dev (not installed without recommends).
+  have_fuzzer && exit 0
+  cmds="" libs=""
+  add clang
+  add libclang-rt-dev
+fi
 
 for pair in $cmds; do
   c=${pair%%:*} p=${pair#*:}

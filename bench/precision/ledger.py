@@ -29,6 +29,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 JUDGED_DIR = os.path.join(HERE, "judged")
+HOLDS = os.path.join(HERE, "holds.tsv")
 PRS = os.path.join(HERE, "prs.txt")
 VERDICTS = ("true", "false", "unclear")
 # A rule may report at Warning only when its judged precision is at least this (percent) ...
@@ -201,14 +202,23 @@ def read_judged():
 
 
 def firing_severity(findings, row):
-    """None when the judged finding is no longer reported (same rule, path and line), else the
-    collector's severity of the finding there ("warning" when several share the line and one
-    of them is a Warning)."""
+    """None when the judged finding is no longer reported, else the collector's severity of the
+    finding that reports it ("warning" when several do and one of them is a Warning). A judged
+    line is reported by a finding of the same rule on that path and line, or by one in the same
+    file that lists it as a related location reporting the same issue there (its message starts
+    with "also", as D9 lists the other places one kernel multiplies the same index)."""
     sev = None
     for f in findings.get(row["pr"], []):
-        if f["rule"] == row["rule"] and f["path"] == row["path"] and f["line"] == row["line"]:
-            if sev is None or f["collector_severity"] == "warning":
-                sev = f["collector_severity"]
+        if f["rule"] != row["rule"] or f["path"] != row["path"]:
+            continue
+        hit = f["line"] == row["line"]
+        for r in f.get("related", []) if not hit else []:
+            line = r["range"]["line"] if "range" in r else r.get("line", 0)
+            if r.get("path") == row["path"] and line == row["line"] and \
+                    r.get("message", "").startswith("also"):
+                hit = True
+        if hit and (sev is None or f["collector_severity"] == "warning"):
+            sev = f["collector_severity"]
     return sev
 
 
@@ -263,7 +273,21 @@ def rule_stats(a):
         if sev == "warning":
             s["w_" + r["verdict"]] = s.get("w_" + r["verdict"], 0) + 1
             s["w_firing"] = s.get("w_firing", 0) + 1
+    for rule, reason in read_holds().items():
+        entry(rule)["held"] = reason
     return reviewed, stats
+
+
+def read_holds():
+    """{rule: reason} for rules held at Information whatever the pooled figure says."""
+    holds = {}
+    if os.path.exists(HOLDS):
+        with open(HOLDS) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    rule, _, reason = line.rstrip("\n").partition("\t")
+                    holds[rule] = reason
+    return holds
 
 
 def precision(s, prefix=""):
@@ -275,6 +299,8 @@ def certified(s):
     """Warning allowed: >= 80% over the judged findings still raised as Warnings, at least 25
     of them, or all of the rule's Warning lines when it raises fewer (but at least 5). A
     judgment covers one line, so Warnings sharing a line count once."""
+    if s.get("held"):
+        return False
     p = precision(s, "w_")
     if p is None or p < POLICY_PRECISION:
         return False
@@ -294,7 +320,8 @@ def cmd_report(a):
                      s.get("false", 0), s.get("unclear", 0),
                      "—" if p is None else "%.0f%%" % p,
                      "%d/%d" % (s.get("w_true", 0), s.get("w_true", 0) + s.get("w_false", 0)),
-                     "—" if pw is None else "%.0f%%" % pw, "yes" if certified(s) else "no"))
+                     "—" if pw is None else "%.0f%%" % pw,
+                     "yes" if certified(s) else ("no (held)" if s.get("held") else "no")))
     hdr = ("rule", "findings", "per 100 PRs", "raised as Warning", "judged", "still firing",
            "true", "false", "unclear", "precision", "Warnings judged right",
            "Warning precision", "Warning allowed")

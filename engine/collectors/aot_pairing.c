@@ -110,12 +110,7 @@ static char *aot_text(collector_ctx *ctx, const char *path, size_t *len)
     const char *root = ctx->root ? ctx->root : ctx->chg->head_root;
     if (!root)
         return NULL;
-    char *full = xasprintf("%s/%s", root, path);
-    char *cause = NULL;
-    char *t = read_file(full, 4u << 20, len, &cause);
-    free(cause);
-    free(full);
-    return t;
+    return gate_read(root, path, 4u << 20, len, NULL);
 }
 
 /* Add the aiter.ops.flydsl imports of one AOT file to the table. */
@@ -164,9 +159,7 @@ static bool table_build(collector_ctx *ctx, aot_table *t)
     const char *root = ctx->root ? ctx->root : ctx->chg->head_root;
     bool seen = false;
     if (root) {
-        char *dir = xasprintf("%s/" AOT_DIR, root);
-        DIR *dh = opendir(dir);
-        free(dir);
+        DIR *dh = gate_opendir(root, AOT_DIR);
         if (dh) {
             seen = true;
             struct dirent *e;

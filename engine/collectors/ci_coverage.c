@@ -47,11 +47,7 @@ static const char *base_name(const char *p)
 /* True when root/rel is a directory. */
 static bool is_dir(const char *root, const char *rel)
 {
-    char *p = xasprintf("%s/%s", root, rel);
-    struct stat st;
-    bool ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-    free(p);
-    return ok;
+    return gate_is_dir(root, rel);
 }
 
 /* True when dirs holds d. */
@@ -148,10 +144,8 @@ static void read_workflow(const char *root, const char *text, size_t len, const 
 static void read_ci(const char *root, ci_view *v)
 {
     memset(v, 0, sizeof *v);
-    char *sh = xasprintf("%s/.github/scripts/split_tests.sh", root);
     size_t len;
-    char *t = read_file(sh, CI_FILE_MAX, &len, NULL);
-    free(sh);
+    char *t = gate_read(root, ".github/scripts/split_tests.sh", CI_FILE_MAX, &len, NULL);
     if (t) {
         v->have_ci = true;
         if (strstr(t, "TEST_DIR=\"op_tests\"") && strstr(t, "-maxdepth 1"))
@@ -172,8 +166,8 @@ static void read_ci(const char *root, ci_view *v)
         }
         free(t);
     }
-    char *wf = xasprintf("%s/.github/workflows", root);
-    DIR *dp = opendir(wf);
+    const char *wf = ".github/workflows";
+    DIR *dp = gate_opendir(root, wf);
     if (dp) {
         regex *runs = rx_compile("pytest|python3?\\s|run_tests\\.sh|split_tests\\.sh|\\.sh\\b",
                                  false, NULL);
@@ -193,7 +187,7 @@ static void read_ci(const char *root, ci_view *v)
                 }
         for (size_t i = 0; i < names.n; i++) {
             char *p = xasprintf("%s/%s", wf, names.d[i]);
-            char *txt = read_file(p, CI_FILE_MAX, &len, NULL);
+            char *txt = gate_read(root, p, CI_FILE_MAX, &len, NULL);
             free(p);
             if (!txt)
                 continue;
@@ -204,7 +198,6 @@ static void read_ci(const char *root, ci_view *v)
         dirs_free(&names);
         rx_free(runs);
     }
-    free(wf);
     /* a label-gated directory is not covered, whatever else names it */
     for (size_t g = 0; g < v->gated.n; g++)
         for (size_t i = 0; i < v->trees.n; i++)

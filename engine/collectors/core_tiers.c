@@ -157,13 +157,11 @@ static int file_cmp(const void *a, const void *b)
 /* Read root/rel and add its includes to the index (unsorted). */
 static void index_file(fanin_index *ix, const char *rel)
 {
-    char *full = xasprintf("%s/%s", ix->root, rel);
     struct stat st;
     size_t len;
     char *t = NULL;
-    if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= FILE_MAX)
-        t = read_file(full, FILE_MAX, &len, NULL);
-    free(full);
+    if (gate_lstat(ix->root, rel, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= FILE_MAX)
+        t = gate_read(ix->root, rel, FILE_MAX, &len, NULL);
     if (!t)
         return;
     inc_file *f = ARRAY_PUSH(ix->files, ix->n, ix->cap);

@@ -354,6 +354,7 @@ static void status_line(collector_ctx *ctx, const gfile *files, size_t nfiles, s
             sb_addf(&extra, "; syntax errors in the head of %s (first at line %d)", files[k].f->path,
                     files[k].error_line);
     }
+    collector_coverage_note(ctx, false, &extra);
     if (nerr > 1)
         sb_addf(&extra, " and %d more file(s)", nerr - 1);
     const char *x = extra.buf ? extra.buf : "";

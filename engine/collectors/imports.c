@@ -83,17 +83,12 @@ static char *tree_text(const tree_view *tv, const char *path, size_t *len, bool 
     }
     if (!tv->root)
         return NULL;
-    char *full = xasprintf("%s/%s", tv->root, path);
-    struct stat st;
     char *t = NULL;
-    if (stat(full, &st) == 0 && S_ISREG(st.st_mode)) {
-        char *cause = NULL;
-        t = read_file(full, 4u << 20, len, &cause);
-        free(cause);
+    if (gate_is_file(tv->root, path)) {
+        t = gate_read(tv->root, path, 4u << 20, len, NULL);
         if (!t)
             *unreadable = true;
     }
-    free(full);
     return t;
 }
 
@@ -114,11 +109,7 @@ static bool tree_has_file(const tree_view *tv, const char *path)
      * _version.py), which the change model leaves out but Python imports all the same */
     if (!tv->root)
         return false;
-    char *full = xasprintf("%s/%s", tv->root, path);
-    struct stat st;
-    bool ok = stat(full, &st) == 0 && S_ISREG(st.st_mode);
-    free(full);
-    return ok;
+    return gate_is_file(tv->root, path);
 }
 
 /* True when the tree holds a directory at path: some changed file lies below it, or it is a
@@ -133,11 +124,7 @@ static bool tree_has_dir(const tree_view *tv, const char *path)
     }
     if (!tv->root)
         return false;
-    char *full = xasprintf("%s/%s", tv->root, path);
-    struct stat st;
-    bool ok = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
-    free(full);
-    return ok;
+    return gate_is_dir(tv->root, path);
 }
 
 /* What a dotted module resolves to. */

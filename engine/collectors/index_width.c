@@ -1,129 +1,80 @@
-/* The index-width collector (rule D9): on the lines a change adds to device code, a product
- * that feeds pointer or index arithmetic, where a factor is a runtime kernel parameter and
- * nothing widens the product to 64 bits, so it wraps once the tensor passes 2^31 elements
- * (aiter#3844's `token_id * num_heads * head_dim`, the moe_wgrad offsets of aiter#4978).
+/* The index-width collector (rule D9): on the lines a change adds to kernel code, a product
+ * computed in 32 bits that reaches a global-memory offset and can pass 2^31 at production
+ * scale — aiter#3844's `token_id * num_heads * head_dim`, aiter#3541's physical block times a
+ * block stride on a ~150M-row KV pool, the expert offsets of the moe_wgrad kernels.
  *
- * The check is structural, never a list of suspicious names (a name list found none of
- * aiter#4978's four real lines among 390 candidates):
- *   - device code is a Python function with a `constexpr`-annotated parameter or a decorator
- *     spelled with "jit" or "kernel" (Triton, Gluon, FlyDSL), a C++ `__global__`/`__device__`
- *     function, or anything nested in one; other functions are host code, reported as Hints;
- *   - runtime parameters are the function's (and enclosing functions') parameters that are
- *     not `constexpr` (C++: not template parameters); compile-time names are constexpr
- *     parameters, template parameters, `constexpr` locals and locals only ever assigned
- *     compile-time values, where an arange of constexpr bounds and threadIdx count as bounded
- *     (program_id, blockIdx and loads do not);
- *   - a product is the whole chain of `*` factors; it feeds index arithmetic when it is an
- *     operand of `+`/`-`, the value of `+=`/`-=`, a subscript index, or the value of a local
- *     that is later used in one of those places;
- *   - it is reported when at least two factors are not compile-time, a factor names a runtime
- *     parameter directly (not as the object of an attribute or a call), and nothing widens it:
- *     no 64-bit type or cast inside it (int64, int64_t, i64, long, size_t, `.to(tl.int64)`,
- *     `static_cast<int64_t>`, ...), no factor that is a 64-bit parameter, and no factor that is
- *     a local widened on an earlier line (also through another widened local).
- * Only products with an added line are reported, once (not again for a product nested in a
- * reported one); the finding covers the product exactly and names the runtime parameters in
- * it. Host products are Hints, and in Python only in files that hold a kernel, since Python
- * integers do not wrap until they become a kernel's offset. */
+ * Three questions decide it, each answered structurally:
+ *   - Does the product reach a global address? The sinks are the address arguments of loads,
+ *     stores and atomics (tl.load's pointer, a buffer load's offset, FlyDSL's buffer_ops), the
+ *     index of a tensor subscript, pointer arithmetic on a pointer (`x_ptr + off`,
+ *     `out + base`), and what a device helper returns; a local that is used there passes the
+ *     question on to the values assigned to it. Shared memory (LDS), C++ local arrays and
+ *     Python lists (registers at trace time) are not global memory.
+ *   - Is it 32-bit? Not when a factor is already 64-bit: an int64 parameter or local, a cast
+ *     (`.to(tl.int64)`, `static_cast<int64_t>`, `(size_t)`), or FlyDSL's index type
+ *     (`fx.Index`, `arith.index`, `fx.Int64`). C's left-to-right evaluation is followed:
+ *     in `a * b * (int64_t)c`, `a * b` is still 32-bit.
+ *   - Can it pass 2^31? Each factor's largest value is estimated from where it comes from
+ *     (index_scope.h, index_range.h): a head, lane, warp or tile index is small, a token/row
+ *     or KV-block index large, a stride over the token or batch axis large and over a head or
+ *     column axis small, values of a FlyDSL builder fixed when the kernel is built. Only the
+ *     outermost product that can pass 2^31 is reported, not the harmless one inside it.
+ * One finding per kernel and overflowing index (the dominant runtime name of the product);
+ * the other places it is multiplied in 32 bits are its related locations. Host code is not
+ * reported: Python integers do not wrap and a host product is not a device offset. */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "engine/collector.h"
+#include "engine/collectors/index_scope.h"
 #include "engine/syntax.h"
 
-/* Spellings (compared without case) of the 64-bit types and casts that widen a product. */
-static const char *const wide_words[] = {
-    "int64", "int64_t", "uint64", "uint64_t", "i64", "long", "size_t", "ssize_t",
-    "ptrdiff_t", "intptr_t", "uintptr_t", "index_t64", "long_index_t", NULL,
-};
+#define OVERFLOW_BITS 32 /* a < 2^p and b < 2^q give a * b < 2^(p+q): past 2^31 needs p + q >= 32 */
+#define MAX_RELATED 8
 
-/* A set of names; a widened local also records the line it was widened on. */
-typedef struct name_set {
-    char **names;
-    int *lines;
-    size_t n, cap, lcap;
-} name_set;
+/* One product that can overflow. */
+typedef struct cand {
+    uint32_t start, end;
+    int line, col, end_line, end_col;
+    int bits;
+    char *expr;        /* its text, white space folded, truncated */
+    char *key;         /* the runtime name that dominates it */
+    char *why;         /* its two sides, described */
+    int key_line;      /* where the key is declared (0: not known) */
+    ix_scope *kernel;
+    bool done;
+} cand;
 
-/* Add a name (with a line) unless present; keeps the earliest line. */
-static void set_add(name_set *s, const char *name, int line)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->names[i], name) == 0) {
-            if (line < s->lines[i])
-                s->lines[i] = line;
-            return;
-        }
-    *ARRAY_PUSH(s->names, s->n, s->cap) = xstrdup(name);
-    grow_array((void **)&s->lines, &s->lcap, s->n, sizeof *s->lines);
-    s->lines[s->n - 1] = line;
-}
+/* An address expression (a sink) and the scope it is in. */
+typedef struct addr {
+    TSNode n;
+    ix_scope *s;
+} addr;
 
-/* The line a name was added with, or -1 when absent. */
-static int set_line(const name_set *s, const char *name)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->names[i], name) == 0)
-            return s->lines[i];
-    return -1;
-}
-
-/* Free a set's contents. */
-static void set_free(name_set *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free(s->names[i]);
-    free(s->names);
-    free(s->lines);
-    memset(s, 0, sizeof *s);
-}
-
-/* Copy every name of src into dst. */
-static void set_union(name_set *dst, const name_set *src)
-{
-    for (size_t i = 0; i < src->n; i++)
-        set_add(dst, src->names[i], src->lines[i]);
-}
-
-/* What one function scope knows about its names. */
-typedef struct scope {
-    bool device;
-    const char *fname;
-    name_set runtime;     /* runtime parameters (line: the parameter's) */
-    name_set consts;      /* compile-time names */
-    name_set widened;     /* 64-bit parameters (line 0) and widened locals (their line) */
-    name_set fed;         /* locals used in index arithmetic (line: first use) */
-    name_set ct_ok;       /* locals assigned a compile-time (bounded) value somewhere */
-    name_set ct_bad;      /* locals assigned anything else, or advanced with += */
-} scope;
-
-/* Free a scope's sets. */
-static void scope_free(scope *s)
-{
-    set_free(&s->runtime);
-    set_free(&s->consts);
-    set_free(&s->widened);
-    set_free(&s->fed);
-    set_free(&s->ct_ok);
-    set_free(&s->ct_bad);
-}
-
-typedef struct file_run {
+typedef struct run {
+    collector_file_ctx *fx;
     collector_ctx *ctx;
+    char *deleted;         /* the change's deleted code, white space removed (see was_deleted);
+                              read on first need, since only then does the file's result
+                              depend on the other files of the change */
+    bool deleted_read;
     const change_file *f;
-    bool *added;          /* added[line] for head lines 1..nlines */
-    int nlines;
-    bool has_device;      /* the file defines some device function */
-    uint32_t *spans;      /* byte spans already reported (start, end pairs) */
-    size_t nspans, spans_cap;
     const syntax_doc *d;
-    const syn_func_list *fns;
-    bool py;
-    int device_hits, host_hits;
-} file_run;
+    ix_file xf;
+    bool *added;       /* added[line] for head lines 1..nlines */
+    int nlines;
+    addr *addrs;
+    size_t naddrs, acap;
+    cand *cands;
+    size_t ncands, ccap;
+    uint32_t *moved_at;    /* start bytes of the moved products seen (each counted once) */
+    size_t nmoved, moved_cap;
+    int findings, sites;
+} run;
 
-/* --- small tree helpers -------------------------------------------------------------------- */
+/* --- small tree helpers --------------------------------------------------------------------- */
 
 /* True when n has the given type. */
 static bool is(TSNode n, const char *type)
@@ -137,162 +88,24 @@ static TSNode fld(TSNode n, const char *name)
     return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
 }
 
-/* The operator token of a binary or assignment node, as text ("" when none). */
+/* The operator token of a binary or assignment node ("" when none). */
 static const char *op_of(TSNode n)
 {
     TSNode o = fld(n, "operator");
     return ts_node_is_null(o) ? "" : ts_node_type(o);
 }
 
-/* True when the node's text equals one of the wide words (without case). */
-static bool is_wide_word(const char *s)
-{
-    for (int i = 0; wide_words[i]; i++)
-        if (strcasecmp(s, wide_words[i]) == 0)
-            return true;
-    return false;
-}
-
-/* True when a leaf is a name-like token (identifier, type, field, primitive type). */
-static bool is_name_leaf(TSNode n)
-{
-    const char *t = ts_node_type(n);
-    return strcmp(t, "identifier") == 0 || strcmp(t, "type_identifier") == 0 ||
-           strcmp(t, "field_identifier") == 0 || strcmp(t, "primitive_type") == 0 ||
-           strcmp(t, "namespace_identifier") == 0 || strcmp(t, "long") == 0;
-}
-
-/* True when some name in the subtree is a 64-bit type or cast spelling. */
-static bool widens(const syntax_doc *d, TSNode n)
-{
-    if (ts_node_child_count(n) == 0 || is(n, "primitive_type") || is(n, "sized_type_specifier")) {
-        if (!is_name_leaf(n) && !is(n, "sized_type_specifier"))
-            return false;
-        char *t = syntax_node_text(d, n);
-        bool w = is_wide_word(t) || (is(n, "sized_type_specifier") && str_contains(t, "long"));
-        free(t);
-        return w;
-    }
-    for (uint32_t i = 0; i < ts_node_child_count(n); i++)
-        if (widens(d, ts_node_child(n, i)))
-            return true;
-    return false;
-}
-
-/* True when some identifier in the subtree is in the set with a line before `before`
- * (before <= 0: any line). */
-static bool mentions(const syntax_doc *d, TSNode n, const name_set *s, int before)
-{
-    if (is(n, "identifier")) {
-        char *t = syntax_node_text(d, n);
-        int l = set_line(s, t);
-        free(t);
-        return l >= 0 && (before <= 0 || l < before);
-    }
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (mentions(d, ts_node_named_child(n, i), s, before))
-            return true;
-    return false;
-}
-
-/* Add to out the identifiers of the subtree that are in s and are used as values (not the
- * object of an attribute or field access, not a callee, not an attribute name). */
-static void value_names(const syntax_doc *d, TSNode n, const name_set *s, name_set *out)
-{
-    if (is(n, "identifier")) {
-        char *t = syntax_node_text(d, n);
-        if (set_line(s, t) >= 0)
-            set_add(out, t, 0);
-        free(t);
-        return;
-    }
-    if (is(n, "attribute") || is(n, "field_expression"))
-        return;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-        TSNode c = ts_node_named_child(n, i);
-        if ((is(n, "call") || is(n, "call_expression")) && ts_node_eq(c, fld(n, "function")))
-            continue;
-        value_names(d, c, s, out);
-    }
-}
-
-/* True when every value name in the subtree is compile-time (or there is none); a callee
- * (`tl.arange` in `tl.arange(0, BLOCK)`) is not a value. */
-static bool compile_time(const syntax_doc *d, TSNode n, const scope *sc)
-{
-    if (is(n, "call") || is(n, "call_expression")) {
-        /* only an arange is bounded by its (compile-time) arguments; any other call, such as
-         * program_id, yields a runtime value */
-        TSNode fn = fld(n, "function"), args = fld(n, "arguments");
-        char *callee = ts_node_is_null(fn) ? xstrdup("") : syntax_node_text(d, fn);
-        const char *dot = strrchr(callee, '.');
-        bool arange = strcmp(dot ? dot + 1 : callee, "arange") == 0;
-        free(callee);
-        return arange && (ts_node_is_null(args) || compile_time(d, args, sc));
-    }
-    if (is(n, "field_expression")) {
-        /* threadIdx.x is bounded by the block size, like an arange */
-        TSNode arg = fld(n, "argument");
-        if (is(arg, "identifier")) {
-            char *t = syntax_node_text(d, arg);
-            bool tid = strcmp(t, "threadIdx") == 0;
-            free(t);
-            if (tid)
-                return true;
-        }
-    }
-    if (is(n, "identifier")) {
-        char *t = syntax_node_text(d, n);
-        bool c = set_line(&sc->consts, t) >= 0 ||
-                 (set_line(&sc->ct_ok, t) >= 0 && set_line(&sc->ct_bad, t) < 0);
-        free(t);
-        return c;
-    }
-    if (is(n, "field_identifier"))
-        return true;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (!compile_time(d, ts_node_named_child(n, i), sc))
-            return false;
-    return true;
-}
-
-/* Strip parentheses around an expression. */
-static TSNode unparen(TSNode n)
-{
-    while (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-        n = ts_node_named_child(n, 0);
-    return n;
-}
-
-/* True when n is a multiplication. */
-static bool is_product(TSNode n)
-{
-    return (is(n, "binary_operator") || is(n, "binary_expression")) && strcmp(op_of(n), "*") == 0;
-}
-
-/* Collect the factors of a `*` chain (parentheses around inner products looked through). */
-static void factors(TSNode n, TSNode *out, size_t *nout, size_t max)
-{
-    n = unparen(n);
-    if (is_product(n)) {
-        factors(fld(n, "left"), out, nout, max);
-        factors(fld(n, "right"), out, nout, max);
-    } else if (*nout < max) {
-        out[(*nout)++] = n;
-    }
-}
-
 /* True when the change adds a line in [first, last]. */
-static bool touched(const file_run *fr, int first, int last)
+static bool touched(const run *r, int first, int last)
 {
-    for (int l = first < 1 ? 1 : first; l <= last && l <= fr->nlines; l++)
-        if (fr->added[l])
+    for (int l = first < 1 ? 1 : first; l <= last && l <= r->nlines; l++)
+        if (r->added[l])
             return true;
     return false;
 }
 
-/* Text of a node with runs of white space folded to one space. A new string. */
-static char *flat_text(const syntax_doc *d, TSNode n)
+/* Text of a node with runs of white space folded to one space, at most max bytes. */
+static char *flat_text(const syntax_doc *d, TSNode n, size_t max)
 {
     char *t = syntax_node_text(d, n);
     char *o = t;
@@ -302,432 +115,722 @@ static char *flat_text(const syntax_doc *d, TSNode n)
             sp = true;
             continue;
         }
-        if (sp && o != t)
+        if (sp && o != t && o[-1] != '(' && o[-1] != '[' && *p != ')' && *p != ']')
             *o++ = ' ';
         sp = false;
         *o++ = *p;
     }
     *o = '\0';
+    if (strlen(t) > max && max > 3)
+        strcpy(t + max - 3, "...");
     return t;
 }
 
-/* --- judging a product ----------------------------------------------------------------------- */
-
-/* Report the product n when it qualifies; how says how it feeds index arithmetic. */
-static void judge(file_run *fr, const scope *sc, TSNode n, const char *how)
+/* The identifier at the root of an object expression (`a.b[c]` → a), or a null node. */
+static TSNode root_ident(TSNode n)
 {
-    const syntax_doc *d = fr->d;
-    int line = syntax_node_line(n), end = syntax_node_end_line(n);
-    if (!touched(fr, line, end) || widens(d, n) || mentions(d, n, &sc->widened, line))
+    for (int guard = 0; guard < 16 && !ts_node_is_null(n); guard++) {
+        if (is(n, "identifier"))
+            return n;
+        if (is(n, "attribute"))
+            n = fld(n, "object");
+        else if (is(n, "field_expression") || is(n, "subscript_expression") ||
+                 is(n, "pointer_expression"))
+            n = fld(n, "argument");
+        else if (is(n, "subscript"))
+            n = fld(n, "value");
+        else if (is(n, "parenthesized_expression") && ts_node_named_child_count(n))
+            n = ts_node_named_child(n, 0);
+        else
+            break;
+    }
+    return (TSNode){{0}, NULL, NULL};
+}
+
+/* --- where memory is: shared, registers, pointers ------------------------------------------- */
+
+/* True when an expression names shared memory (an LDS entry, or an LDS spelling). */
+static bool is_lds(run *r, ix_scope *s, TSNode n)
+{
+    TSNode id = root_ident(n);
+    if (ts_node_is_null(id))
+        return false;
+    ix_entry *e = ix_resolve_node(&r->xf, s, id, NULL);
+    if (e && e->lds)
+        return true;
+    char *nm = syntax_node_text(r->d, id);
+    ir_name cls;
+    ir_classify(nm, false, IR_DOMAIN_DEFAULT, &cls);
+    free(nm);
+    return cls.lds;
+}
+
+/* True when an expression is a pointer into global memory used as a base of arithmetic. */
+static bool is_pointer(run *r, ix_scope *s, TSNode n)
+{
+    n = ir_unparen(n);
+    if (is(n, "cast_expression") || is(n, "call_expression")) {
+        TSNode ty = is(n, "cast_expression") ? fld(n, "type") : fld(fld(n, "function"), "arguments");
+        if (ts_node_is_null(ty))
+            return false;
+        char *t = syntax_node_text(r->d, ty);
+        bool p = strchr(t, '*') != NULL;
+        free(t);
+        return p && !is_lds(r, s, is(n, "cast_expression") ? fld(n, "value") : n);
+    }
+    TSNode name = is(n, "identifier") ? n : is(n, "attribute") ? fld(n, "attribute")
+                  : is(n, "field_expression") ? fld(n, "field") : (TSNode){{0}, NULL, NULL};
+    if (ts_node_is_null(name))
+        return false;
+    ix_entry *e = is(n, "identifier") ? ix_resolve_node(&r->xf, s, n, NULL) : NULL;
+    if (e && (e->lds || e->array || e->list))
+        return false;
+    char *nm = syntax_node_text(r->d, name);
+    ir_name cls;
+    ir_classify(nm, false, IR_DOMAIN_DEFAULT, &cls);
+    free(nm);
+    return !cls.lds && ((e && e->pointer) || cls.pointer);
+}
+
+/* --- sinks ------------------------------------------------------------------------------------ */
+
+/* Record an address expression. */
+static void add_addr(run *r, ix_scope *s, TSNode n)
+{
+    if (ts_node_is_null(n))
         return;
-    /* Python integers do not wrap: a host product matters only as a kernel's offset, so
-     * only files that hold a kernel get host hints */
-    if (!sc->device && fr->py && !fr->has_device)
+    addr *a = ARRAY_PUSH(r->addrs, r->naddrs, r->acap);
+    a->n = n;
+    a->s = s;
+}
+
+/* Keyword arguments that carry an address or an offset. */
+static const char *const address_keywords[] = {
+    "offset", "offsets", "voffset", "soffset", "soffset_bytes", "ptr", "pointer", "base", "index",
+    "indices", "idx", "addr", "coord", "coords", "offs", NULL,
+};
+
+/* True when the callee name is a memory access. */
+static bool memory_call(const char *nm)
+{
+    if (strstr(nm, "lds") || strstr(nm, "smem") || strstr(nm, "shared") || !strncmp(nm, "ds_", 3))
+        return false;
+    return strstr(nm, "load") || strstr(nm, "store") || strstr(nm, "atomic") ||
+           strstr(nm, "gather") || strstr(nm, "scatter") || strstr(nm, "prefetch") ||
+           strstr(nm, "make_block_ptr") || strstr(nm, "async_copy");
+}
+
+/* The address arguments of a memory call: which positional ones, by API shape. */
+static void call_sinks(run *r, ix_scope *s, TSNode call)
+{
+    char nm[64];
+    TSNode fn = fld(call, "function");
+    ir_callee_name(r->d, fn, nm, sizeof nm);
+    if (!memory_call(nm))
         return;
-    /* a product inside one already reported, ((a * b + c) * d), is the same finding */
-    for (size_t i = 0; i + 1 < fr->nspans; i += 2)
-        if (ts_node_start_byte(n) >= fr->spans[i] && ts_node_end_byte(n) <= fr->spans[i + 1])
+    /* Triton/Gluon (`tl.load(ptr)`, `gl.amd...buffer_load(ptr, offsets)`) put the address
+     * first; most other stores take the value first */
+    char *recv = is(fn, "attribute") ? syntax_node_text(r->d, fld(fn, "object")) : xstrdup("");
+    bool triton = !strcmp(recv, "tl") || !strcmp(recv, "gl") || !strncmp(recv, "gl.", 3) ||
+                  !strncmp(recv, "tl.", 3) || strstr(recv, "triton") != NULL;
+    free(recv);
+    bool store = strstr(nm, "store") != NULL;
+    int from = 0, to = 64;
+    if (triton && !strstr(nm, "buffer"))
+        to = 1;
+    else if (triton)
+        from = store ? 1 : 0, to = store ? 3 : 2;
+    else if (store)
+        from = 1;
+    TSNode args = fld(call, "arguments");
+    TSNode picked[16];
+    int np = 0, pos = 0;
+    for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (is(a, "comment"))
+            continue;
+        if (is(a, "keyword_argument")) {
+            char *k = syntax_node_text(r->d, fld(a, "name"));
+            bool want = false;
+            for (int j = 0; address_keywords[j]; j++)
+                want |= !strcmp(k, address_keywords[j]);
+            free(k);
+            if (want && np < 16)
+                picked[np++] = fld(a, "value");
+            continue;
+        }
+        if (pos >= from && pos < to && np < 16)
+            picked[np++] = a;
+        pos++;
+    }
+    for (int i = 0; i < np; i++)
+        if (is_lds(r, s, picked[i]))
+            return;
+    if (strstr(nm, "load") || strstr(nm, "atomic") || store)
+        for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++)
+            if (is_lds(r, s, ts_node_named_child(args, i)) && !triton && !store)
+                return;
+    for (int i = 0; i < np; i++)
+        add_addr(r, s, picked[i]);
+}
+
+/* A subscript of a tensor, pointer or global array: its indices are addresses. Python lists,
+ * C++ local arrays and shared memory are not global memory. */
+static void subscript_sinks(run *r, ix_scope *s, TSNode n)
+{
+    TSNode obj = fld(n, r->xf.py ? "value" : "argument");
+    TSNode id = root_ident(obj);
+    if (is_lds(r, s, obj))
+        return;
+    if (!ts_node_is_null(id)) {
+        ix_entry *e = ix_resolve_node(&r->xf, s, id, NULL);
+        if (r->xf.py && (!e || e->list || e->compile_time || !ts_node_eq(id, obj)))
+            return;
+        if (e && (e->array || e->list))
+            return;
+    } else if (r->xf.py) {
+        return;
+    }
+    TSNode idx = r->xf.py ? n : fld(n, "indices");
+    for (uint32_t i = 0; !ts_node_is_null(idx) && i < ts_node_named_child_count(idx); i++) {
+        TSNode c = ts_node_named_child(idx, i);
+        if (r->xf.py && ts_node_eq(c, obj))
+            continue;
+        if (is(c, "slice") || is(c, "none") || is(c, "ellipsis"))
+            return;
+    }
+    for (uint32_t i = 0; !ts_node_is_null(idx) && i < ts_node_named_child_count(idx); i++) {
+        TSNode c = ts_node_named_child(idx, i);
+        if (!(r->xf.py && ts_node_eq(c, obj)) && !is(c, "comment"))
+            add_addr(r, s, c);
+    }
+}
+
+/* Collect the terms of a +/- chain (through parentheses). */
+static void sum_terms(TSNode n, TSNode *out, size_t *nout, size_t max)
+{
+    n = ir_unparen(n);
+    if ((is(n, "binary_operator") || is(n, "binary_expression")) &&
+        (!strcmp(op_of(n), "+") || !strcmp(op_of(n), "-"))) {
+        sum_terms(fld(n, "left"), out, nout, max);
+        sum_terms(fld(n, "right"), out, nout, max);
+    } else if (*nout < max) {
+        out[(*nout)++] = n;
+    }
+}
+
+/* Pointer arithmetic: in a +/- chain with a pointer term, the other terms are addresses. */
+static void pointer_sinks(run *r, ix_scope *s, TSNode n)
+{
+    TSNode parent = ts_node_parent(n);
+    while (is(parent, "parenthesized_expression"))
+        parent = ts_node_parent(parent);
+    if ((is(parent, "binary_operator") || is(parent, "binary_expression")) &&
+        (!strcmp(op_of(parent), "+") || !strcmp(op_of(parent), "-")))
+        return; /* not the top of the chain */
+    TSNode terms[32];
+    size_t nt = 0;
+    sum_terms(n, terms, &nt, 32);
+    bool ptr = false;
+    for (size_t i = 0; i < nt && !ptr; i++)
+        ptr = is_pointer(r, s, terms[i]);
+    if (!ptr)
+        return;
+    for (size_t i = 0; i < nt; i++)
+        if (!is_pointer(r, s, terms[i]))
+            add_addr(r, s, terms[i]);
+}
+
+/* Walk a function body for address expressions (not into nested functions). */
+static void find_sinks(run *r, ix_scope *s, TSNode n)
+{
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "function_definition") || !strcmp(t, "lambda") ||
+        !strcmp(t, "lambda_expression") || !strcmp(t, "class_definition"))
+        return;
+    if (!strcmp(t, "call") || !strcmp(t, "call_expression")) {
+        call_sinks(r, s, n);
+    } else if (!strcmp(t, "subscript") || !strcmp(t, "subscript_expression")) {
+        subscript_sinks(r, s, n);
+    } else if ((!strcmp(t, "binary_operator") || !strcmp(t, "binary_expression")) &&
+               (!strcmp(op_of(n), "+") || !strcmp(op_of(n), "-"))) {
+        pointer_sinks(r, s, n);
+    } else if ((!strcmp(t, "augmented_assignment") || !strcmp(t, "assignment_expression")) &&
+               (!strcmp(op_of(n), "+=") || !strcmp(op_of(n), "-="))) {
+        if (is_pointer(r, s, fld(n, "left")))
+            add_addr(r, s, fld(n, "right"));
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        find_sinks(r, s, ts_node_named_child(n, i));
+}
+
+/* --- what feeds an address ------------------------------------------------------------------- */
+
+/* True when an address expression is already recorded. */
+static bool has_addr(const run *r, TSNode n)
+{
+    for (size_t i = 0; i < r->naddrs; i++)
+        if (ts_node_eq(r->addrs[i].n, n))
+            return true;
+    return false;
+}
+
+/* Record the returned expressions of a function body as addresses (not nested functions). */
+static void return_addrs(run *r, ix_scope *s, TSNode n)
+{
+    if (is(n, "function_definition") || is(n, "lambda") || is(n, "lambda_expression") ||
+        is(n, "class_definition"))
+        return;
+    if (is(n, "return_statement")) {
+        /* a returned offset is an address; a returned element (`return s[i]`) is a value,
+         * whose own subscript is judged where it is */
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+            TSNode v = ir_unparen(ts_node_named_child(n, i));
+            if (is(v, "subscript") || is(v, "subscript_expression") ||
+                is(v, "pointer_expression"))
+                continue;
+            if (!has_addr(r, ts_node_named_child(n, i)))
+                add_addr(r, s, ts_node_named_child(n, i));
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        return_addrs(r, s, ts_node_named_child(n, i));
+}
+
+/* Mark the locals named in an expression of scope s as feeding an address, and the
+ * functions of the file it calls as returning one; true if anything was newly marked. */
+static bool mark_feeding(run *r, ix_scope *s, TSNode n)
+{
+    if (ts_node_is_null(n))
+        return false;
+    if (is(n, "identifier")) {
+        ix_entry *e = ix_resolve_node(&r->xf, s, n, NULL);
+        if (e && !e->feeding) {
+            e->feeding = true;
+            return true;
+        }
+        return false;
+    }
+    if (is(n, "attribute"))
+        return mark_feeding(r, s, fld(n, "object"));
+    if (is(n, "keyword_argument"))
+        return mark_feeding(r, s, fld(n, "value"));
+    if (is(n, "function_definition") || is(n, "lambda") || is(n, "lambda_expression"))
+        return false;
+    bool grew = false;
+    if (is(n, "call") || is(n, "call_expression")) {
+        ix_scope *callee = ix_callee(&r->xf, s, n, NULL);
+        if (callee && !callee->returns_feed && !ir_name_says_lds(callee->fname)) {
+            callee->returns_feed = grew = true;
+            size_t before = r->naddrs;
+            return_addrs(r, callee, fld(callee->fn, "body"));
+            for (size_t i = before; i < r->naddrs; i++)
+                mark_feeding(r, callee, r->addrs[i].n);
+        }
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        grew |= mark_feeding(r, s, ts_node_named_child(n, i));
+    return grew;
+}
+
+/* Arguments passed for a parameter that feeds an address are addresses of the caller. */
+static bool feed_arguments(run *r)
+{
+    bool grew = false;
+    for (size_t i = 0; i < r->xf.ncalls; i++) {
+        const ix_call *c = &r->xf.calls[i];
+        for (size_t k = 0; k < c->callee->n; k++) {
+            const ix_entry *e = &c->callee->ents[k];
+            if (!e->param || !e->feeding)
+                continue;
+            TSNode a = ix_call_arg(&r->xf, c, e);
+            if (ts_node_is_null(a) || has_addr(r, a))
+                continue;
+            add_addr(r, c->caller, a);
+            mark_feeding(r, c->caller, a);
+            grew = true;
+        }
+    }
+    return grew;
+}
+
+/* Mark everything that feeds an address, through the values of the locals that do, the
+ * arguments of parameters that do and the returns of functions whose result does. */
+static void propagate_feeding(run *r)
+{
+    for (size_t i = 0; i < r->naddrs; i++)
+        mark_feeding(r, r->addrs[i].s, r->addrs[i].n);
+    bool grew = true;
+    for (int pass = 0; grew && pass < 64; pass++) {
+        grew = feed_arguments(r);
+        for (size_t k = 0; k < r->xf.n; k++) {
+            ix_scope *s = r->xf.scopes[k];
+            for (size_t j = 0; j < s->n; j++) {
+                if (!s->ents[j].feeding)
+                    continue;
+                for (size_t d = 0; d < s->ents[j].ndefs; d++)
+                    if (s->ents[j].defs[d].kind != IX_DEF_BOUND)
+                        grew |= mark_feeding(r, s, s->ents[j].defs[d].value);
+            }
+        }
+    }
+}
+
+/* --- judging products ------------------------------------------------------------------------ */
+
+/* Collect the factors of a `*` chain (parentheses around inner products looked through). */
+static void factors(TSNode n, TSNode *out, size_t *nout, size_t max)
+{
+    n = ir_unparen(n);
+    if (ir_is_product(n)) {
+        factors(fld(n, "left"), out, nout, max);
+        factors(fld(n, "right"), out, nout, max);
+    } else if (*nout < max) {
+        out[(*nout)++] = n;
+    }
+}
+
+/* The factor that indexes: the largest runtime factor that is not a stride. */
+static size_t main_factor(run *r, ix_scope *s, const TSNode *fs, size_t nf)
+{
+    size_t main = 0;
+    int best = -1;
+    for (size_t i = 0; i < nf; i++) {
+        ir_val x = ix_eval(&r->xf, s, fs[i]);
+        int score = !x.runtime ? -1 : x.bits + (x.stride ? 0 : 64);
+        if (score > best)
+            best = score, main = i;
+    }
+    return main;
+}
+
+/* Describe one side of a product: "`text` (a token/row index, up to ~2^17)". */
+static void describe(run *r, strbuf *sb, const char *text, const ir_val *v)
+{
+    const char *what = !v->runtime ? "fixed when the kernel is built" : ir_phrase(v->role, v->stride);
+    sb_addf(sb, "`%s` (%s, up to ~2^%d)", text, what, v->bits);
+}
+
+/* Record a product that can overflow (once per product). */
+static void add_cand(run *r, ix_scope *s, TSNode n, const ir_val *v)
+{
+    uint32_t st = ts_node_start_byte(n), en = ts_node_end_byte(n);
+    for (size_t i = 0; i < r->ncands; i++)
+        if (r->cands[i].start <= st && r->cands[i].end >= en)
             return;
     TSNode fs[32];
     size_t nf = 0;
     factors(n, fs, &nf, 32);
-    size_t runtime_factors = 0;
-    for (size_t i = 0; i < nf; i++)
-        if (!compile_time(d, fs[i], sc))
-            runtime_factors++;
-    if (runtime_factors < 2)
-        return;
-    name_set names = {0};
-    value_names(d, n, &sc->runtime, &names);
-    if (!names.n) {
-        set_free(&names);
-        return;
-    }
-    strbuf list;
-    sb_init(&list);
-    for (size_t i = 0; i < names.n; i++)
-        sb_addf(&list, "%s%s", i ? ", " : "", names.names[i]);
-    char *expr = flat_text(d, n);
-    if (strlen(expr) > 120)
-        strcpy(expr + 117, "...");
-    finding *f;
-    if (sc->device) {
-        f = findings_add(fr->ctx->out, "D9", SEV_WARNING, fr->f->path, line,
-                         "`%s` %s, computed in 32 bits from runtime parameter%s %s of `%s` "
-                         "with nothing widening it to 64 bits — it wraps once the offset passes "
-                         "2^31; cast a factor to int64 before the multiply",
-                         expr, how, names.n == 1 ? "" : "s", list.buf, sc->fname);
-        fr->device_hits++;
+    size_t main = main_factor(r, s, fs, nf);
+    ir_val mv = ix_eval(&r->xf, s, fs[main]);
+    ir_val rest = ir_val_of(v->bits - mv.bits, false);
+    size_t other = main == 0 ? 1 : 0;
+    if (nf == 2) {
+        rest = ix_eval(&r->xf, s, fs[other]);
     } else {
-        f = findings_add(fr->ctx->out, "D9", SEV_HINT, fr->f->path, line,
-                         "`%s` %s, computed from runtime parameter%s %s of host function `%s` "
-                         "with no 64-bit widening — D9 only if it becomes a device offset",
-                         expr, how, names.n == 1 ? "" : "s", list.buf, sc->fname);
-        fr->host_hits++;
-    }
-    TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
-    f->range = (text_range){line, (int)s.column, (int)e.row + 1, (int)e.column};
-    *ARRAY_PUSH(fr->spans, fr->nspans, fr->spans_cap) = ts_node_start_byte(n);
-    *ARRAY_PUSH(fr->spans, fr->nspans, fr->spans_cap) = ts_node_end_byte(n);
-    for (size_t i = 0; i < names.n; i++) {
-        int pl = set_line(&sc->runtime, names.names[i]);
-        if (pl > 0 && pl != line)
-            finding_add_related(f, fr->f->path, pl, "runtime parameter `%s`", names.names[i]);
-    }
-    free(expr);
-    sb_free(&list);
-    set_free(&names);
-}
-
-/* --- scopes ------------------------------------------------------------------------------- */
-
-/* The identifier a C++ declarator declares (through pointers, references, arrays, inits). */
-static TSNode declared_name(TSNode n)
-{
-    while (!ts_node_is_null(n) && !is(n, "identifier") && !is(n, "field_identifier")) {
-        TSNode next = fld(n, "declarator");
-        if (ts_node_is_null(next)) {
-            TSNode none = {0};
-            for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-                if (is(ts_node_named_child(n, i), "identifier"))
-                    return ts_node_named_child(n, i);
-            return none;
+        for (size_t i = 0; i < nf; i++)
+            if (i != main)
+                rest.runtime |= ix_eval(&r->xf, s, fs[i]).runtime;
+        ir_val big = ir_val_of(0, false);
+        for (size_t i = 0; i < nf; i++) {
+            ir_val x = ix_eval(&r->xf, s, fs[i]);
+            if (i != main && x.bits >= big.bits)
+                big = x;
         }
-        n = next;
+        rest.role = big.role;
+        rest.stride = big.stride;
     }
-    return n;
+    cand *c = ARRAY_PUSH(r->cands, r->ncands, r->ccap);
+    memset(c, 0, sizeof *c);
+    c->start = st;
+    c->end = en;
+    TSPoint sp = ts_node_start_point(n), ep = ts_node_end_point(n);
+    c->line = (int)sp.row + 1;
+    c->col = (int)sp.column;
+    c->end_line = (int)ep.row + 1;
+    c->end_col = (int)ep.column;
+    c->bits = v->bits;
+    c->expr = flat_text(r->d, n, 100);
+    c->kernel = ix_kernel_of(s);
+    if (mv.key_end) {
+        TSNode k = syntax_node_at(r->d, mv.key_start, mv.key_end);
+        c->key = flat_text(r->d, k, 60);
+        ix_entry *e = is(k, "identifier") ? ix_resolve_node(&r->xf, s, k, NULL) : NULL;
+        c->key_line = e ? e->line : 0;
+    } else {
+        c->key = flat_text(r->d, fs[main], 60);
+    }
+    strbuf why;
+    sb_init(&why);
+    char *mt = flat_text(r->d, fs[main], 60);
+    describe(r, &why, mt, &mv);
+    free(mt);
+    sb_adds(&why, " times ");
+    if (nf == 2) {
+        char *ot = flat_text(r->d, fs[other], 60);
+        describe(r, &why, ot, &rest);
+        free(ot);
+    } else {
+        rest.bits = v->bits - mv.bits;
+        describe(r, &why, "the other factors", &rest);
+    }
+    c->why = sb_detach(&why);
+    sb_free(&why);
 }
 
-/* True when a Python annotation spells constexpr (`tl.constexpr`, `constexpr`,
- * `fx.Constexpr[int]`). */
-static bool is_constexpr_type(const syntax_doc *d, TSNode type)
+static void scan(run *r, ix_scope *s, TSNode n);
+
+/* Append text to sb without its white space. */
+static void add_squeezed(strbuf *sb, const char *text, size_t len)
 {
-    char *t = syntax_node_text(d, type);
-    char *br = strchr(t, '[');
-    if (br)
-        *br = '\0';
-    char *last = strrchr(t, '.');
-    char *s = str_strip(last ? last + 1 : t);
-    bool c = strcasecmp(s, "constexpr") == 0;
-    free(s);
+    for (size_t i = 0; i < len; i++)
+        if (!isspace((unsigned char)text[i]))
+            sb_addc(sb, text[i]);
+}
+
+/* The deleted code of the whole change, white space removed, one run of deleted lines per
+ * line: a product found there was moved or reformatted, not written by the change. */
+static char *deleted_code(const change *c)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < c->nfiles; i++) {
+        const change_file *f = &c->files[i];
+        bool in_run = false;
+        for (size_t k = 0; k < f->nlines; k++) {
+            if (f->lines[k].kind == '-') {
+                add_squeezed(&sb, f->lines[k].text, f->lines[k].len);
+                in_run = true;
+            } else if (f->lines[k].kind == ' ' && in_run) {
+                sb_adds(&sb, "\n");
+                in_run = false;
+            }
+        }
+        if (in_run)
+            sb_adds(&sb, "\n");
+    }
+    char *out = sb_detach(&sb);
+    sb_free(&sb);
+    return out ? out : xstrdup("");
+}
+
+/* True when the change deleted this very product somewhere (the code moved or was only
+ * reformatted): the risk is not new. */
+static bool was_deleted(run *r, TSNode n)
+{
+    if (!r->deleted_read) {
+        r->deleted_read = true;
+        r->deleted = deleted_code(collector_file_change(r->fx));
+    }
+    if (!r->deleted || !*r->deleted)
+        return false;
+    char *t = syntax_node_text(r->d, n);
+    strbuf sb;
+    sb_init(&sb);
+    add_squeezed(&sb, t, strlen(t));
     free(t);
-    return c;
+    bool found = sb.buf && strstr(r->deleted, sb.buf) != NULL;
+    sb_free(&sb);
+    return found;
 }
 
-/* Read the parameters of a Python function into the scope. */
-static void py_params(const syntax_doc *d, TSNode fn, scope *sc, bool *any_constexpr)
+/* True when a factor role is a tile, lane, warp or small count rather than a stride or a
+ * size: an index times it is a position on the index's own axis, not an element offset. */
+static bool tile_like(const ir_val *v)
 {
-    TSNode ps = fld(fn, "parameters");
-    for (uint32_t i = 0; !ts_node_is_null(ps) && i < ts_node_named_child_count(ps); i++) {
-        TSNode p = ts_node_named_child(ps, i);
-        TSNode name = {0}, type = {0};
-        if (is(p, "identifier")) {
-            name = p;
-        } else if (is(p, "default_parameter") || is(p, "typed_default_parameter")) {
-            name = fld(p, "name");
-            type = fld(p, "type");
-        } else if (is(p, "typed_parameter")) {
-            type = fld(p, "type");
-            for (uint32_t k = 0; k < ts_node_named_child_count(p); k++) {
-                TSNode c = ts_node_named_child(p, k);
-                if (is(c, "identifier"))
-                    name = c;
-                else if ((is(c, "list_splat_pattern") || is(c, "dictionary_splat_pattern")) &&
-                         ts_node_named_child_count(c))
-                    name = ts_node_named_child(c, 0);
-            }
-        } else if ((is(p, "list_splat_pattern") || is(p, "dictionary_splat_pattern")) &&
-                   ts_node_named_child_count(p)) {
-            name = ts_node_named_child(p, 0);
-        }
-        if (ts_node_is_null(name) || !is(name, "identifier"))
+    return !v->stride && (v->role == IR_TILE || v->role == IR_LANE || v->role == IR_WARP ||
+                          v->role == IR_SMALL);
+}
+
+/* True when a product is an index times a tile size (`pid_m * BLOCK_M`, `j * TILE_SIZE`): the
+ * factors other than the dominant one are all tile-like. */
+static bool times_tile_size(run *r, ix_scope *s, TSNode n, const ir_val *v)
+{
+    (void)v;
+    TSNode fs[32];
+    size_t nf = 0;
+    factors(n, fs, &nf, 32);
+    size_t main = main_factor(r, s, fs, nf);
+    bool any_other = false;
+    for (size_t i = 0; i < nf; i++) {
+        if (i == main)
             continue;
-        char *nm = syntax_node_text(d, name);
-        int line = syntax_node_line(name);
-        if (!ts_node_is_null(type) && is_constexpr_type(d, type)) {
-            set_add(&sc->consts, nm, line);
-            *any_constexpr = true;
-        } else {
-            set_add(&sc->runtime, nm, line);
-            if (!ts_node_is_null(type) && widens(d, type))
-                set_add(&sc->widened, nm, 0);
-        }
-        free(nm);
+        ir_val x = ix_eval(&r->xf, s, fs[i]);
+        if (!tile_like(&x) && x.bits > 2)
+            return false;
+        any_other = true;
     }
+    return any_other;
 }
 
-/* True when a Python function's decorators mention jit or kernel. */
-static bool py_decorated_device(const syntax_doc *d, TSNode fn)
+/* The bound a product gets from the local it is stored in: `bos = i_n * T` is a token
+ * number, bounded by the token axis, not an element offset (64: no bound). */
+static int stored_bound(const run *r, TSNode n)
 {
-    TSNode parent = ts_node_parent(fn);
-    if (!is(parent, "decorated_definition"))
-        return false;
-    bool dev = false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(parent) && !dev; i++) {
-        TSNode dec = ts_node_named_child(parent, i);
-        if (!is(dec, "decorator"))
-            continue;
-        char *t = syntax_node_text(d, dec);
-        char *paren = strchr(t, '(');
-        if (paren)
-            *paren = '\0';
-        for (char *p = t; *p; p++)
-            *p = (char)tolower((unsigned char)*p);
-        dev = strstr(t, "jit") || strstr(t, "kernel");
-        free(t);
-    }
-    return dev;
+    TSNode p = ts_node_parent(n), name = {{0}, NULL, NULL};
+    while (is(p, "parenthesized_expression"))
+        n = p, p = ts_node_parent(p);
+    if ((is(p, "assignment") || is(p, "assignment_expression")) &&
+        ts_node_eq(fld(p, "right"), n) && (is(p, "assignment") || !strcmp(op_of(p), "=")))
+        name = fld(p, "left");
+    else if (is(p, "init_declarator") && ts_node_eq(fld(p, "value"), n))
+        name = fld(p, "declarator");
+    if (!is(name, "identifier"))
+        return 64;
+    char *nm = syntax_node_text(r->d, name);
+    ir_name cls;
+    ir_classify(nm, false, r->xf.domain, &cls);
+    free(nm);
+    return cls.known && !cls.by_letter && !cls.stride && !cls.offsetish && cls.role != IR_UNKNOWN
+               ? cls.bits : 64;
 }
 
-/* Read the parameters (and template parameters) of a C++ function into the scope. */
-static void cpp_params(const syntax_doc *d, TSNode fn, scope *sc)
+/* Judge a product chain: report it when it is 32-bit, depends on a runtime value and can pass
+ * 2^31; when a factor makes it 64-bit, judge the 32-bit products inside it instead. */
+static void check_chain(run *r, ix_scope *s, TSNode n)
 {
-    TSNode decl = fld(fn, "declarator");
-    while (!ts_node_is_null(decl) && !is(decl, "function_declarator"))
-        decl = fld(decl, "declarator");
-    TSNode ps = ts_node_is_null(decl) ? decl : fld(decl, "parameters");
-    for (uint32_t i = 0; !ts_node_is_null(ps) && i < ts_node_named_child_count(ps); i++) {
-        TSNode p = ts_node_named_child(ps, i);
-        if (!is(p, "parameter_declaration") && !is(p, "optional_parameter_declaration"))
-            continue;
-        TSNode name = declared_name(fld(p, "declarator"));
-        if (ts_node_is_null(name))
-            continue;
-        char *nm = syntax_node_text(d, name);
-        set_add(&sc->runtime, nm, syntax_node_line(name));
-        TSNode type = fld(p, "type");
-        if (!ts_node_is_null(type) && widens(d, type))
-            set_add(&sc->widened, nm, 0);
-        free(nm);
-    }
-    for (TSNode t = ts_node_parent(fn); is(t, "template_declaration"); t = ts_node_parent(t)) {
-        TSNode tl = fld(t, "parameters");
-        for (uint32_t i = 0; !ts_node_is_null(tl) && i < ts_node_named_child_count(tl); i++) {
-            TSNode p = ts_node_named_child(tl, i);
-            TSNode name = is(p, "parameter_declaration") || is(p, "optional_parameter_declaration")
-                              ? declared_name(fld(p, "declarator")) : fld(p, "name");
-            if (ts_node_is_null(name) || !is(name, "identifier"))
-                continue;
-            char *nm = syntax_node_text(d, name);
-            set_add(&sc->consts, nm, syntax_node_line(name));
-            free(nm);
-        }
-    }
-}
-
-/* True when a C++ declaration carries the constexpr specifier. */
-static bool cpp_is_constexpr_decl(const syntax_doc *d, TSNode decl)
-{
-    for (uint32_t i = 0; i < ts_node_child_count(decl); i++) {
-        TSNode c = ts_node_child(decl, i);
-        if (is(c, "type_qualifier") || is(c, "storage_class_specifier")) {
-            char *t = syntax_node_text(d, c);
-            bool ce = strcmp(t, "constexpr") == 0;
-            free(t);
-            if (ce)
-                return true;
-        }
-    }
-    return false;
-}
-
-/* First pass over a body: widened locals, constexpr locals and locals that feed index
- * arithmetic. Does not enter nested functions or classes. Returns whether it grew a set. */
-static bool collect_locals(const syntax_doc *d, TSNode n, scope *sc)
-{
-    bool grew = false;
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0 ||
-        strcmp(t, "decorated_definition") == 0)
-        return false;
-    size_t before = sc->widened.n + sc->consts.n + sc->fed.n + sc->ct_ok.n + sc->ct_bad.n;
-    if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0 ||
-        strcmp(t, "assignment_expression") == 0) {
-        TSNode left = fld(n, "left"), right = fld(n, "right"), type = fld(n, "type");
-        if (is(left, "identifier") && !ts_node_is_null(right)) {
-            char *nm = syntax_node_text(d, left);
-            int line = syntax_node_line(n);
-            bool plain = strcmp(t, "assignment") == 0 || strcmp(op_of(n), "=") == 0;
-            if (plain && compile_time(d, right, sc))
-                set_add(&sc->ct_ok, nm, line);
-            else
-                set_add(&sc->ct_bad, nm, line);
-            if (widens(d, right) || (!ts_node_is_null(type) && widens(d, type)) ||
-                mentions(d, right, &sc->widened, line + 1))
-                set_add(&sc->widened, nm, line);
-            free(nm);
-        }
-    } else if (strcmp(t, "declaration") == 0) {
-        TSNode type = fld(n, "type");
-        bool wide_type = !ts_node_is_null(type) && widens(d, type);
-        bool ce = cpp_is_constexpr_decl(d, n);
-        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-            TSNode c = ts_node_named_child(n, i);
-            if (!is(c, "init_declarator") && !is(c, "identifier"))
-                continue;
-            TSNode name = declared_name(c);
-            if (ts_node_is_null(name))
-                continue;
-            TSNode value = is(c, "init_declarator") ? fld(c, "value") : c;
-            char *nm = syntax_node_text(d, name);
-            int line = syntax_node_line(c);
-            if (ce)
-                set_add(&sc->consts, nm, line);
-            else if (is(c, "init_declarator") && !ts_node_is_null(value) && compile_time(d, value, sc))
-                set_add(&sc->ct_ok, nm, line);
-            else
-                set_add(&sc->ct_bad, nm, line);
-            if (wide_type || (is(c, "init_declarator") && !ts_node_is_null(value) &&
-                              (widens(d, value) || mentions(d, value, &sc->widened, line + 1))))
-                set_add(&sc->widened, nm, line);
-            free(nm);
-        }
-    }
-    /* a local that is an operand of +/- or a subscript index feeds index arithmetic */
-    if ((strcmp(t, "binary_operator") == 0 || strcmp(t, "binary_expression") == 0) &&
-        (strcmp(op_of(n), "+") == 0 || strcmp(op_of(n), "-") == 0)) {
-        TSNode sides[2] = {unparen(fld(n, "left")), unparen(fld(n, "right"))};
+    ir_val v = ix_eval(&r->xf, s, n);
+    if (v.nonint || v.grid)
+        return; /* not an integer offset; a grid-stride step, bounded by its loop's total */
+    if (v.wide) {
+        TSNode sides[2] = {ir_unparen(fld(n, "left")), ir_unparen(fld(n, "right"))};
         for (int i = 0; i < 2; i++)
-            if (is(sides[i], "identifier")) {
-                char *nm = syntax_node_text(d, sides[i]);
-                set_add(&sc->fed, nm, syntax_node_line(n));
-                free(nm);
-            }
-    } else if (strcmp(t, "subscript_argument_list") == 0 || strcmp(t, "augmented_assignment") == 0 ||
-               (strcmp(t, "assignment_expression") == 0 &&
-                (strcmp(op_of(n), "+=") == 0 || strcmp(op_of(n), "-=") == 0))) {
-        TSNode v = strcmp(t, "subscript_argument_list") == 0 && ts_node_named_child_count(n)
-                       ? ts_node_named_child(n, 0) : fld(n, "right");
-        v = unparen(v);
-        if (is(v, "identifier") && (strcmp(t, "subscript_argument_list") == 0 ||
-                                    strcmp(op_of(n), "+=") == 0 || strcmp(op_of(n), "-=") == 0)) {
-            char *nm = syntax_node_text(d, v);
-            set_add(&sc->fed, nm, syntax_node_line(n));
-            free(nm);
-        }
-    }
-    grew = sc->widened.n + sc->consts.n + sc->fed.n + sc->ct_ok.n + sc->ct_bad.n != before;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        grew |= collect_locals(d, ts_node_named_child(n, i), sc);
-    return grew;
-}
-
-static void walk_function(file_run *fr, TSNode fn, const scope *parent);
-
-/* Second pass over a body: judge the products in index position; recurse into nested
- * functions with this scope as their parent. */
-static void find_products(file_run *fr, TSNode n, const scope *sc)
-{
-    const syntax_doc *d = fr->d;
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "function_definition") == 0) {
-        walk_function(fr, n, sc);
+            if (ir_is_product(sides[i]))
+                check_chain(r, s, sides[i]);
+            else
+                scan(r, s, sides[i]);
         return;
     }
-    if (strcmp(t, "class_definition") == 0)
+    int bound = stored_bound(r, n);
+    if (v.bits > bound)
+        v.bits = bound;
+    if (v.runtime && v.bits >= OVERFLOW_BITS && !times_tile_size(r, s, n, &v)) {
+        if (!touched(r, syntax_node_line(n), syntax_node_end_line(n)))
+            return;
+        if (was_deleted(r, n)) {
+            bool seen = false;
+            for (size_t i = 0; i < r->nmoved; i++)
+                seen |= r->moved_at[i] == ts_node_start_byte(n);
+            if (!seen)
+                *ARRAY_PUSH(r->moved_at, r->nmoved, r->moved_cap) = ts_node_start_byte(n);
+        } else
+            add_cand(r, s, n, &v);
         return;
-    if ((strcmp(t, "binary_operator") == 0 || strcmp(t, "binary_expression") == 0) &&
-        (strcmp(op_of(n), "+") == 0 || strcmp(op_of(n), "-") == 0)) {
-        TSNode sides[2] = {unparen(fld(n, "left")), unparen(fld(n, "right"))};
-        for (int i = 0; i < 2; i++)
-            if (is_product(sides[i]))
-                judge(fr, sc, sides[i], "feeds pointer/index arithmetic");
-    } else if (strcmp(t, "augmented_assignment") == 0 ||
-               (strcmp(t, "assignment_expression") == 0 &&
-                (strcmp(op_of(n), "+=") == 0 || strcmp(op_of(n), "-=") == 0))) {
-        TSNode v = unparen(fld(n, "right"));
-        if ((strcmp(op_of(n), "+=") == 0 || strcmp(op_of(n), "-=") == 0) && is_product(v))
-            judge(fr, sc, v, "advances a pointer/offset");
-    } else if (strcmp(t, "subscript_argument_list") == 0 && ts_node_named_child_count(n)) {
-        TSNode v = unparen(ts_node_named_child(n, 0));
-        if (is_product(v))
-            judge(fr, sc, v, "indexes memory");
-    } else if (strcmp(t, "assignment") == 0 || strcmp(t, "init_declarator") == 0 ||
-               (strcmp(t, "assignment_expression") == 0 && strcmp(op_of(n), "=") == 0)) {
-        TSNode left = strcmp(t, "init_declarator") == 0 ? declared_name(n) : fld(n, "left");
-        TSNode v = unparen(fld(n, strcmp(t, "init_declarator") == 0 ? "value" : "right"));
-        if (is(left, "identifier") && is_product(v)) {
-            char *nm = syntax_node_text(d, left);
-            int fed = set_line(&sc->fed, nm);
-            if (fed > syntax_node_line(n)) {
-                char *how = xasprintf("is stored in `%s`, which feeds index arithmetic", nm);
-                judge(fr, sc, v, how);
-                free(how);
-            }
-            free(nm);
+    }
+    TSNode fs[32];
+    size_t nf = 0;
+    factors(n, fs, &nf, 32);
+    for (size_t i = 0; i < nf; i++)
+        scan(r, s, fs[i]);
+}
+
+/* Look for the outermost products in an expression. */
+static void scan(run *r, ix_scope *s, TSNode n)
+{
+    if (ts_node_is_null(n) || is(n, "function_definition") || is(n, "lambda") ||
+        is(n, "lambda_expression"))
+        return;
+    if (!touched(r, syntax_node_line(n), syntax_node_end_line(n)))
+        return;
+    if (ir_is_product(n)) {
+        check_chain(r, s, n);
+        return;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        scan(r, s, ts_node_named_child(n, i));
+}
+
+/* What of a value bound to an address-feeding local is an address: all of it, except for a
+ * C++ buffer built from a pointer and a size (`make_gmem(p + off, n * sizeof(T))`), whose
+ * size counts elements of a 32-bit buffer record, not an offset. */
+static TSNode address_part(const run *r, TSNode value)
+{
+    if (r->xf.py || !is(value, "call_expression"))
+        return value;
+    char nm[64];
+    ir_callee_name(r->d, fld(value, "function"), nm, sizeof nm);
+    TSNode args = fld(value, "arguments");
+    if ((strstr(nm, "gmem") || strstr(nm, "buffer_resource") || strstr(nm, "make_buffer")) &&
+        !ts_node_is_null(args) && ts_node_named_child_count(args))
+        return ts_node_named_child(args, 0);
+    return value;
+}
+
+/* --- reporting ------------------------------------------------------------------------------- */
+
+/* Order candidates by kernel, then by position. */
+static int cand_cmp(const void *a, const void *b)
+{
+    const cand *x = a, *y = b;
+    if (x->kernel->first_line != y->kernel->first_line)
+        return x->kernel->first_line < y->kernel->first_line ? -1 : 1;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->col - y->col;
+}
+
+/* One finding per kernel and key, the key's other products as related locations. */
+static void report(run *r)
+{
+    if (r->ncands > 1)
+        qsort(r->cands, r->ncands, sizeof *r->cands, cand_cmp);
+    for (size_t i = 0; i < r->ncands; i++) {
+        cand *c = &r->cands[i];
+        if (c->done)
+            continue;
+        size_t more = 0;
+        for (size_t j = i + 1; j < r->ncands; j++)
+            if (r->cands[j].kernel == c->kernel && !strcmp(r->cands[j].key, c->key))
+                more++;
+        strbuf tail;
+        sb_init(&tail);
+        if (more)
+            sb_addf(&tail, "; `%s` is multiplied the same way at %zu more place%s in `%s`", c->key,
+                    more, more == 1 ? "" : "s", c->kernel->fname);
+        finding *f = findings_add(
+            r->ctx->out, "D9", SEV_WARNING, r->f->path, c->line,
+            "`%s` is computed in 32 bits and reaches a global-memory offset: %s can reach ~2^%d, "
+            "past 2^31, and wrap; widen `%s` to 64 bits before the multiply%s",
+            c->expr, c->why, c->bits, c->key, tail.buf ? tail.buf : "");
+        sb_free(&tail);
+        f->range = (text_range){c->line, c->col, c->end_line, c->end_col};
+        if (c->key_line > 0 && c->key_line != c->line)
+            finding_add_related(f, r->f->path, c->key_line, "`%s` comes from here", c->key);
+        size_t shown = 0;
+        for (size_t j = i + 1; j < r->ncands; j++) {
+            cand *o = &r->cands[j];
+            if (o->kernel != c->kernel || strcmp(o->key, c->key))
+                continue;
+            o->done = true;
+            if (shown++ < MAX_RELATED)
+                finding_add_related(f, r->f->path, o->line, "also 32-bit: `%s`", o->expr);
         }
+        r->findings++;
+        r->sites += (int)more + 1;
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        find_products(fr, ts_node_named_child(n, i), sc);
 }
 
-/* Build the scope of one function (inheriting parent) and look for products in its body. */
-static void walk_function(file_run *fr, TSNode fn, const scope *parent)
+/* --- the collector --------------------------------------------------------------------------- */
+
+/* Free what a run holds. */
+static void run_free(run *r)
 {
-    const syntax_doc *d = fr->d;
-    scope sc = {0};
-    if (parent) {
-        set_union(&sc.runtime, &parent->runtime);
-        set_union(&sc.consts, &parent->consts);
-        set_union(&sc.widened, &parent->widened);
-        sc.device = parent->device;
+    for (size_t i = 0; i < r->ncands; i++) {
+        free(r->cands[i].expr);
+        free(r->cands[i].key);
+        free(r->cands[i].why);
     }
-    TSNode name = fr->py ? fld(fn, "name") : declared_name(fld(fn, "declarator"));
-    char *fname = ts_node_is_null(name) ? xstrdup("?") : syntax_node_text(d, name);
-    sc.fname = fname;
-    if (fr->py) {
-        bool any_ce = false;
-        py_params(d, fn, &sc, &any_ce);
-        sc.device |= any_ce || py_decorated_device(d, fn);
-    } else {
-        cpp_params(d, fn, &sc);
-        for (size_t i = 0; i < fr->fns->n; i++)
-            if (fr->fns->items[i].end_byte == ts_node_end_byte(fn))
-                sc.device |= fr->fns->items[i].is_kernel || fr->fns->items[i].is_device;
-    }
-    TSNode body = fld(fn, "body");
-    if (!ts_node_is_null(body) && touched(fr, syntax_node_line(fn), syntax_node_end_line(fn))) {
-        for (int pass = 0; pass < 4 && collect_locals(d, body, &sc); pass++)
-            ;
-        find_products(fr, body, &sc);
-    }
-    free(fname);
-    scope_free(&sc);
+    free(r->cands);
+    free(r->addrs);
+    free(r->moved_at);
+    free(r->added);
+    free(r->deleted);
+    ix_file_free(&r->xf);
 }
-
-/* True when some function under n is device code by its own parameters or decorators. */
-static bool any_device(const syntax_doc *d, TSNode n)
-{
-    if (is(n, "function_definition")) {
-        scope sc = {0};
-        bool ce = false;
-        py_params(d, n, &sc, &ce);
-        scope_free(&sc);
-        if (ce || py_decorated_device(d, n))
-            return true;
-    }
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (any_device(d, ts_node_named_child(n, i)))
-            return true;
-    return false;
-}
-
-/* Walk the top of a file (and classes) for functions. */
-static void walk_top(file_run *fr, TSNode n)
-{
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-        TSNode c = ts_node_named_child(n, i);
-        if (is(c, "function_definition"))
-            walk_function(fr, c, NULL);
-        else
-            walk_top(fr, c);
-    }
-}
-
-/* --- the collector ------------------------------------------------------------------------ */
 
 /* Check one file; returns 0, or -1 (with *why) when skipped. */
-static int check_file(collector_ctx *ctx, const change_file *f, file_run *fr, char **why)
+static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **why)
 {
     size_t len;
     char *text = change_head_text(ctx->chg, f, &len, why);
@@ -741,52 +844,104 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_run *fr, ch
     syn_func_list fns = {0};
     if (d->lang == SYN_CPP)
         syntax_functions(d, &fns);
-    fr->ctx = ctx;
-    fr->f = f;
-    fr->nlines = 0;
+    r->ctx = ctx;
+    r->f = f;
+    r->d = d;
     for (size_t i = 0; i < f->nlines; i++)
-        if (f->lines[i].kind == '+' && f->lines[i].new_no > fr->nlines)
-            fr->nlines = f->lines[i].new_no;
-    fr->added = xcalloc((size_t)fr->nlines + 1, sizeof *fr->added);
+        if (f->lines[i].kind == '+' && f->lines[i].new_no > r->nlines)
+            r->nlines = f->lines[i].new_no;
+    r->added = xcalloc((size_t)r->nlines + 1, sizeof *r->added);
     for (size_t i = 0; i < f->nlines; i++)
         if (f->lines[i].kind == '+' && f->lines[i].new_no > 0)
-            fr->added[f->lines[i].new_no] = true;
-    fr->d = d;
-    fr->fns = &fns;
-    fr->py = d->lang == SYN_PYTHON;
-    fr->has_device = fr->py && any_device(d, ts_tree_root_node(d->tree));
-    walk_top(fr, ts_tree_root_node(d->tree));
+            r->added[f->lines[i].new_no] = true;
+    ix_build(&r->xf, d, &fns, ir_domain_of_path(f->path));
+    for (size_t i = 0; i < r->xf.n; i++) {
+        ix_scope *s = r->xf.scopes[i];
+        if (s->device && touched(r, s->first_line, s->last_line))
+            find_sinks(r, s, fld(s->fn, "body"));
+    }
+    propagate_feeding(r);
+    for (size_t i = 0; i < r->xf.n; i++) {
+        ix_scope *s = r->xf.scopes[i];
+        if (!s->device || !touched(r, s->first_line, s->last_line))
+            continue;
+        for (size_t k = 0; k < r->naddrs; k++)
+            if (r->addrs[k].s == s)
+                scan(r, s, r->addrs[k].n);
+        for (size_t k = 0; k < s->n; k++)
+            for (size_t j = 0; s->ents[k].feeding && j < s->ents[k].ndefs; j++)
+                if (s->ents[k].defs[j].kind != IX_DEF_BOUND &&
+                    s->ents[k].defs[j].kind != IX_DEF_OPAQUE)
+                    scan(r, s, address_part(r, s->ents[k].defs[j].value));
+    }
+    report(r);
     syn_func_list_free(&fns);
-    free(fr->added);
-    fr->added = NULL;
-    free(fr->spans);
-    fr->spans = NULL;
-    fr->nspans = fr->spans_cap = 0;
     syntax_free(owned);
     return 0;
 }
 
-/* The files it reads: Python and C/C++ files that gain lines. */
+/* True for a test file: its kernels run on test shapes, far from 2^31 elements. */
+static bool is_test_path(const char *path)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    return !strncmp(path, "op_tests/", 9) || strstr(path, "/tests/") || !strncmp(path, "tests/", 6) ||
+           !strncmp(base, "test_", 5);
+}
+
+/* The files it reads: Python and C/C++ files that gain lines, tests aside. */
 static bool reads(const change_file *f)
 {
-    return syntax_lang_of_path(f->path) != SYN_NONE && !f->is_deleted && !f->is_skipped && f->nadd;
+    return syntax_lang_of_path(f->path) != SYN_NONE && !f->is_deleted && !f->is_skipped && f->nadd &&
+           !is_test_path(f->path);
 }
 
 /* What one file's stage found, for the status line. */
 typedef struct iw_facts {
-    int device, host;
+    int findings, sites, moved;
+    collector_coverage cov;  /* how much of its added C/C++ code the parser read */
 } iw_facts;
 
-/* The per-file stage: the un-widened products on the file's added lines. */
+/* The per-file stage: the 32-bit products that can pass 2^31 on the file's added lines. */
 static void index_width_file(collector_file_ctx *fx)
 {
-    file_run fr = {0};
-    if (check_file(fx->review, fx->f, &fr, &fx->skip) < 0)
+    run r = {0};
+    r.fx = fx;
+    if (check_file(fx->review, fx->f, &r, &fx->skip) < 0) {
+        run_free(&r);
         return;
+    }
     iw_facts *t = xcalloc(1, sizeof *t);
-    t->device = fr.device_hits;
-    t->host = fr.host_hits;
+    t->findings = r.findings;
+    t->sites = r.sites;
+    t->moved = (int)r.nmoved;
+    collector_file_coverage(fx->review, fx->f, false, &t->cov);
     fx->facts = t;
+    run_free(&r);
+}
+
+/* The coverage note over every C/C++ file of the change: from the facts of the files read,
+ * counted here for the others (tests), in the change's order. */
+static void coverage_note(collector_ctx *ctx, const collector_files *files)
+{
+    size_t n = ctx->chg->nfiles;
+    collector_coverage *cov = xcalloc(n + 1, sizeof *cov);
+    const iw_facts **facts = xcalloc(n + 1, sizeof *facts);
+    for (size_t k = 0; k < files->n; k++) {
+        ptrdiff_t i = files->items[k].f - ctx->chg->files;
+        if (i >= 0 && (size_t)i < n)
+            facts[i] = files->items[k].facts;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (facts[i]) {
+            cov[i] = facts[i]->cov;
+            cov[i].path = ctx->chg->files[i].path; /* the kept count may be an earlier review's */
+        } else {
+            collector_file_coverage(ctx, &ctx->chg->files[i], false, &cov[i]);
+        }
+    }
+    free(facts);
+    collector_coverage_join(cov, ctx->chg->nfiles, &ctx->status);
+    free(cov);
 }
 
 /* The change-wide stage: the status line from every file's counts. */
@@ -794,29 +949,35 @@ static void index_width_change(collector_ctx *ctx, const collector_files *files)
 {
     size_t nfiles = files->n, nskipped = files->nskipped;
     const char *first_skip = files->first_skip;
-    int device = 0, host = 0;
+    int findings = 0, sites = 0, moved = 0;
     for (size_t i = 0; i < files->n; i++) {
         const iw_facts *t = files->items[i].facts;
         if (!t)
             continue;
-        device += t->device;
-        host += t->host;
+        findings += t->findings;
+        sites += t->sites;
+        moved += t->moved;
     }
+    const char *sep = nskipped ? "; not scanned (D9 cannot be cleared there): " : "";
+    const char *skip = nskipped && first_skip ? first_skip : "";
     if (!nfiles)
         collector_status(ctx, "nothing found: no Python or C/C++ file gains lines");
     else if (nskipped == nfiles)
-        collector_status(ctx, "skipped: %s (D9 cannot be cleared)", first_skip);
-    else if (device || host)
-        collector_status(ctx, "found %d un-widened runtime product%s in device code and %d in "
-                         "host code on added lines%s%s", device, device == 1 ? "" : "s", host,
-                         nskipped ? "; not scanned (D9 cannot be cleared there): " : "",
-                         nskipped ? first_skip : "");
+        collector_status(ctx, "skipped: %s (D9 cannot be cleared)",
+                         first_skip ? first_skip : "head text not available");
+    else if (findings)
+        collector_status(ctx, "found %d 32-bit offset%s that can pass 2^31 (%d product%s) on "
+                         "added lines%s%s", findings, findings == 1 ? "" : "s", sites,
+                         sites == 1 ? "" : "s", sep, skip);
     else
-        collector_status(ctx, "nothing found: no un-widened product of runtime parameters feeds "
-                         "index arithmetic on an added line of %zu file%s%s%s",
-                         nfiles - nskipped, nfiles - nskipped == 1 ? "" : "s",
-                         nskipped ? "; not scanned (D9 cannot be cleared there): " : "",
-                         nskipped ? first_skip : "");
+        collector_status(ctx, "nothing found: no 32-bit product that can pass 2^31 reaches a "
+                         "global-memory offset on an added line of %zu file%s%s%s",
+                         nfiles - nskipped, nfiles - nskipped == 1 ? "" : "s", sep, skip);
+    if (moved && nfiles > nskipped)
+        sb_addf(&ctx->status, " (%d such product%s only moved or reformatted, not reported)",
+                moved, moved == 1 ? "" : "s");
+    if (nfiles > nskipped)
+        coverage_note(ctx, files); /* C/C++ lines the parser could not read */
 }
 
 const collector collector_index_width = {

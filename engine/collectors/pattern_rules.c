@@ -512,17 +512,16 @@ static bool fake_elsewhere(const pfile *pf, const char *name)
     const char *slash = strrchr(pf->f->path, '/');
     if (!root)
         return false;
-    char *dir = slash ? xasprintf("%s/%.*s", root, (int)(slash - pf->f->path), pf->f->path)
-                      : xstrdup(root);
-    DIR *d = opendir(dir);
+    char *dir = slash ? xstrndup(pf->f->path, (size_t)(slash - pf->f->path)) : xstrdup("");
+    DIR *d = gate_opendir(root, dir);
     bool yes = false;
     struct dirent *de;
     while (d && !yes && (de = readdir(d))) {
         if (!str_ends(de->d_name, ".py") || strcmp(de->d_name, base_name(pf->f->path)) == 0)
             continue;
-        char *p = xasprintf("%s/%s", dir, de->d_name);
+        char *p = *dir ? xasprintf("%s/%s", dir, de->d_name) : xstrdup(de->d_name);
         size_t n;
-        char *t = read_file(p, 2u << 20, &n, NULL);
+        char *t = gate_read(root, p, 2u << 20, &n, NULL);
         yes = t && text_has_fake(t, n, name);
         free(t);
         free(p);

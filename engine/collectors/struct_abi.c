@@ -1141,10 +1141,7 @@ static char *index_text(collector_ctx *ctx, const char *root, const char *path, 
         return change_head_text(ctx->chg, f, len, NULL);
     if (f || !root)
         return NULL;
-    char *full = xasprintf("%s/%s", root, path);
-    char *text = read_file(full, 2u * 1024 * 1024, len, NULL);
-    free(full);
-    return text;
+    return gate_read(root, path, 2u * 1024 * 1024, len, NULL);
 }
 
 /* Take up the index kept from earlier reviews: the same root, and every path touched since

@@ -139,15 +139,13 @@ static void twin_index_free(void *p)
 /* Read root/rel and add it to the index when it has enough substantive lines. */
 static void index_file(twin_index *ix, const char *rel)
 {
-    char *full = xasprintf("%s/%s", ix->root, rel);
     struct stat st;
     size_t len = 0;
     char *t = NULL;
     /* a file shorter than LINES_MIN lines of LINE_MIN bytes cannot qualify: not even read */
-    if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= FILE_MAX &&
+    if (gate_lstat(ix->root, rel, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= FILE_MAX &&
         (size_t)st.st_size >= (size_t)LINES_MIN * LINE_MIN)
-        t = read_file(full, FILE_MAX, &len, NULL);
-    free(full);
+        t = gate_read(ix->root, rel, FILE_MAX, &len, NULL);
     if (!t)
         return;
     ix->nread++;

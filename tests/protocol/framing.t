@@ -49,9 +49,11 @@
 --> {"jsonrpc":"2.0","id":9,"method":"workspace/executeCommand","params":{"command":"review.rescan"}}
 <-- {"id":9,"result":{"files":"*"}}
 
-# Two Content-Length headers.
+# Two Content-Length headers: reported; the second header line is sound on its own, so the
+# framer resumes there (a header may begin on any line) and frames the body it announces.
 --> raw "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}"
 <-- {"id":null,"error":{"code":-32700,"message":"re:invalid Content-Length"}}
+<-- {"id":null,"error":{"code":-32600,"message":"re:neither"}}
 --> {"jsonrpc":"2.0","id":10,"method":"workspace/executeCommand","params":{"command":"review.rescan"}}
 <-- {"id":10,"result":{"files":"*"}}
 
@@ -73,6 +75,23 @@
 <-- {"id":null,"error":{"code":-32700,"message":"re:garbage"}}
 --> {"jsonrpc":"2.0","id":13,"method":"workspace/executeCommand","params":{"command":"review.rescan"}}
 <-- {"id":13,"result":{"files":"*"}}
+
+# A bad block and a request in one write: one ParseError, the request answered.
+--> raw "Content-Length: x\r\n\r\n{}Content-Length: 86\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"workspace/executeCommand\",\"params\":{\"command\":\"x\"}}"
+<-- {"id":null,"error":{"code":-32700,"message":"re:invalid Content-Length"}}
+<-- {"id":20,"error":{"code":-32602}}
+# The same bytes split at byte 10: the same answers.
+--> raw "Content-Le"
+%sleep 50
+--> raw "ngth: x\r\n\r\n{}Content-Length: 86\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"workspace/executeCommand\",\"params\":{\"command\":\"x\"}}"
+<-- {"id":null,"error":{"code":-32700,"message":"re:invalid Content-Length"}}
+<-- {"id":21,"error":{"code":-32602}}
+# A garbage run of many header-like blocks is one ParseError, not one per block; the
+# request after it (at a line start) is answered.
+--> raw "Content-Type: a\r\n\r\nFoo: b\r\n\r\nContent-Type: c\r\n\r\nContent-Length: zz\r\n\r\nBar: d\r\n\r\nContent-Type: e\r\n\r\n\n"
+--> {"jsonrpc":"2.0","id":22,"method":"workspace/executeCommand","params":{"command":"review.rescan"}}
+<-- {"id":null,"error":{"code":-32700,"message":"re:without Content-Length"}}
+<-- {"id":22,"result":{"files":"*"}}
 
 # A message split into single bytes arrives whole.
 --> raw "Content-Len"

@@ -1,5 +1,4 @@
-# The first half of issue 7's collectors through the real program: index width (D9), Triton
-# masks (T1, T2), imports that do not resolve (UNRESOLVED-IMPORT) and AOT pairing (D12). Each
+# The first half of issue 7's collectors through the real program: Triton masks (T1, T2), imports that do not resolve (UNRESOLVED-IMPORT) and AOT pairing (D12). Each
 # case under tests/fixtures/issue7a/<kind>/ becomes a repository whose HEAD is its base/ tree
 # and whose work tree is its head/ tree (then its post-build.sh, if any, runs there); `review-lsp check --format text` must print exactly the
 # collector's findings (with related lines) and its status line, as in the case's
@@ -21,7 +20,7 @@ build_case() {
 # rules_of COLLECTOR: the rule ids the collector reports.
 rules_of() {
   case "$1" in
-    index_width) echo "D9" ;; triton_masks) echo "T1 T2" ;; imports) echo "UNRESOLVED-IMPORT" ;;
+    triton_masks) echo "T1 T2" ;; imports) echo "UNRESOLVED-IMPORT" ;;
     aot_pairing) echo "D12" ;;
   esac
 }
@@ -61,7 +60,7 @@ check_case_diff() {
   expect_eq "$1.$3.diff-mode" "$got" "$want"
 }
 
-for kind in aot:aot_pairing imports:imports index_width:index_width triton:triton_masks; do
+for kind in aot:aot_pairing imports:imports triton:triton_masks; do
   k=${kind%%:*}; coll=${kind#*:}
   [ -d "$ROOT/tests/fixtures/issue7a/$k" ] || continue
   for c in "$ROOT/tests/fixtures/issue7a/$k"/*/; do
@@ -70,28 +69,20 @@ for kind in aot:aot_pairing imports:imports index_width:index_width triton:trito
 done
 check_case_diff aot aot_pairing tile_resolver
 check_case_diff imports imports rebase_signal
-check_case_diff index_width index_width hip_token_offset
-check_case_diff index_width index_width triton_moe_wgrad
 check_case_diff triton triton_masks mask_shapes
 
 # --- degraded inputs ---------------------------------------------------------------------------
-# A diff of a modified file with no head tree: D9 says it could not scan (and so cannot be
-# cleared), imports and AOT pairing say what they lacked, and nothing crashes.
+# A diff of a modified file with no head tree: imports and AOT pairing say what they lacked,
+# and nothing crashes (D9's own degraded inputs are in collectors_index_width.sh).
 printf 'diff --git a/aiter/ops/flydsl/k.py b/aiter/ops/flydsl/k.py\n--- a/aiter/ops/flydsl/k.py\n+++ b/aiter/ops/flydsl/k.py\n@@ -10,2 +10,3 @@\n x = 1\n+from aiter.ops.gone import y\n z = tl.load(p + a * b)\n' > nohead.diff
 out=$("$BIN" check --diff nohead.diff --format text 2>/dev/null)
-expect_contains d9-no-head-skips "$out" "# collector index_width: skipped: aiter/ops/flydsl/k.py: head file not available"
-expect_contains d9-no-head-not-cleared "$out" "(D9 cannot be cleared)"
 expect_contains imports-no-root-skips "$out" "# collector imports: skipped: no repository and no root directory"
 expect_contains aot-no-root-skips "$out" "# collector aot_pairing: skipped: no repository and no root directory"
 expect_contains masks-no-head-skips "$out" "# collector triton_masks: skipped: "
-# A new kernel given whole in the diff needs no head tree.
-printf 'diff --git a/csrc/kernels/n.cu b/csrc/kernels/n.cu\nnew file mode 100644\n--- /dev/null\n+++ b/csrc/kernels/n.cu\n@@ -0,0 +1,3 @@\n+__global__ void k(float* o, int rows, int ld) {\n+    o[blockIdx.x * ld + threadIdx.x] = 0.f;\n+}\n' > newcu.diff
-out=$("$BIN" check --diff newcu.diff --format text 2>/dev/null)
-expect_contains d9-new-file-in-diff "$out" "csrc/kernels/n.cu:2:7: warning [D9] \`blockIdx.x * ld\` feeds pointer/index arithmetic"
 # Unparseable Python still gets a status line from every collector here, and no crash.
 printf 'diff --git a/aiter/ops/triton/bad.py b/aiter/ops/triton/bad.py\nnew file mode 100644\n--- /dev/null\n+++ b/aiter/ops/triton/bad.py\n@@ -0,0 +1,3 @@\n+def k(x_ptr, n:\n+    x = tl.load(x_ptr + pid * n\n+from . import (\n' > bad.diff
 out=$("$BIN" check --diff bad.diff --root "$TMPD" --format text 2>/dev/null); rc=$?
 expect_rc broken-python-exit "$rc" 0
-for c in index_width triton_masks imports aot_pairing; do
+for c in triton_masks imports aot_pairing; do
   expect_contains "broken-python-status-$c" "$out" "# collector $c: "
 done

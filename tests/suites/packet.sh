@@ -224,7 +224,7 @@ axis issue7b/perf_claims/pr_description perf_claims.txt found
 axis issue7b/perf_claims/no_claims perf_claims.txt nothing
 axis struct_abi/pa_sparse_insert struct_abi.txt found
 axis issue7b/comment_only/prose comment_only.txt found
-axis issue7a/index_width/hip_token_offset index_width.txt found
+axis index_width/hip_token_offset index_width.txt found
 axis issue7a/triton/mask_shapes triton_masks.txt found
 axis issue7b/pattern_rules/env_knobs pattern_rules.txt found
 axis issue7b/core_tiers/header_fanin core_tiers.txt found
