@@ -129,21 +129,27 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(ENGINE_SAN_OBJS) $
 # `make test` builds them when clang with libFuzzer is there (or can be installed) and runs
 # each for a fixed number of inputs (tests/suites/fuzz_smoke.sh).
 FUZZ_CC    ?= clang
+FUZZ_CXX   ?= clang++
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS  := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
-FUZZ_OBJS  := $(SRC_ENGINE:%.c=$(BUILD)/fuzzobj/%.o) $(SRC_LSP:%.c=$(BUILD)/fuzzobj/%.o) \
-              $(BUILD)/fuzzobj/gen/embedded.o
+FUZZ_OBJS  := $(SRC_ENGINE:%.c=$(BUILD)/fuzzobj/%.o) $(SRC_CXX:%.cpp=$(BUILD)/fuzzobj/%.o) \
+              $(SRC_LSP:%.c=$(BUILD)/fuzzobj/%.o) $(BUILD)/fuzzobj/gen/embedded.o
 SECONDS    ?= 60
 
 $(BUILD)/fuzzobj/%.o: %.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/fuzzobj/%.o: %.cpp | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(CXXFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/fuzzobj/gen/embedded.o: $(BUILD)/gen/embedded.c
 	@mkdir -p $(dir $@); $(FUZZ_CC) -std=c11 -O1 -c $< -o $@
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS) $(GRAMMAR_OBJS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ $< $(FUZZ_OBJS) $(GRAMMAR_OBJS) $(LIBS)
+	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -c $< -o $@.o
+	$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $@.o $(FUZZ_OBJS) $(GRAMMAR_OBJS) $(LIBS)
+	@rm -f $@.o
 -include $(FUZZ_OBJS:.o=.d)
 # Only pattern rules name these objects: without this, make would delete them as intermediate.
 .SECONDARY: $(FUZZ_OBJS)
