@@ -4,7 +4,6 @@
  * (functions, calls, structs, layout pins, imports, comments) live in syntax_helpers.c. */
 #include "engine/syntax.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -180,6 +179,8 @@ syntax_doc *syntax_parse_path(const char *path, const char *text, size_t len, ch
 }
 
 /* Release a document and everything it owns. */
+static void queries_free(syntax_queries *qs); /* with the queries, below */
+
 void syntax_free(syntax_doc *d)
 {
     if (!d)
@@ -194,6 +195,8 @@ void syntax_free(syntax_doc *d)
     free(d->hidden);
     free(d->keep);
     free(d->decorations);
+    if (d->own_queries)
+        queries_free(d->queries);
     free(d);
 }
 
@@ -678,7 +681,8 @@ char *syntax_text_nocomment(syn_lang lang, const char *text, size_t len)
     return text_code(lang, text, len, true);
 }
 
-/* --- queries: compiled once per process, shared by every doc ---------------------------- */
+/* --- queries: compiled once per query set, the syntax cache's (shared by its docs) or a lone
+ * doc's own; no process-wide state --------------------------------------------------------- */
 
 typedef struct query_entry {
     struct query_entry *next;
@@ -687,60 +691,68 @@ typedef struct query_entry {
     TSQuery *q;
 } query_entry;
 
-static pthread_mutex_t query_lock = PTHREAD_MUTEX_INITIALIZER;
-static query_entry *query_cache; /* append-only until syntax_cleanup; guarded by query_lock */
+struct syntax_queries {
+    query_entry *head;
+};
 
-/* The compiled query for (lang, source), compiling it on first use. */
-const TSQuery *syntax_compiled_query(syn_lang lang, const char *source, char **cause)
+/* Free a query set and every query compiled in it. */
+static void queries_free(syntax_queries *qs)
 {
-    const TSQuery *found = NULL;
-    pthread_mutex_lock(&query_lock);
-    for (query_entry *e = query_cache; e; e = e->next)
-        if (e->lang == lang && strcmp(e->source, source) == 0) {
-            found = e->q;
-            break;
-        }
-    if (!found) {
-        uint32_t err_off = 0;
-        TSQueryError err = TSQueryErrorNone;
-        TSQuery *q = ts_query_new(syntax_ts_language(lang), source, (uint32_t)strlen(source),
-                                  &err_off, &err);
-        if (!q) {
-            *cause = xasprintf("query does not compile for %s: error %d at offset %u",
-                               syntax_lang_name(lang), (int)err, err_off);
-        } else {
-            query_entry *e = xcalloc(1, sizeof *e);
-            e->lang = lang;
-            e->source = xstrdup(source);
-            e->q = q;
-            e->next = query_cache;
-            query_cache = e;
-            found = q;
-        }
-    }
-    pthread_mutex_unlock(&query_lock);
-    return found;
-}
-
-/* Free every compiled query (at exit, so leak checkers see a clean heap). */
-void syntax_cleanup(void)
-{
-    pthread_mutex_lock(&query_lock);
-    while (query_cache) {
-        query_entry *e = query_cache;
-        query_cache = e->next;
+    if (!qs)
+        return;
+    while (qs->head) {
+        query_entry *e = qs->head;
+        qs->head = e->next;
         ts_query_delete(e->q);
         free(e->source);
         free(e);
     }
-    pthread_mutex_unlock(&query_lock);
+    free(qs);
+}
+
+/* The compiled query for (lang, source) in qs, compiling it on first use. */
+static const TSQuery *queries_get(syntax_queries *qs, syn_lang lang, const char *source,
+                                  char **cause)
+{
+    for (query_entry *e = qs->head; e; e = e->next)
+        if (e->lang == lang && strcmp(e->source, source) == 0)
+            return e->q;
+    uint32_t err_off = 0;
+    TSQueryError err = TSQueryErrorNone;
+    TSQuery *q = ts_query_new(syntax_ts_language(lang), source, (uint32_t)strlen(source),
+                              &err_off, &err);
+    if (!q) {
+        if (cause)
+            *cause = xasprintf("query does not compile for %s: error %d at offset %u",
+                               syntax_lang_name(lang), (int)err, err_off);
+        return NULL;
+    }
+    query_entry *e = xcalloc(1, sizeof *e);
+    e->lang = lang;
+    e->source = xstrdup(source);
+    e->q = q;
+    e->next = qs->head;
+    qs->head = e;
+    return q;
+}
+
+/* The query set of a doc: its cache's, or (for a doc parsed alone) its own, made on first
+ * need like the spans. */
+static syntax_queries *doc_queries(const syntax_doc *d)
+{
+    syntax_doc *m = (syntax_doc *)d;
+    if (!m->queries) {
+        m->queries = xcalloc(1, sizeof *m->queries);
+        m->own_queries = true;
+    }
+    return m->queries;
 }
 
 /* Run a query over a line range of the doc, calling fn per match. */
 int syntax_query(const syntax_doc *d, const char *source, int first_line, int last_line,
                  syntax_match_fn fn, void *arg, char **cause)
 {
-    const TSQuery *q = syntax_compiled_query(d->lang, source, cause);
+    const TSQuery *q = queries_get(doc_queries(d), d->lang, source, cause);
     if (!q)
         return -1;
     TSQueryCursor *qc = ts_query_cursor_new();
@@ -783,12 +795,15 @@ struct syntax_cache {
     size_t nparses, nupdates;
     double parse_ms;          /* time spent parsing and reparsing, in total */
     syntax_headers *headers;  /* decoration macros of the tree's headers, or NULL */
+    syntax_queries *queries;  /* compiled queries, shared by the docs here */
 };
 
 /* A new, empty cache. */
 syntax_cache *syntax_cache_new(void)
 {
-    return xcalloc(1, sizeof(syntax_cache));
+    syntax_cache *c = xcalloc(1, sizeof(syntax_cache));
+    c->queries = xcalloc(1, sizeof *c->queries);
+    return c;
 }
 
 /* Release one entry's doc, list and key. */
@@ -809,6 +824,7 @@ void syntax_cache_free(syntax_cache *c)
         cache_entry_clear(&c->items[i]);
     free(c->items);
     syntax_headers_free(c->headers);
+    queries_free(c->queries); /* after the docs that use them */
     free(c);
 }
 
@@ -908,6 +924,7 @@ static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang la
     syntax_doc *d = syntax_parse_with(lang, text, len, o, cause);
     if (!d)
         return NULL;
+    d->queries = c->queries; /* borrowed: the cache outlives its docs */
     c->nparses++;
     if (e) {
         syntax_free(e->doc);

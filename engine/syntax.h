@@ -64,6 +64,8 @@ syn_lang syntax_lang_of_path(const char *path);
 /* "python", "cpp" or "none". */
 const char *syntax_lang_name(syn_lang lang);
 
+typedef struct syntax_queries syntax_queries; /* compiled queries (private to syntax.c) */
+
 typedef struct syntax_doc {
     syn_lang lang;
     char *text;          /* the text as given (owned, NUL-terminated) */
@@ -87,6 +89,8 @@ typedef struct syntax_doc {
     int view;
     char *decorations;
     syntax_parse_opts opts;   /* pointing at the four above */
+    syntax_queries *queries;  /* the compiled queries it uses: its cache's, or its own */
+    bool own_queries;
 } syntax_doc;
 
 /* Parse text (copied) as lang. Returns NULL with *cause (caller frees) when lang is SYN_NONE
@@ -182,21 +186,17 @@ char *syntax_text_nocomment(syn_lang lang, const char *text, size_t len);
 
 /* Run a tree-sitter query (S-expression source) over the doc, restricted to the lines
  * [first_line, last_line] (0, 0 for the whole doc), calling fn once per match. Returns 0, or
- * -1 with *cause when the query does not compile (a bug: queries are constants). The match
- * is borrowed for the call only. fn returns false to stop early. */
+ * -1 with *cause when the query does not compile (a bug: queries are constants). A query is
+ * compiled once per syntax cache (a doc parsed alone keeps its own). The match is borrowed for
+ * the call only. fn returns false to stop early. */
 typedef bool (*syntax_match_fn)(const syntax_doc *d, const TSQuery *q, const TSQueryMatch *m,
                                 void *arg);
 int syntax_query(const syntax_doc *d, const char *source, int first_line, int last_line,
                  syntax_match_fn fn, void *arg, char **cause);
 /* The name of capture index i of q (borrowed). */
 const char *syntax_capture_name(const TSQuery *q, uint32_t i);
-/* The compiled form of a query (compiled on first use, then shared by every doc and thread;
- * borrowed, valid until syntax_cleanup), or NULL with *cause. */
-const TSQuery *syntax_compiled_query(syn_lang lang, const char *source, char **cause);
 /* The tree-sitter grammar of a language (NULL for SYN_NONE). */
 const TSLanguage *syntax_ts_language(syn_lang lang);
-/* Free the shared compiled queries; call once at exit, when no doc is being queried. */
-void syntax_cleanup(void);
 
 /* --- functions -------------------------------------------------------------------------- */
 

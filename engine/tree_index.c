@@ -132,6 +132,107 @@ static size_t skip_raw_string(const char *s, size_t len, size_t i, int *line)
     return len;
 }
 
+/* Skip a block comment opening at s[i] ("/" "*"); returns the index past its end. */
+static size_t skip_block_comment(const char *s, size_t len, size_t i, int *line)
+{
+    i += 2;
+    while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/')) {
+        if (s[i] == '\n')
+            (*line)++;
+        i++;
+    }
+    return i < len ? i + 2 : len;
+}
+
+/* Read a #define's name and parameters from s[j] (just past "define"); adds it to defs and
+ * returns the index where its body starts, or 0 when no name follows (not a definition). */
+static size_t read_define(const char *s, size_t len, size_t j, int *line, define_list *defs)
+{
+    while (j < len && (s[j] == ' ' || s[j] == '\t'))
+        j++;
+    size_t n0 = j;
+    while (j < len && is_ident_char(s[j]))
+        j++;
+    if (j == n0)
+        return 0;
+    define_info *d = ARRAY_PUSH(defs->items, defs->n, defs->cap);
+    memset(d, 0, sizeof *d);
+    d->name = xstrndup(s + n0, j - n0);
+    d->line = *line;
+    if (j < len && s[j] == '(') {
+        d->function_like = true;
+        j++;
+        while (j < len && s[j] != ')' && s[j] != '\n') {
+            if (is_ident_start(s[j])) {
+                size_t p0 = j;
+                while (j < len && is_ident_char(s[j]))
+                    j++;
+                char **slot = ARRAY_PUSH(d->params, d->nparams, d->params_cap);
+                *slot = xstrndup(s + p0, j - p0);
+            } else if (s[j] == '.' && j + 2 < len && s[j + 1] == '.' && s[j + 2] == '.') {
+                d->variadic = true;
+                j += 3;
+            } else {
+                size_t k = skip_continuation(s, len, j, line);
+                j = k != j ? k : j + 1;
+            }
+        }
+        if (j < len && s[j] == ')')
+            j++;
+    }
+    d->body_off = j;
+    d->body_end = len;
+    return j;
+}
+
+/* Skip a directive other than #define from s[i] to the end of its logical line. */
+static size_t skip_directive(const char *s, size_t len, size_t i, int *line)
+{
+    while (i < len && s[i] != '\n') {
+        size_t k = skip_continuation(s, len, i, line);
+        if (k != i)
+            i = k;
+        else if (s[i] == '/' && i + 1 < len && s[i + 1] == '*')
+            i = skip_block_comment(s, len, i, line);
+        else
+            i++;
+    }
+    return i;
+}
+
+/* Read the token at s[i] (not white space, a comment or a directive) into t; returns the
+ * index past it. */
+static size_t lex_token(const char *s, size_t len, size_t i, int *line, tok *t)
+{
+    char c = s[i];
+    size_t j = i;
+    if (c == 'R' && i + 1 < len && s[i + 1] == '"') {
+        j = skip_raw_string(s, len, i + 1, line);
+        t->kind = T_STRING;
+    } else if (is_ident_start(c)) {
+        while (j < len && is_ident_char(s[j]))
+            j++;
+        t->kind = T_IDENT;
+    } else if (is_digit(c) || (c == '.' && i + 1 < len && is_digit(s[i + 1]))) {
+        while (j < len && (is_ident_char(s[j]) || s[j] == '.' ||
+                           (s[j] == '\'' && j + 1 < len && is_ident_char(s[j + 1])) ||
+                           ((s[j] == '+' || s[j] == '-') && strchr("eEpP", s[j - 1]) != NULL)))
+            j++;
+        t->kind = T_NUMBER;
+    } else if (c == '"' || c == '\'') {
+        j = skip_quoted(s, len, i, line);
+        t->kind = T_STRING;
+    } else {
+        t->kind = T_PUNCT;
+        j = i + 1;
+        if (i + 1 < len && ((c == '=' && s[i + 1] == '=') || (c == ':' && s[i + 1] == ':') ||
+                            (c == '#' && s[i + 1] == '#') || (c == '!' && s[i + 1] == '=')))
+            j = i + 2;
+    }
+    t->len = (uint32_t)(j - i);
+    return j;
+}
+
 /* Lex text into toks. With directives true, "#" at the start of a line opens a preprocessor
  * line: a #define's body becomes a run of tokens with its own region (and an entry in defs),
  * any other directive is skipped. With directives false (a stored macro body) "#" is a token. */
@@ -172,82 +273,25 @@ static void lex(const char *s, size_t len, bool directives, tok_list *toks, defi
             continue;
         }
         if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-            i += 2;
-            while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/')) {
-                if (s[i] == '\n')
-                    line++;
-                i++;
-            }
-            i = i < len ? i + 2 : len;
+            i = skip_block_comment(s, len, i, &line);
             continue;
         }
         if (c == '#' && line_start && directives && region < 0) {
-            /* a preprocessor line */
+            /* a preprocessor line: a #define opens its body's region, others are skipped */
             size_t j = i + 1;
             while (j < len && (s[j] == ' ' || s[j] == '\t'))
                 j++;
             size_t d0 = j;
             while (j < len && is_ident_char(s[j]))
                 j++;
-            if (j - d0 == 6 && memcmp(s + d0, "define", 6) == 0) {
-                while (j < len && (s[j] == ' ' || s[j] == '\t'))
-                    j++;
-                size_t n0 = j;
-                while (j < len && is_ident_char(s[j]))
-                    j++;
-                if (j > n0) {
-                    define_info *d = ARRAY_PUSH(defs->items, defs->n, defs->cap);
-                    memset(d, 0, sizeof *d);
-                    d->name = xstrndup(s + n0, j - n0);
-                    d->line = line;
-                    if (j < len && s[j] == '(') {
-                        d->function_like = true;
-                        j++;
-                        while (j < len && s[j] != ')' && s[j] != '\n') {
-                            if (is_ident_start(s[j])) {
-                                size_t p0 = j;
-                                while (j < len && is_ident_char(s[j]))
-                                    j++;
-                                char **slot = ARRAY_PUSH(d->params, d->nparams, d->params_cap);
-                                *slot = xstrndup(s + p0, j - p0);
-                            } else if (s[j] == '.' && j + 2 < len && s[j + 1] == '.' &&
-                                       s[j + 2] == '.') {
-                                d->variadic = true;
-                                j += 3;
-                            } else {
-                                size_t k = skip_continuation(s, len, j, &line);
-                                j = k != j ? k : j + 1;
-                            }
-                        }
-                        if (j < len && s[j] == ')')
-                            j++;
-                    }
-                    d->body_off = j;
-                    d->body_end = len;
-                    region = (int)(defs->n - 1);
-                    line_start = false;
-                    i = j;
-                    continue;
-                }
-            }
-            /* any other directive: skip to the end of the logical line */
-            while (i < len && s[i] != '\n') {
-                size_t k = skip_continuation(s, len, i, &line);
-                if (k != i) {
-                    i = k;
-                    continue;
-                }
-                if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
-                    i += 2;
-                    while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/')) {
-                        if (s[i] == '\n')
-                            line++;
-                        i++;
-                    }
-                    i = i < len ? i + 2 : len;
-                    continue;
-                }
-                i++;
+            size_t body = j - d0 == 6 && memcmp(s + d0, "define", 6) == 0
+                              ? read_define(s, len, j, &line, defs) : 0;
+            if (body) {
+                region = (int)(defs->n - 1);
+                line_start = false;
+                i = body;
+            } else {
+                i = skip_directive(s, len, i, &line);
             }
             continue;
         }
@@ -256,41 +300,7 @@ static void lex(const char *s, size_t len, bool directives, tok_list *toks, defi
         t->p = s + i;
         t->line = line;
         t->region = region;
-        if (c == 'R' && i + 1 < len && s[i + 1] == '"') {
-            size_t j = skip_raw_string(s, len, i + 1, &line);
-            t->kind = T_STRING;
-            t->len = (uint32_t)(j - i);
-            i = j;
-        } else if (is_ident_start(c)) {
-            size_t j = i;
-            while (j < len && is_ident_char(s[j]))
-                j++;
-            t->kind = T_IDENT;
-            t->len = (uint32_t)(j - i);
-            i = j;
-        } else if (is_digit(c) || (c == '.' && i + 1 < len && is_digit(s[i + 1]))) {
-            size_t j = i;
-            while (j < len && (is_ident_char(s[j]) || s[j] == '.' ||
-                               (s[j] == '\'' && j + 1 < len && is_ident_char(s[j + 1])) ||
-                               ((s[j] == '+' || s[j] == '-') &&
-                                strchr("eEpP", s[j - 1]) != NULL)))
-                j++;
-            t->kind = T_NUMBER;
-            t->len = (uint32_t)(j - i);
-            i = j;
-        } else if (c == '"' || c == '\'') {
-            size_t j = skip_quoted(s, len, i, &line);
-            t->kind = T_STRING;
-            t->len = (uint32_t)(j - i);
-            i = j;
-        } else {
-            t->kind = T_PUNCT;
-            t->len = 1;
-            if (i + 1 < len && ((c == '=' && s[i + 1] == '=') || (c == ':' && s[i + 1] == ':') ||
-                                (c == '#' && s[i + 1] == '#') || (c == '!' && s[i + 1] == '=')))
-                t->len = 2;
-            i += t->len;
-        }
+        i = lex_token(s, len, i, &line, t);
     }
     if (region >= 0)
         defs->items[region].body_end = len;

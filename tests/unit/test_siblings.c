@@ -42,6 +42,5 @@ int main(void)
         UNIT_CASE(filters),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
-    syntax_cleanup();
     return rc;
 }
