@@ -55,6 +55,7 @@ struct engine {
     precision_policy policy; /* which rules may report at Warning */
     collector_runner *runner; /* the collectors, with their states and per-file results */
     derive_table *families;   /* the derivation's family table, compiled */
+    bool timing;              /* each step's cost on stderr (engine_settings.timing) */
     char **touched;        /* paths changed on disk since the previous review (NULL: unknown) */
 };
 
@@ -168,6 +169,7 @@ void engine_configure(engine *e, const engine_settings *s)
     refresh_config(e);
     precision_policy_free(&e->policy);
     load_policy(&e->policy, s->precision_policy);
+    e->timing = s->timing;
 }
 
 /* The reviewed path relative to the work tree, where the configuration walk starts (new
@@ -487,7 +489,7 @@ static int file_cmp(const void *a, const void *b)
 /* Run derivation and every collector over r->chg. */
 static void run_all(engine *e, review *r, const char *const *touched, const char *root)
 {
-    bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
+    bool timing = e->timing;
     collector_runner_set_timing(e->runner, timing ? stderr : NULL);
     double t0 = now_ms();
     /* derivation and collectors read the files of a repository's change in path order, however

@@ -26,6 +26,7 @@ void settings_init(settings *c)
     c->log_level = LOG_INFO;
     /* Another precision policy file (README "Precision"); the test suites pin one. */
     c->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
+    c->timing = getenv("REVIEW_LSP_TIMING") != NULL;
 }
 
 /* Free a NULL-terminated string array. */
@@ -71,6 +72,7 @@ void settings_to_engine(const settings *c, const char *root, engine_settings *ou
     out->max_file_bytes = c->max_file_bytes;
     out->disabled_rules = (const char *const *)c->disabled_rules;
     out->precision_policy = c->precision_policy;
+    out->timing = c->timing;
     out->face = FACE_EDITOR;
     out->severity = (const char *const *)c->severity_levels;
     out->derived_hints = c->derived_hints == HINTS_UNSET ? NULL : HINT_NAMES[c->derived_hints];

@@ -324,7 +324,7 @@ static void report_all(collector_ctx *ctx, gfile *files, size_t nfiles, gstmt_li
 
 /* Set the collector's status line from what the classification counted. */
 static void status_line(collector_ctx *ctx, const gfile *files, size_t nfiles, size_t ndels,
-                        const gcounts *c, int nbase_missing)
+                        const gcounts *c, int nbase_missing, const collector_coverage *cov)
 {
     int nfound = c->gone + c->changed + c->zero + c->conditional;
     strbuf extra;
@@ -354,7 +354,7 @@ static void status_line(collector_ctx *ctx, const gfile *files, size_t nfiles, s
             sb_addf(&extra, "; syntax errors in the head of %s (first at line %d)", files[k].f->path,
                     files[k].error_line);
     }
-    collector_coverage_note(ctx, false, &extra);
+    collector_coverage_join(cov, nfiles, &extra);
     if (nerr > 1)
         sb_addf(&extra, " and %d more file(s)", nerr - 1);
     const char *x = extra.buf ? extra.buf : "";
@@ -380,6 +380,7 @@ typedef struct gfacts {
     size_t nlines;
     int head_nlines, error_line;
     bool head_errors, base_missing;
+    collector_coverage cov;  /* how much of its added C/C++ code the parser read */
 } gfacts;
 
 static void gfacts_free(void *p)
@@ -416,6 +417,7 @@ static void guards_file(collector_file_ctx *fx)
     t->error_line = gf.error_line;
     t->head_errors = gf.head_errors;
     t->base_missing = nbase_missing > 0;
+    collector_file_coverage(fx->review, fx->f, false, &t->cov);
     gf.texts_borrowed = true;
     gfile_free(&gf);
     fx->facts = t;
@@ -438,11 +440,14 @@ static void gfile_from_facts(gfile *gf, const change_file *f, const gfacts *t)
 static void guards_change(collector_ctx *ctx, const collector_files *files)
 {
     gfile *gfs = xcalloc(files->n + 1, sizeof *gfs);
+    collector_coverage *cov = xcalloc(files->n + 1, sizeof *cov);
     int nbase_missing = 0;
     for (size_t k = 0; k < files->n; k++) {
         const gfacts *t = files->items[k].facts;
         gfile_from_facts(&gfs[k], files->items[k].f, t);
         nbase_missing += t->base_missing;
+        cov[k] = t->cov;
+        cov[k].path = files->items[k].f->path; /* the kept count may be an earlier review's */
     }
     gcounts c = {0};
     gstmt_list dels = {0}, adds = {0}, test_adds = {0};
@@ -453,7 +458,9 @@ static void guards_change(collector_ctx *ctx, const collector_files *files)
             gfile_load_docs(ctx, &gfs[k], &ignored);
         report_all(ctx, gfs, files->n, &dels, &adds, &test_adds, &c);
     }
-    status_line(ctx, gfs, files->n, dels.n, &c, nbase_missing);
+    /* every file the coverage note counts (added C/C++ lines) is one guards reads */
+    status_line(ctx, gfs, files->n, dels.n, &c, nbase_missing, cov);
+    free(cov);
     gstmt_list_free(&dels);
     gstmt_list_free(&adds);
     gstmt_list_free(&test_adds);
