@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "engine/collector_cache.h"
 #include "engine/collector_run.h"
 #include "engine/config_state.h"
 #include "engine/diff_parse.h"
@@ -56,6 +57,8 @@ struct engine {
     collector_runner *runner; /* the collectors, with their states and per-file results */
     derive_table *families;   /* the derivation's family table, compiled */
     bool timing;              /* each step's cost on stderr (engine_settings.timing) */
+    uint64_t header_sum;      /* the change's headers at the previous review (headers_may_differ) */
+    bool have_header_sum;
     char **touched;        /* paths changed on disk since the previous review (NULL: unknown) */
 };
 
@@ -487,6 +490,41 @@ static int file_cmp(const void *a, const void *b)
 }
 
 /* Run derivation and every collector over r->chg. */
+/* True for a C/C++ file that is included rather than compiled on its own. */
+static bool is_header(const char *path)
+{
+    static const char *const units[] = {".cu", ".hip", ".cpp", ".cc", ".cxx", ".c", NULL};
+    if (syntax_lang_of_path(path) != SYN_CPP)
+        return false;
+    for (size_t i = 0; units[i]; i++)
+        if (str_ends(path, units[i]))
+            return false;
+    return true;
+}
+
+/* True when a header the parser takes decorations from may differ from the previous review's:
+ * the tree changed in ways not known (no list of touched paths), a touched path is C/C++, or
+ * the change's headers (whose text may be an unsaved buffer) are other paths or other texts.
+ * Otherwise what the header reader learned stays good, and every file's decorations are found
+ * again without re-reading its includes. */
+static bool headers_may_differ(engine *e, const change *c, const char *const *touched)
+{
+    bool differ = !touched;
+    for (size_t i = 0; touched && touched[i] && !differ; i++)
+        differ = syntax_lang_of_path(touched[i]) == SYN_CPP;
+    uint64_t sum = 1;
+    for (size_t i = 0; i < c->nfiles; i++)
+        if (is_header(c->files[i].path)) {
+            uint64_t parts[2] = {hash_bytes(c->files[i].path, strlen(c->files[i].path)),
+                                 collector_cache_file_hash(&c->files[i])};
+            sum = sum * 1099511628211u ^ hash_bytes(parts, sizeof parts);
+        }
+    differ |= !e->have_header_sum || sum != e->header_sum;
+    e->header_sum = sum;
+    e->have_header_sum = true;
+    return differ;
+}
+
 static void run_all(engine *e, review *r, const char *const *touched, const char *root)
 {
     bool timing = e->timing;
@@ -501,6 +539,8 @@ static void run_all(engine *e, review *r, const char *const *touched, const char
         memcpy(view.files, r->chg->files, view.nfiles * sizeof *view.files);
         qsort(view.files, view.nfiles, sizeof *view.files, file_cmp);
     }
+    if (headers_may_differ(e, &view, touched))
+        syntax_cache_headers_changed(e->syn);
     derive_run(e->families, &view, view.title, &r->derived);
     if (timing)
         fprintf(stderr, "review-lsp: derive %.2f ms\n", now_ms() - t0);

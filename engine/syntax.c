@@ -987,10 +987,14 @@ syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root)
     return c->headers;
 }
 
-/* Drop the docs nobody asked for since the previous trim, and start a new header round. */
-void syntax_cache_trim(syntax_cache *c)
+void syntax_cache_headers_changed(syntax_cache *c)
 {
     syntax_headers_next_round(c->headers);
+}
+
+/* Drop the docs nobody asked for since the previous trim. */
+void syntax_cache_trim(syntax_cache *c)
+{
     size_t k = 0;
     for (size_t i = 0; i < c->n; i++) {
         if (c->items[i].used) {

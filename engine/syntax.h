@@ -422,7 +422,8 @@ const syntax_doc *syntax_cache_get_with(syntax_cache *c, const char *key, syn_la
 const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang lang,
                                     const char *text, size_t len, const syntax_parse_opts *o);
 /* The cache's header reader for root (created on first use, replaced when root changes;
- * borrowed). Each syntax_cache_trim starts a new round of it. NULL when root is NULL. */
+ * borrowed): what it read is reused until syntax_cache_headers_changed. NULL when root is
+ * NULL. */
 syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root);
 /* The functions of a doc returned by this cache, computed once per text (borrowed). */
 const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d);
@@ -436,6 +437,9 @@ void syntax_cache_drop(syntax_cache *c, const char *key);
 size_t syntax_cache_bytes(const syntax_cache *c);
 /* Drop every doc not asked for since the previous trim (call between reviews). */
 void syntax_cache_trim(syntax_cache *c);
+/* Headers may have changed (on disk, or in the change): read them again from the next ask on
+ * (a new round of the header reader). */
+void syntax_cache_headers_changed(syntax_cache *c);
 /* The time spent parsing and reparsing in syntax_cache_get_with since the cache was made. */
 double syntax_cache_parse_ms(const syntax_cache *c);
 /* How many docs the cache holds, and how many parses and incremental updates it has done. */
