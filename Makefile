@@ -174,8 +174,10 @@ test: $(BUILD)/review-lsp $(BUILD)/review-lsp-san $(BUILD)/vsix/review-lsp $(UNI
 demo: $(BUILD)/review-lsp
 	@sh scripts/demo.sh $(BUILD)
 
+# AITER=/path/to/an/aiter/checkout (with an uncommitted change) adds bench/aiter_bench.py; with
+# AITER_GIT, TRIAGE and AITER_WORK too, bench/vs_original.py (side by side with triage.py).
 bench: $(BUILD)/review-lsp
-	@sh bench/run.sh $(BUILD)
+	@AITER="$(AITER)" AITER_GIT="$(AITER_GIT)" TRIAGE="$(TRIAGE)" AITER_WORK="$(AITER_WORK)" sh bench/run.sh $(BUILD)
 
 e2e: $(BUILD)/review-lsp $(BUILD)/vsix/review-lsp
 	@BUILD=$(BUILD) bash tests/e2e/run.sh
