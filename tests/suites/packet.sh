@@ -215,28 +215,28 @@ axis packet/optional_param guards.txt found test_quality.txt found evidence.txt 
 axis siblings/hip_3841 siblings.txt found guards.txt nothing test_quality.txt nothing \
   evidence.txt nothing
 axis flydsl/preshuffle flydsl_bounds.txt found aot_pairing.txt SKIPPED
-axis issue7a/aot/tile_resolver aot_pairing.txt found
-axis issue7a/imports/rebase_signal symbols.txt found
-axis issue7b/twins/copy_variant twins.txt found
-axis issue7b/kernel_tests/untested kernel_tests.txt found ci_coverage.txt SKIPPED
-axis issue7b/ci_coverage/flydsl_tests ci_coverage.txt found
-axis issue7b/perf_claims/pr_description perf_claims.txt found
-axis issue7b/perf_claims/no_claims perf_claims.txt nothing
+axis python_kernels/aot/tile_resolver aot_pairing.txt found
+axis python_kernels/imports/rebase_signal symbols.txt found
+axis change_checks/twins/copy_variant twins.txt found
+axis change_checks/kernel_tests/untested kernel_tests.txt found ci_coverage.txt SKIPPED
+axis change_checks/ci_coverage/flydsl_tests ci_coverage.txt found
+axis change_checks/perf_claims/pr_description perf_claims.txt found
+axis change_checks/perf_claims/no_claims perf_claims.txt nothing
 axis struct_abi/pa_sparse_insert struct_abi.txt found
-axis issue7b/comment_only/prose comment_only.txt found
+axis change_checks/comment_only/prose comment_only.txt found
 axis index_width/hip_token_offset index_width.txt found
-axis issue7a/triton/mask_shapes triton_masks.txt found
-axis issue7b/pattern_rules/env_knobs pattern_rules.txt found
-axis issue7b/core_tiers/header_fanin core_tiers.txt found
+axis python_kernels/triton/mask_shapes triton_masks.txt found
+axis change_checks/pattern_rules/env_knobs pattern_rules.txt found
+axis change_checks/core_tiers/header_fanin core_tiers.txt found
 # the kernel_tests fixture has no .github: the CI question could not be asked
-expect_contains axis.ci-skipped-why "$(head -n 1 "$TMPD/r-issue7b_kernel_tests_untested.pk/ci_coverage.txt")" \
+expect_contains axis.ci-skipped-why "$(head -n 1 "$TMPD/r-change_checks_kernel_tests_untested.pk/ci_coverage.txt")" \
   "SKIPPED: HK12: the tree has no .github/workflows"
 # FlyDSL files read from the diff alone: bounds cannot be judged without the head tree.
 FD="$TMPD/r-flydsl_preshuffle"; diff_of "$FD"
 "$BIN" packet --diff "$FD.diff" --out "$FD.pkn" >/dev/null 2>&1
 expect_eq axis.flydsl_bounds.skipped-without-head "$(state "$FD.pkn/flydsl_bounds.txt")" SKIPPED
 # A new file with no head tree to compare it against: twins cannot answer.
-TW="$TMPD/r-issue7b_twins_copy_variant"; diff_of "$TW"
+TW="$TMPD/r-change_checks_twins_copy_variant"; diff_of "$TW"
 "$BIN" packet --diff "$TW.diff" --out "$TW.pkn" >/dev/null 2>&1
 expect_eq axis.twins.skipped-without-head "$(state "$TW.pkn/twins.txt")" SKIPPED
 

@@ -66,6 +66,9 @@ if [ "$uid" = 0 ]; then ns="unshare -m"; else ns="unshare -rm"; fi
 if $ns true 2>/dev/null; then
   mkdir -p fake attacker2
   inner="$TMPD/fake"
+  # the binary is run from a copy in TMPD (bound into the new /tmp below): the build tree
+  # itself may live under /tmp, hidden once /tmp is replaced
+  cp "$BIN" "$TMPD/review-lsp-copy"
   case "$TMPD" in /tmp/*) mkdir -p "$inner${TMPD#/tmp}" ;; esac
   $ns sh -c '
     set -e
@@ -73,7 +76,7 @@ if $ns true 2>/dev/null; then
     mount --rbind "$2" /tmp
     ln -s "$1/attacker2" "/tmp/review-lsp-$(id -u)"
     env -u HOME -u XDG_CACHE_HOME -u XDG_RUNTIME_DIR -u TMPDIR "$3" --log "$1/real-tmp.log" < "$1/in.lsp" > "$1/real-tmp.out"
-  ' sh "$TMPD" "$inner" "$BIN" 2> real-tmp.err
+  ' sh "$TMPD" "$inner" "$TMPD/review-lsp-copy" 2> real-tmp.err
   expect_rc real-tmp.exit-0 $? 0
   expect_eq real-tmp.nothing-written-through "$(ls -A attacker2)" ""
   expect_not_contains real-tmp.no-links "$(cat real-tmp.out)" '"href"'

@@ -1,5 +1,5 @@
 /* Unit tests for the pattern-rules collector (D3 C2 C4 D7 D10 D10b G1b HK1 HK3 HK7 HK9
- * HK11 T8): each fixture under tests/fixtures/issue7b/pattern_rules/ is a base/head pair with
+ * HK11 T8): each fixture under tests/fixtures/change_checks/pattern_rules/ is a base/head pair with
  * the real cases (aiter#3937 C4, #3956 C4 skip, #3870 capability check, #4015 C2, #3987 D10,
  * #3944 D10b, #5137 T8, #3593 HK9) beside the false positives the rule text lists; expected.txt
  * holds the exact findings. */
@@ -12,7 +12,7 @@ extern const collector collector_pattern_rules;
 static void run_case(const char *name, const char *want_status)
 {
     const char *root = getenv("ROOT");
-    char *dir = xasprintf("%s/tests/fixtures/issue7b/pattern_rules/%s", root ? root : ".", name);
+    char *dir = xasprintf("%s/tests/fixtures/change_checks/pattern_rules/%s", root ? root : ".", name);
     char *status = NULL;
     CHECK(fx_run(&collector_pattern_rules, dir, &status));
     if (!str_starts(status, want_status)) {

@@ -1,5 +1,5 @@
 /* Unit tests for the perf-claims collector (P1, P3): a PR description and a commit message in
- * the change (fixtures under tests/fixtures/issue7b/perf_claims/), and perf_claims_scan_text
+ * the change (fixtures under tests/fixtures/change_checks/perf_claims/), and perf_claims_scan_text
  * as `check --pr-body` uses it: table headers carrying the baseline (aiter#4443), duration
  * transitions (aiter#5221), GPU counts and shares that are not claims, Chinese baselines
  * (aiter#5043), git comments and the scissors line. */
@@ -13,7 +13,7 @@ extern const collector collector_perf_claims;
 static void run_case(const char *name, const char *want_status)
 {
     const char *root = getenv("ROOT");
-    char *dir = xasprintf("%s/tests/fixtures/issue7b/perf_claims/%s", root ? root : ".", name);
+    char *dir = xasprintf("%s/tests/fixtures/change_checks/perf_claims/%s", root ? root : ".", name);
     char *status = NULL;
     CHECK(fx_run(&collector_perf_claims, dir, &status));
     if (!str_starts(status, want_status)) {

@@ -1,9 +1,9 @@
-/* Unit tests for the test collectors of issue 7: test_quality (P2 toy shapes, HK19 loose
+/* Unit tests for the test collectors: test_quality (P2 toy shapes, HK19 loose
  * tolerances and assertion-free tests), kernel_tests (HK6: a new kernel with no collectable
  * test; aiter#3991 tests outside op_tests/ count, aiter#2889 "bench" in a test's name does not
  * disqualify it) and ci_coverage (HK12 tests no CI job runs, aiter#4821's op_tests/flydsl_tests,
  * label-gated multigpu tests; HK12b main()-style test files). Fixtures under
- * tests/fixtures/issue7b/<collector>/; expected.txt holds the exact findings. */
+ * tests/fixtures/change_checks/<collector>/; expected.txt holds the exact findings. */
 #include "tests/unit/collector_fixture.h"
 #include "tests/unit/unit.h"
 
@@ -15,7 +15,7 @@ extern const collector collector_ci_coverage;
 static void run_case(const collector *c, const char *name, const char *want_status)
 {
     const char *root = getenv("ROOT");
-    char *dir = xasprintf("%s/tests/fixtures/issue7b/%s/%s", root ? root : ".", c->name, name);
+    char *dir = xasprintf("%s/tests/fixtures/change_checks/%s/%s", root ? root : ".", c->name, name);
     char *status = NULL;
     CHECK(fx_run(c, dir, &status));
     if (!str_starts(status, want_status)) {

@@ -1,7 +1,7 @@
-/* Unit tests for the tree-reading collectors of issue 7: twins (D5 evidence), core_tiers
+/* Unit tests for the tree-reading collectors: twins (D5 evidence), core_tiers
  * (STEP4: Tier 1/2 files, headers with include fan-in of 10 or more, rocm_ops.hpp excepted)
  * and comment_only (comment-dominated changes reduced to their code lines, aiter#4061/#4062).
- * Each fixture under tests/fixtures/issue7b/<collector>/ is a base/head pair; expected.txt
+ * Each fixture under tests/fixtures/change_checks/<collector>/ is a base/head pair; expected.txt
  * holds the exact findings. */
 #include "tests/unit/collector_fixture.h"
 #include "tests/unit/unit.h"
@@ -17,7 +17,7 @@ extern const collector collector_comment_only;
 static void run_case(const collector *c, const char *name, const char *want_status)
 {
     const char *root = getenv("ROOT");
-    char *dir = xasprintf("%s/tests/fixtures/issue7b/%s/%s", root ? root : ".", c->name, name);
+    char *dir = xasprintf("%s/tests/fixtures/change_checks/%s/%s", root ? root : ".", c->name, name);
     char *status = NULL;
     CHECK(fx_run(c, dir, &status));
     if (!str_starts(status, want_status)) {

@@ -1,5 +1,5 @@
-# The issue-7b collectors through `review-lsp check --format text` on fixture repositories:
-# each case under tests/fixtures/issue7b/<collector>/ is committed from its base/ tree, its
+# The change-wide checks through `review-lsp check --format text` on fixture repositories (twins, test quality, kernel tests, CI coverage, performance claims, comment-only changes, core tiers, pattern rules):
+# each case under tests/fixtures/change_checks/<collector>/ is committed from its base/ tree, its
 # head/ files laid over it as uncommitted work, and the collector's finding lines (with their
 # related lines) and status line must equal the case's check.txt. A few cases also run as a
 # diff file (--diff, --root) with no repository. BLESS=1 rewrites check.txt from the output.
@@ -38,7 +38,7 @@ build_case() {
   cp -R "$1/head/." "$2/"
 }
 
-for c in "$ROOT"/tests/fixtures/issue7b/*/*/; do
+for c in "$ROOT"/tests/fixtures/change_checks/*/*/; do
   coll=$(basename "$(dirname "$c")"); name=$(basename "$c")
   dir="$TMPD/$coll-$name"
   build_case "$c" "$dir"
@@ -56,7 +56,7 @@ for case in twins/copy_variant ci_coverage/flydsl_tests core_tiers/header_fanin 
   git -C "$dir" reset -q
   got=$("$BIN" check --diff "$dir.diff" --root "$dir" --format text 2>"$dir.err" |
         keep "$coll" | grep -v '^# collector')
-  want=$(grep -v '^# collector' "$ROOT/tests/fixtures/issue7b/$case/check.txt")
+  want=$(grep -v '^# collector' "$ROOT/tests/fixtures/change_checks/$case/check.txt")
   expect_eq "$coll.$name.diff-mode" "$got" "$want"
 done
 

@@ -1,5 +1,5 @@
-# The first half of issue 7's collectors through the real program: Triton masks (T1, T2), imports that do not resolve (UNRESOLVED-IMPORT) and AOT pairing (D12). Each
-# case under tests/fixtures/issue7a/<kind>/ becomes a repository whose HEAD is its base/ tree
+# The Python-kernel collectors through the real program: Triton masks (T1, T2), imports that do not resolve (UNRESOLVED-IMPORT) and AOT pairing (D12). Each
+# case under tests/fixtures/python_kernels/<kind>/ becomes a repository whose HEAD is its base/ tree
 # and whose work tree is its head/ tree (then its post-build.sh, if any, runs there); `review-lsp check --format text` must print exactly the
 # collector's findings (with related lines) and its status line, as in the case's
 # expected.txt. Some cases also run as a diff file (--diff, --root) with no repository, and
@@ -38,7 +38,7 @@ select_rules() {
 
 # check_case KIND COLLECTOR CASE
 check_case() {
-  src="$ROOT/tests/fixtures/issue7a/$1/$3"
+  src="$ROOT/tests/fixtures/python_kernels/$1/$3"
   dir="$TMPD/$1-$3"
   build_case "$src" "$dir"
   got=$(cd "$dir" && "$BIN" check --format text 2>"$dir.err" | select_rules "$(rules_of "$2")" "$2")
@@ -48,7 +48,7 @@ check_case() {
 
 # check_case_diff KIND COLLECTOR CASE: the same case as a diff file with --root (the head tree).
 check_case_diff() {
-  src="$ROOT/tests/fixtures/issue7a/$1/$3"
+  src="$ROOT/tests/fixtures/python_kernels/$1/$3"
   dir="$TMPD/$1-$3"
   [ -d "$dir" ] || build_case "$src" "$dir"
   git -C "$dir" add -A
@@ -62,8 +62,8 @@ check_case_diff() {
 
 for kind in aot:aot_pairing imports:imports triton:triton_masks; do
   k=${kind%%:*}; coll=${kind#*:}
-  [ -d "$ROOT/tests/fixtures/issue7a/$k" ] || continue
-  for c in "$ROOT/tests/fixtures/issue7a/$k"/*/; do
+  [ -d "$ROOT/tests/fixtures/python_kernels/$k" ] || continue
+  for c in "$ROOT/tests/fixtures/python_kernels/$k"/*/; do
     check_case "$k" "$coll" "$(basename "$c")"
   done
 done
