@@ -11,7 +11,6 @@
 #include "lsp/server.h"
 
 #define DEFAULT_DEBOUNCE_MS 150
-#define DEFAULT_MAX_FILE_BYTES ((size_t)2 << 20)
 
 static const char *const HINT_NAMES[] = {"off", "file", "line"};
 
@@ -313,11 +312,11 @@ int settings_apply(server *s, json_t *obj)
             json_integer_value(v) > ((json_int_t)1 << 30))
             show_message(s, LOG_WARNING,
                          "review.maxFileBytes: expected a positive integer up to 1 GiB; keeping %zu",
-                         c->max_file_bytes ? c->max_file_bytes : DEFAULT_MAX_FILE_BYTES);
+                         c->max_file_bytes ? c->max_file_bytes : REVIEW_MAX_FILE_BYTES);
         else if ((size_t)json_integer_value(v) != (c->max_file_bytes ? c->max_file_bytes
-                                                                        : DEFAULT_MAX_FILE_BYTES)) {
+                                                                        : REVIEW_MAX_FILE_BYTES)) {
             /* the default, as plugins send it, leaves the key to the repository file */
-            c->max_file_bytes = (size_t)json_integer_value(v) == DEFAULT_MAX_FILE_BYTES
+            c->max_file_bytes = (size_t)json_integer_value(v) == REVIEW_MAX_FILE_BYTES
                                     ? 0
                                     : (size_t)json_integer_value(v);
             mask |= SET_ENGINE;
