@@ -11,7 +11,7 @@
  * with base classes, or members declared in both branches of an #if, only differences are
  * trusted, never absolute values.
  *
- * The tree-wide pin index (tree_index.h) then says which offsets and sizes are pinned, counting
+ * The tree-wide pin index (pin_index.h) then says which offsets and sizes are pinned, counting
  * only pins that can see this struct (a struct of a .cu file is private to it; a file defining
  * its own namesake pins its own). A finding is raised only for a pin that shifts and that the
  * change did not touch, on the line of the edit that shifts it, with each pinning assertion as
@@ -23,7 +23,7 @@
 
 #include "engine/collector.h"
 #include "engine/syntax.h"
-#include "engine/tree_index.h"
+#include "engine/pin_index.h"
 
 #define MAX_RELATED 12
 #define LAYOUT_DEPTH 4
@@ -1082,7 +1082,7 @@ static bool check_file(collector_ctx *ctx, abi_facts *t, const change_file *f, c
 /* The files it reads: C/C++ files the change edits. */
 static bool reads(const change_file *f)
 {
-    return tree_index_wants_path(f->path) && !f->is_deleted && !f->is_skipped && !f->is_binary &&
+    return pin_index_wants_path(f->path) && !f->is_deleted && !f->is_skipped && !f->is_binary &&
            f->nadd + f->ndel > 0;
 }
 
@@ -1106,7 +1106,7 @@ static void struct_abi_file(collector_file_ctx *fx)
  * kept current from the paths each review says were touched. */
 typedef struct abi_state {
     char *root;
-    tree_index *ix;        /* NULL until a struct first changes shape */
+    pin_index *ix;        /* NULL until a struct first changes shape */
 } abi_state;
 
 /* Free the state kept between reviews. */
@@ -1115,7 +1115,7 @@ static void struct_abi_free_state(void *p)
     abi_state *st = p;
     if (!st)
         return;
-    tree_index_free(st->ix);
+    pin_index_free(st->ix);
     free(st->root);
     free(st);
 }
@@ -1123,7 +1123,7 @@ static void struct_abi_free_state(void *p)
 typedef struct run_state {
     collector_ctx *ctx;
     abi_state *kept;       /* the state kept between reviews, or NULL (batch, unit tests) */
-    tree_index *ix;        /* built on first need (owned by kept when there is one) */
+    pin_index *ix;        /* built on first need (owned by kept when there is one) */
     bool ix_failed;
     char *ix_note;
     size_t nshaped;        /* structs that changed shape */
@@ -1160,7 +1160,7 @@ static void reuse_kept_index(run_state *rs)
     rs->kept = st;
     bool same_root = st->root && root && strcmp(st->root, root) == 0;
     if (st->ix && (!same_root || !ctx->touched)) {
-        tree_index_free(st->ix);
+        pin_index_free(st->ix);
         st->ix = NULL;
     }
     if (!same_root) {
@@ -1171,27 +1171,27 @@ static void reuse_kept_index(run_state *rs)
         return;
     for (size_t i = 0; ctx->touched[i]; i++) {
         const char *path = ctx->touched[i];
-        if (!tree_index_wants_path(path))
+        if (!pin_index_wants_path(path))
             continue;
         size_t len = 0;
         char *text = index_text(ctx, root, path, &len);
-        tree_index_update_file(st->ix, path, text, len);
+        pin_index_update_file(st->ix, path, text, len);
         free(text);
     }
     rs->ix = st->ix;
 }
 
 /* Build the pin index over the head tree, with the change's C/C++ files laid over it. */
-static tree_index *get_index(run_state *rs)
+static pin_index *get_index(run_state *rs)
 {
     if (rs->ix || rs->ix_failed)
         return rs->ix;
     const char *root = rs->ctx->root ? rs->ctx->root : rs->ctx->chg->head_root;
-    tree_index *ix = tree_index_new(root);
+    pin_index *ix = pin_index_new(root);
     bool built = false;
     if (root) {
         char *cause = NULL;
-        built = tree_index_build(ix, &cause) == 0;
+        built = pin_index_build(ix, &cause) == 0;
         if (!built) {
             rs->ix_note = xasprintf("pins searched only in the changed files (%s)", cause);
             free(cause);
@@ -1202,18 +1202,18 @@ static tree_index *get_index(run_state *rs)
     const change *c = rs->ctx->chg;
     for (size_t i = 0; i < c->nfiles; i++) {
         const change_file *f = &c->files[i];
-        if (!tree_index_wants_path(f->path) || f->is_skipped || f->is_binary)
+        if (!pin_index_wants_path(f->path) || f->is_skipped || f->is_binary)
             continue;
         if (f->is_renamed && f->old_path)
-            tree_index_update_file(ix, f->old_path, NULL, 0);
+            pin_index_update_file(ix, f->old_path, NULL, 0);
         if (f->is_deleted) {
-            tree_index_update_file(ix, f->path, NULL, 0);
+            pin_index_update_file(ix, f->path, NULL, 0);
             continue;
         }
         size_t len;
         char *text = change_head_text(c, f, &len, NULL);
         if (text)
-            tree_index_update_file(ix, f->path, text, len);
+            pin_index_update_file(ix, f->path, text, len);
         free(text);
     }
     rs->ix = ix;
@@ -1295,14 +1295,14 @@ static bool is_header(const char *path)
 /* Keep the pins that can be about the struct defined in path: for a struct in a source file,
  * only that file's; for one in a header, any file's except those defining a namesake of their
  * own (each .cu may have its own `struct KernelArgs`). Returns the new count. */
-static size_t scope_pins(const tree_index *ix, const char *path, const char *name,
+static size_t scope_pins(const pin_index *ix, const char *path, const char *name,
                          const layout_pin **pins, size_t n)
 {
     size_t k = 0;
     bool header = is_header(path);
     for (size_t i = 0; i < n; i++) {
         bool same = strcmp(pins[i]->path, path) == 0;
-        if (same || (header && !tree_index_file_defines(ix, pins[i]->path, name)))
+        if (same || (header && !pin_index_file_defines(ix, pins[i]->path, name)))
             pins[k++] = pins[i];
     }
     return k;
@@ -1465,9 +1465,9 @@ static void check_pins(run_state *rs, const char *path, const shaped *sh)
 {
     const syn_struct *h = &sh->h;
     rs->nshaped++;
-    tree_index *ix = get_index(rs);
+    pin_index *ix = get_index(rs);
     const layout_pin **pins = NULL;
-    size_t npins = h->name[0] ? tree_index_find(ix, h->name, &pins) : 0;
+    size_t npins = h->name[0] ? pin_index_find(ix, h->name, &pins) : 0;
     npins = scope_pins(ix, path, h->name, pins, npins);
     npins = view_pins(sh, path, pins, npins);
     if (!npins) {
@@ -1563,7 +1563,7 @@ static void struct_abi_change(collector_ctx *ctx, const collector_files *files)
     status_line(ctx, files, &rs);
     free(rs.ix_note);
     if (!rs.kept || rs.kept->ix != rs.ix)
-        tree_index_free(rs.ix);
+        pin_index_free(rs.ix);
 }
 
 const collector collector_struct_abi = {

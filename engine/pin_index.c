@@ -1,4 +1,4 @@
-/* The layout-pin index of tree_index.h. Each C/C++ file is lexed once into tokens (comments,
+/* The layout-pin index of pin_index.h. Each C/C++ file is lexed once into tokens (comments,
  * string and character literals skipped; #define bodies kept as their own token runs, other
  * preprocessor lines dropped) and scanned for pins. A function-like macro whose body pins one
  * of its parameters is a "pinning macro": its body tokens are kept, and every invocation of it
@@ -8,7 +8,7 @@
  * Building is two passes: the first finds direct pins and pinning macros in every file, the
  * second re-reads only the files that may invoke a pinning macro (a small Bloom filter of the
  * names each file calls says which). */
-#include "engine/tree_index.h"
+#include "engine/pin_index.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -347,7 +347,7 @@ typedef struct index_file {
     size_t nstructs, structs_cap;
 } index_file;
 
-struct tree_index {
+struct pin_index {
     char *root;
     index_file *files;
     size_t nfiles, files_cap;
@@ -431,7 +431,7 @@ typedef struct scan_ctx {
     bool only_via_macro;          /* second pass: keep only pins that come from an expansion */
     const define_info *def;       /* the #define whose body this run is, or NULL */
     bool pins_param;              /* out: the body pins one of def's parameters */
-    const tree_index *ix;         /* whose pinning macros to expand, or NULL */
+    const pin_index *ix;         /* whose pinning macros to expand, or NULL */
     /* set while scanning an expansion */
     const char *via;
     int inv_line, inv_first, inv_last;
@@ -441,7 +441,7 @@ typedef struct scan_ctx {
 } scan_ctx;
 
 /* The pinning macro named by token t, or NULL. */
-static const pin_macro *lookup_macro(const tree_index *ix, const tok *t)
+static const pin_macro *lookup_macro(const pin_index *ix, const tok *t)
 {
     if (!ix->nmacros)
         return NULL;
@@ -882,7 +882,7 @@ static void scan_file_direct(index_file *f, const char *text, size_t len)
 }
 
 /* Second pass over one file's text: pins produced by invoking the index's pinning macros. */
-static void scan_file_macros(const tree_index *ix, index_file *f, const char *text, size_t len)
+static void scan_file_macros(const pin_index *ix, index_file *f, const char *text, size_t len)
 {
     pin_list_free(&f->macro_pins);
     if (!ix->nmacros)
@@ -904,7 +904,7 @@ static void scan_file_macros(const tree_index *ix, index_file *f, const char *te
 }
 
 /* True when the file's Bloom filter says it may call one of the index's pinning macros. */
-static bool may_invoke_macro(const tree_index *ix, const index_file *f)
+static bool may_invoke_macro(const pin_index *ix, const index_file *f)
 {
     for (size_t i = 0; i < ix->nmacros; i++)
         if (bloom_has(f->bloom, ix->macros[i]->name, strlen(ix->macros[i]->name)))
@@ -913,7 +913,7 @@ static bool may_invoke_macro(const tree_index *ix, const index_file *f)
 }
 
 /* Rebuild the table of every file's pinning macros and its name lookup. */
-static void rebuild_macro_table(tree_index *ix)
+static void rebuild_macro_table(pin_index *ix)
 {
     ix->nmacros = 0;
     for (size_t i = 0; i < ix->nfiles; i++)
@@ -936,7 +936,7 @@ static void rebuild_macro_table(tree_index *ix)
 }
 
 /* Read a file under the root (NULL when it cannot be read or is too large). */
-static char *read_under_root(const tree_index *ix, const char *rel, size_t *len)
+static char *read_under_root(const pin_index *ix, const char *rel, size_t *len)
 {
     if (!ix->root)
         return NULL;
@@ -944,7 +944,7 @@ static char *read_under_root(const tree_index *ix, const char *rel, size_t *len)
 }
 
 /* Re-resolve macro invocations in every file except skip (which the caller handles). */
-static void resolve_all(tree_index *ix, const index_file *skip)
+static void resolve_all(pin_index *ix, const index_file *skip)
 {
     for (size_t i = 0; i < ix->nfiles; i++) {
         index_file *f = &ix->files[i];
@@ -965,7 +965,7 @@ static void resolve_all(tree_index *ix, const index_file *skip)
 }
 
 /* True for the extensions of C, C++, CUDA and HIP sources and headers. */
-bool tree_index_wants_path(const char *path)
+bool pin_index_wants_path(const char *path)
 {
     static const char *const exts[] = {".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx",
                                        ".cu", ".cuh", ".hip", ".inl", ".ipp"};
@@ -1011,7 +1011,7 @@ static void walk(const char *root, const char *rel, path_list *out, size_t *nski
             if (!skip_dir(name) && depth < 64)
                 walk(root, child, out, nskipped, depth + 1);
             free(child);
-        } else if (S_ISREG(st.st_mode) && tree_index_wants_path(name)) {
+        } else if (S_ISREG(st.st_mode) && pin_index_wants_path(name)) {
             if (st.st_size > (off_t)INDEX_MAX_FILE_BYTES) {
                 (*nskipped)++;
                 free(child);
@@ -1032,7 +1032,7 @@ static int cmp_paths(const void *a, const void *b)
 }
 
 /* The entry for path, or NULL. */
-static index_file *find_file(tree_index *ix, const char *path)
+static index_file *find_file(pin_index *ix, const char *path)
 {
     for (size_t i = 0; i < ix->nfiles; i++)
         if (strcmp(ix->files[i].path, path) == 0)
@@ -1058,15 +1058,15 @@ static char *macro_signature(const index_file *f)
 }
 
 /* An empty index remembering its root. */
-tree_index *tree_index_new(const char *root)
+pin_index *pin_index_new(const char *root)
 {
-    tree_index *ix = xcalloc(1, sizeof *ix);
+    pin_index *ix = xcalloc(1, sizeof *ix);
     ix->root = root ? xstrdup(root) : NULL;
     return ix;
 }
 
 /* Drop every file entry. */
-static void drop_files(tree_index *ix)
+static void drop_files(pin_index *ix)
 {
     for (size_t i = 0; i < ix->nfiles; i++) {
         index_file_clear(&ix->files[i]);
@@ -1078,7 +1078,7 @@ static void drop_files(tree_index *ix)
 }
 
 /* Free the index and everything in it. */
-void tree_index_free(tree_index *ix)
+void pin_index_free(pin_index *ix)
 {
     if (!ix)
         return;
@@ -1091,7 +1091,7 @@ void tree_index_free(tree_index *ix)
 }
 
 /* Walk the root and index every C/C++ file in two passes (direct pins, then macro uses). */
-int tree_index_build(tree_index *ix, char **cause)
+int pin_index_build(pin_index *ix, char **cause)
 {
     drop_files(ix);
     if (!ix->root) {
@@ -1130,9 +1130,9 @@ int tree_index_build(tree_index *ix, char **cause)
 }
 
 /* Re-index one file from new text (NULL: drop it), re-resolving elsewhere if its macros changed. */
-void tree_index_update_file(tree_index *ix, const char *relpath, const char *text, size_t len)
+void pin_index_update_file(pin_index *ix, const char *relpath, const char *text, size_t len)
 {
-    if (!tree_index_wants_path(relpath))
+    if (!pin_index_wants_path(relpath))
         return;
     index_file *f = find_file(ix, relpath);
     char *before = f ? macro_signature(f) : xstrdup("");
@@ -1191,7 +1191,7 @@ static bool has_same_pin(const pin_list *l, const layout_pin *p)
 }
 
 /* The pins of one struct name across the tree, direct and through macros, sorted. */
-size_t tree_index_find(const tree_index *ix, const char *type, const layout_pin ***out)
+size_t pin_index_find(const pin_index *ix, const char *type, const layout_pin ***out)
 {
     const layout_pin **arr = NULL;
     size_t n = 0, cap = 0;
@@ -1213,7 +1213,7 @@ size_t tree_index_find(const tree_index *ix, const char *type, const layout_pin 
 }
 
 /* True when the indexed file defines a struct, class or union of that name. */
-bool tree_index_file_defines(const tree_index *ix, const char *path, const char *type)
+bool pin_index_file_defines(const pin_index *ix, const char *path, const char *type)
 {
     for (size_t i = 0; i < ix->nfiles; i++) {
         const index_file *f = &ix->files[i];
@@ -1228,7 +1228,7 @@ bool tree_index_file_defines(const tree_index *ix, const char *path, const char 
 }
 
 /* Counts of files, pins and skipped files. */
-void tree_index_stats(const tree_index *ix, size_t *nfiles, size_t *npins, size_t *nskipped)
+void pin_index_stats(const pin_index *ix, size_t *nfiles, size_t *npins, size_t *nskipped)
 {
     size_t np = 0;
     for (size_t i = 0; i < ix->nfiles; i++)
