@@ -1,7 +1,8 @@
 /* The review packet's evidence axes (packet.h): one file per collector, named as the original
  * triage named its artifact (the imports collector writes symbols.txt), each telling what it
  * answers, then one block per finding (place, rule and severity — a finding the precision
- * policy lowered is marked a candidate, with why —, the judgement, its evidence lines), then
+ * policy lowered is marked a candidate, with why —, the judgement, its evidence lines and
+ * exhibits as `check --format text` shows them: tables, diffs, chains), then
  * a closing line with the counts and the collector's own status. An axis the collector could
  * not check (its status says "skipped", or that the tree lacks what the check compares with)
  * writes "SKIPPED: why" as its first line, so silence never reads as clean. */
@@ -10,6 +11,7 @@
 
 #include "cli/packet.h"
 #include "engine/collector.h"
+#include "lsp/exhibit_render.h"
 
 typedef struct axis_info {
     const char *collector;
@@ -97,6 +99,7 @@ static void add_block(strbuf *out, const finding *f)
                 f->related[k].message);
     if (candidate)
         sb_addf(out, "  why a candidate: %s\n", f->severity_note);
+    exhibit_text(out, f->exhibits, f->nexhibits, 2);
     sb_addc(out, '\n');
 }
 

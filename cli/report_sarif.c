@@ -1,6 +1,8 @@
 /* The SARIF 2.1.0 report of `check`, as GitHub code scanning and other SARIF readers take it:
  * the rules with findings, with their full text, in tool.driver.rules; one result per finding
- * with its related locations; and everything else the review knows, so nothing is lost
+ * with its related locations (and the places its evidence shows), its evidence rendered in
+ * message.markdown with links to those related locations by id; and everything else the
+ * review knows, so nothing is lost
  * between the text report and SARIF: every note, skipped file and collector status as an
  * invocation's toolExecutionNotifications, and the base, the title and the derived families
  * in the run's properties. Text that is not UTF-8 is carried: U+FFFD in messages and rule text,
@@ -12,6 +14,7 @@
 
 #include "cli/report.h"
 #include "engine/util.h"
+#include "lsp/exhibit_render.h"
 
 /* The kinds of notification, described once in tool.driver.notifications. */
 enum { NOTE_CHANGE, NOTE_SKIPPED, NOTE_COLLECTOR, NOTE_DERIVATION, NOTE_KINDS };
@@ -104,22 +107,90 @@ static json_t *rule_json(const cli_review *cr, const char *id)
     return jr;
 }
 
+/* The related locations of a result, by id: a finding's own, then each other place its
+ * exhibits show (so the Markdown can link to every place it names). */
+typedef struct place_ids {
+    struct place {
+        const char *path;
+        int line;
+    } *v;
+    size_t n, cap;
+} place_ids;
+
+/* The id of a place, or -1. */
+static int place_id(const place_ids *p, const char *path, int line)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->v[i].line == line && strcmp(p->v[i].path, path) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Give a place the next id and append its related location (whole line when range is NULL)
+ * to rel. A place only the evidence shows (range NULL) is marked so in its properties
+ * ("exhibit": true), so a reader can tell it from the finding's own related locations. */
+static void place_add(place_ids *p, json_t *rel, const change *chg, const char *path, int line,
+                      const text_range *range, const char *message)
+{
+    struct place *pl = ARRAY_PUSH(p->v, p->n, p->cap);
+    pl->path = path;
+    pl->line = line;
+    text_range whole = {line, 0, line + 1, 0};
+    json_t *loc = location(chg, path, range ? range : &whole);
+    json_object_set_new(loc, "id", json_integer((json_int_t)p->n - 1));
+    json_object_set_new(loc, "message", json_pack("{s:o}", "text", report_json_text(message)));
+    if (!range)
+        json_object_set_new(loc, "properties", json_pack("{s:b}", "exhibit", 1));
+    json_array_append_new(rel, loc);
+}
+
+/* A Markdown link to a place: its related location's id (SARIF's embedded link). */
+static char *sarif_link(void *ctx, const char *path, int line)
+{
+    int id = place_id(ctx, path, line);
+    return id >= 0 ? xasprintf("%d", id) : NULL;
+}
+
+/* Related locations and the evidence Markdown of a finding, into res. */
+static void result_evidence(json_t *res, const change *chg, const finding *f)
+{
+    place_ids ids = {0};
+    json_t *rel = json_array();
+    for (size_t k = 0; k < f->nrelated; k++)
+        place_add(&ids, rel, chg, f->related[k].path, f->related[k].range.line,
+                  &f->related[k].range, f->related[k].message);
+    for (size_t i = 0; i < f->nexhibits; i++)
+        for (size_t k = 0; k < f->exhibits[i].nrows; k++) {
+            const exhibit_row *r = &f->exhibits[i].rows[k];
+            /* a chain's or a pair's place is named by its row's role, others by the title */
+            bool own = (f->exhibits[i].kind == EXHIBIT_CHAIN || f->exhibits[i].kind == EXHIBIT_PAIR)
+                       && r->label && *r->label;
+            if (r->path && place_id(&ids, r->path, r->line) < 0)
+                place_add(&ids, rel, chg, r->path, r->line, NULL,
+                          own ? r->label : f->exhibits[i].title);
+        }
+    if (json_array_size(rel))
+        json_object_set_new(res, "relatedLocations", rel);
+    else
+        json_decref(rel);
+    if (f->nexhibits) {
+        strbuf md;
+        sb_init(&md);
+        sb_adds(&md, f->message);
+        exhibit_markdown(&md, f->exhibits, f->nexhibits, EXHIBIT_FULL, sarif_link, &ids);
+        json_object_set_new(json_object_get(res, "message"), "markdown", report_json_text(md.buf));
+        sb_free(&md);
+    }
+    free(ids.v);
+}
+
 /* One result for a finding; rule_index is its rule's place in tool.driver.rules. */
 static json_t *result_json(const change *chg, const finding *f, size_t rule_index)
 {
     json_t *res = json_pack("{s:o, s:i, s:s, s:{s:o}, s:[o]}", "ruleId", report_json_text(f->rule_id),
                             "ruleIndex", (int)rule_index, "level", sarif_level(f->sev), "message",
                             "text", report_json_text(f->message), "locations", location(chg, f->path, &f->range));
-    if (f->nrelated) {
-        json_t *rel = json_array();
-        for (size_t k = 0; k < f->nrelated; k++) {
-            json_t *loc = location(chg, f->related[k].path, &f->related[k].range);
-            json_object_set_new(loc, "id", json_integer((json_int_t)k));
-            json_object_set_new(loc, "message", json_pack("{s:o}", "text", report_json_text(f->related[k].message)));
-            json_array_append_new(rel, loc);
-        }
-        json_object_set_new(res, "relatedLocations", rel);
-    }
+    result_evidence(res, chg, f);
     json_t *props = json_pack("{s:s}", "collector", f->collector);
     if (f->severity_note) {
         json_object_set_new(props, "candidate", json_true());

@@ -1,11 +1,13 @@
 /* The text report of `check`: one `file:line:col: severity [ID] message` line per finding
- * (related evidence indented under it), then the trailer: `# ` lines for the derived families,
- * each collector's status and any notes, and a closing summary. Like the other faces, it writes
- * UTF-8: paths with invalid bytes escaped (\xNN), messages with them replaced (U+FFFD). */
+ * (related evidence indented under it, then its exhibits as aligned text), then the trailer:
+ * `# ` lines for the derived families, each collector's status and any notes, and a closing
+ * summary. Like the other faces, it writes UTF-8: paths with invalid bytes escaped (\xNN),
+ * messages with them replaced (U+FFFD); exhibit text is cleaned when the engine builds it. */
 #include <stdlib.h>
 
 #include "cli/report.h"
 #include "engine/utf8.h"
+#include "lsp/exhibit_render.h"
 
 /* Print a path, escaped. */
 static void put_path(FILE *out, const char *path)
@@ -37,6 +39,15 @@ void report_text(FILE *out, const cli_review *cr)
             put_path(out, f->related[k].path);
             fprintf(out, ":%d: ", f->related[k].range.line);
             put_line(out, "", f->related[k].message);
+        }
+        if (f->nexhibits) {
+            strbuf sb;
+            sb_init(&sb);
+            exhibit_text(&sb, f->exhibits, f->nexhibits, 4);
+            char *t = utf8_sanitize(sb.buf); /* rows' paths are raw bytes */
+            fputs(t, out);
+            free(t);
+            sb_free(&sb);
         }
     }
     report_text_trailer(out, r);

@@ -7,7 +7,8 @@
  * (window/showDocument when the client supports it; the result always carries the location so
  * an editor plugin can open it itself), review.rescan, review.showDerivedRules (the derived
  * families in the original rules.txt format, returned and logged), review.showChecklist (the
- * review checklist as Markdown, for the editor to show), review.listRules (every rule of
+ * review checklist as Markdown, for the editor to show), review.showEvidence (the exhibits of
+ * the findings on a line, in full, as Markdown: the hover's "Show evidence"), review.listRules (every rule of
  * the rules file in use) and review.showConfig (the configuration in force and where each value
  * came from, as `review-lsp config` prints it). Commands that concern one repository take an optional {uri} of a
  * file or folder in it. */
@@ -18,7 +19,8 @@
 
 const char *const actions_commands[] = {
     "review.openRule",     "review.openLocation", "review.rescan",   "review.showDerivedRules",
-    "review.showChecklist", "review.listRules",    "review.showConfig", NULL,
+    "review.showChecklist", "review.listRules",    "review.showConfig",  "review.showEvidence",
+    NULL,
 };
 
 /* The line comment syntax for a file, from its name, or NULL when it has none we may use. */
@@ -363,6 +365,29 @@ static void cmd_show_checklist(server *s, json_t *id, json_t *arg)
     free(md);
 }
 
+/* review.showEvidence: {title, markdown} for the argument {uri, line} (0-based line), the
+ * findings on that line with their exhibits in full. */
+static void cmd_show_evidence(server *s, json_t *id, json_t *arg)
+{
+    const char *uri = json_is_object(arg) ? jstr(arg, "uri") : NULL;
+    json_t *jl = json_is_object(arg) ? json_object_get(arg, "line") : NULL;
+    const char *why = "expected {uri, line}";
+    workspace *ws = NULL;
+    char *rel = uri && json_is_integer(jl) ? workspaces_relpath(s, uri, &ws, &why) : NULL;
+    if (!rel) {
+        rpc_error(s, id, RPC_INVALID_PARAMS, "review.showEvidence: %s", why);
+        return;
+    }
+    freshen(s);
+    long line = (long)json_integer_value(jl);
+    char *md = checklist_evidence(s, ws, rel, line);
+    char *title = xasprintf("Evidence %s:%ld", rel, line + 1);
+    rpc_respond(s, id, json_pack("{s:s, s:s}", "title", title, "markdown", md));
+    free(title);
+    free(md);
+    free(rel);
+}
+
 /* review.rescan: re-read everything (the watcher may not have reported yet) and republish. */
 static void cmd_rescan(server *s, json_t *id)
 {
@@ -420,6 +445,8 @@ void actions_execute_command(server *s, json_t *id, json_t *params)
         cmd_show_checklist(s, id, arg);
     } else if (strcmp(cmd, "review.showConfig") == 0) {
         cmd_show_config(s, id, arg);
+    } else if (strcmp(cmd, "review.showEvidence") == 0) {
+        cmd_show_evidence(s, id, arg);
     } else if (strcmp(cmd, "review.listRules") == 0) {
         freshen(s);
         workspace *ws = arg_workspace(s, arg);

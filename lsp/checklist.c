@@ -1,12 +1,15 @@
-/* The review checklist (command review.showChecklist): the change's derived rules as one
- * Markdown document, grouped by family in the derivation's order, each family with the lines
+/* The review checklist (command review.showChecklist): findings first — each finding of the
+ * change with its message as a `- [ ]` box and its evidence in full (exhibits: tables, diffs,
+ * lines side by side; then the related locations they do not show) — then the change's
+ * derived rules, grouped by family in the derivation's order, each family with the lines
  * that triggered it (path:line, the first per file) and each rule as a `- [ ]` item with its
- * full text, so the author can tick them off. It is the original pipeline's
+ * full text, so the author can tick them off. The derived half is the original pipeline's
  * rules_expanded.txt, live. Also the rule list of review.listRules. Rules switched off in the
  * settings are left out of both the checklist and its counts. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "lsp/exhibit_render.h"
 #include "lsp/server.h"
 #include "lsp/uri.h"
 
@@ -164,6 +167,62 @@ static size_t add_family(workspace *ws, strbuf *md, const rule_catalog *cat, con
     return n;
 }
 
+void checklist_finding(server *s, workspace *ws, strbuf *md, const finding *f, const char *hashes)
+{
+    place_ctx pc = {s, ws};
+    char *link = documents_place_link(&pc, f->path, f->range.line);
+    sb_addf(md, "\n%s %s — [%s:%d](%s)\n\n- [ ] %s", hashes, f->rule_id, f->path, f->range.line,
+            link, f->message);
+    free(link);
+    exhibit_markdown(md, f->exhibits, f->nexhibits, EXHIBIT_FULL, documents_place_link, &pc);
+    bool first = true;
+    for (size_t i = 0; i < f->nrelated; i++) {
+        const related_location *r = &f->related[i];
+        if (exhibit_shows_place(f->exhibits, f->nexhibits, r->path, r->range.line))
+            continue;
+        link = documents_place_link(&pc, r->path, r->range.line);
+        sb_addf(md, "%s- [%s:%d](%s) — %s", first ? "\n\n" : "\n", r->path, r->range.line, link,
+                r->message);
+        free(link);
+        first = false;
+    }
+    sb_addc(md, '\n');
+}
+
+char *checklist_evidence(server *s, workspace *ws, const char *relpath, long line)
+{
+    strbuf md;
+    sb_init(&md);
+    sb_addf(&md, "# Evidence at %s:%ld\n", relpath, line + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < s->ndiags; i++) {
+        const stored_diag *sd = &s->diags[i];
+        if (sd->ws != ws || !sd->evidence || strcmp(sd->relpath, relpath) != 0 ||
+            line < (long)json_integer_value(jpath(sd->diag, "range.start.line")) ||
+            line > (long)json_integer_value(jpath(sd->diag, "range.end.line")))
+            continue;
+        checklist_finding(s, ws, &md, sd->evidence, "##");
+        n++;
+    }
+    if (!n)
+        sb_adds(&md, "\nNo finding with evidence on this line now (the review may have moved on: "
+                     "hover the line again).\n");
+    return sb_detach(&md);
+}
+
+/* The findings of one repository's review, headed `hashes` deep, each one level deeper. */
+static void add_findings(server *s, strbuf *md, workspace *ws, const char *hashes)
+{
+    const finding_list *l = &ws->last->findings;
+    if (!l->n)
+        return;
+    char *sub = xasprintf("%s#", hashes);
+    sb_addf(md, "\n%s Findings\n\nEach with its evidence; tick it once the change answers it.\n", hashes);
+    for (size_t i = 0; i < l->n; i++)
+        checklist_finding(s, ws, md, &l->items[i], sub);
+    free(sub);
+}
+
 /* The checklist of one repository, its headings at `level` ('#' count). */
 static void add_workspace(server *s, strbuf *md, workspace *ws, int level)
 {
@@ -179,6 +238,7 @@ static void add_workspace(server *s, strbuf *md, workspace *ws, int level)
         sb_adds(md, "\nNo change against the base: nothing to review.\n");
         return;
     }
+    add_findings(s, md, ws, hashes);
     if (r->derived.status != DERIVE_OK) {
         derived_family all = {.name = r->derived.status == DERIVE_TOO_LARGE ? "diff-too-large"
                                       : r->derived.status == DERIVE_FAILED ? "derivation-failed"
@@ -202,8 +262,9 @@ char *checklist_markdown(server *s, workspace *only)
     strbuf md;
     sb_init(&md);
     sb_adds(&md, "# Review checklist\n\n"
-                 "The rules this change derives, grouped by family, with the lines that "
-                 "triggered each family. Tick a rule once the change answers it.\n");
+                 "The change's findings with their evidence, then the rules it derives, "
+                 "grouped by family, with the lines that triggered each family. Tick each "
+                 "once the change answers it.\n");
     size_t nws = 0;
     for (workspace *ws = s->wss; ws; ws = ws->next)
         nws += ws->last && (!only || ws == only);

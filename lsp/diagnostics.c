@@ -69,14 +69,22 @@ void diagnostics_hurry(server *s)
         uv_timer_start(&s->debounce, on_debounce, 0, 0);
 }
 
+/* Free what one stored diagnostic owns. */
+static void stored_diag_free(stored_diag *sd)
+{
+    free(sd->relpath);
+    json_decref(sd->diag);
+    free(sd->rule_id);
+    if (sd->evidence)
+        finding_clear(sd->evidence);
+    free(sd->evidence);
+}
+
 /* Free the stored diagnostics of the last publish pass. */
 static void clear_stored(server *s)
 {
-    for (size_t i = 0; i < s->ndiags; i++) {
-        free(s->diags[i].relpath);
-        json_decref(s->diags[i].diag);
-        free(s->diags[i].rule_id);
-    }
+    for (size_t i = 0; i < s->ndiags; i++)
+        stored_diag_free(&s->diags[i]);
     s->ndiags = 0;
 }
 
@@ -202,10 +210,11 @@ static int family_severity(workspace *ws, const char *family, int dflt)
     return effective_severity(engine_config(ws->eng), family, NULL, &sev) ? (int)sev + 1 : dflt;
 }
 
-/* Remember a diagnostic for hover and code actions (diag borrowed; rule copied; NULL for a
- * derived-family hint). */
-static void store(pass *ps, const char *rel, json_t *diag, const char *rule)
+/* Remember a diagnostic for hover and code actions (diag borrowed; the finding's rule and
+ * exhibits copied; f NULL for a derived-family hint). */
+static void store(pass *ps, const char *rel, json_t *diag, const finding *f)
 {
+    const char *rule = f ? f->rule_id : NULL;
     server *s = ps->s;
     stored_diag *sd = ARRAY_PUSH(s->diags, s->ndiags, s->diags_cap);
     sd->ws = ps->ws;
@@ -213,6 +222,11 @@ static void store(pass *ps, const char *rel, json_t *diag, const char *rule)
     sd->line0 = (int)json_integer_value(jpath(diag, "range.start.line"));
     sd->diag = json_incref(diag);
     sd->rule_id = rule ? xstrdup(rule) : NULL;
+    sd->evidence = NULL;
+    if (f && f->nexhibits) {
+        sd->evidence = xmalloc(sizeof *sd->evidence);
+        finding_copy(sd->evidence, f);
+    }
 }
 
 /* Build the diagnostic for one finding. */
@@ -349,9 +363,9 @@ typedef struct diag_list {
 } diag_list;
 
 /* Add a built diagnostic to a file's list and store it for hover and code actions. */
-static void add_diag(pass *ps, diag_list *l, const char *rel, json_t *d, const char *rule)
+static void add_diag(pass *ps, diag_list *l, const char *rel, json_t *d, const finding *f)
 {
-    store(ps, rel, d, rule);
+    store(ps, rel, d, f);
     size_t seq = l->n;
     *ARRAY_PUSH(l->v, l->n, l->cap) = (ordered){d, seq};
 }
@@ -495,7 +509,7 @@ static size_t publish_file(pass *ps, const char *rel, bool force)
         const finding *f = &r->findings.items[i];
         if (strcmp(f->path, rel) != 0)
             continue;
-        add_diag(ps, &l, rel, finding_diag(ps, f, text, len), f->rule_id);
+        add_diag(ps, &l, rel, finding_diag(ps, f, text, len), f);
         nfindings++;
     }
     add_family_hints(ps, &l, rel, text, len);
@@ -683,9 +697,7 @@ void diagnostics_forget(server *s, workspace *ws)
     size_t k = 0;
     for (size_t i = 0; i < s->ndiags; i++) {
         if (s->diags[i].ws == ws) {
-            free(s->diags[i].relpath);
-            json_decref(s->diags[i].diag);
-            free(s->diags[i].rule_id);
+            stored_diag_free(&s->diags[i]);
         } else {
             s->diags[k++] = s->diags[i];
         }

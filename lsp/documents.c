@@ -264,3 +264,12 @@ char *documents_uri(server *s, workspace *ws, const char *relpath)
         u[strlen(u) - 1] = '\0';
     return u;
 }
+
+char *documents_place_link(void *ctx, const char *relpath, int line)
+{
+    const place_ctx *pc = ctx;
+    char *uri = documents_uri(pc->s, pc->ws, relpath);
+    char *link = xasprintf("%s#L%d", uri, line);
+    free(uri);
+    return link;
+}

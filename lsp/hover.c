@@ -1,15 +1,32 @@
 /* textDocument/hover, findings first: on a line that carries findings, the full text of each
- * finding's rule (Markdown, read from the rules file) and its evidence (the related
- * locations), then ONE line naming the rule families this file derives, with a link to the
+ * finding's rule (Markdown, read from the rules file) and its evidence (its exhibits — a
+ * layout table, a small diff, lines side by side — then the related locations they do not
+ * already show), then ONE line naming the rule families this file derives, with a link to the
  * review checklist — never the families' rule text, which is the checklist's job. On a line
  * that carries only a derived-family hint, that line alone. On a rule id inside a
- * `review: ignore[ID, ...]` comment, that rule's text. Nothing (null) elsewhere. */
+ * `review: ignore[ID, ...]` comment, that rule's text. Nothing (null) elsewhere.
+ *
+ * A hover holds at most HOVER_BUDGET bytes: when the whole does not fit, the exhibits are shown
+ * compact (a table's marked rows), then by their titles, then not at all, and a "Show
+ * evidence" link (command review.showEvidence) opens them in full. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lsp/exhibit_render.h"
 #include "lsp/server.h"
 #include "lsp/uri.h"
+
+#define HOVER_BUDGET 3072
+
+/* How a hover is being composed: the level of detail its exhibits get, and what that left out. */
+typedef struct hover_pass {
+    server *s;
+    workspace *ws;
+    place_ctx places;   /* links to places of ws */
+    int level;          /* 0 full, 1 compact, 2 titles, 3 no exhibits */
+    size_t left_out;    /* rows or exhibits not shown */
+} hover_pass;
 
 /* Append one rule's text (or a note that the rules file lacks it) to the Markdown. */
 static void add_rule(server *s, workspace *ws, strbuf *md, const char *id)
@@ -36,11 +53,43 @@ static void add_rule(server *s, workspace *ws, strbuf *md, const char *id)
     sb_addf(md, "\n\n*%s — %s:%d*", e->category ? e->category : "rule", base, e->line);
 }
 
-/* Append a finding's evidence: one line per related location, "path:line — message", linked
- * to the place in Markdown. */
-static void add_evidence(server *s, workspace *ws, strbuf *md, json_t *diag)
+/* Append a finding's exhibits at the pass's level of detail (plain text for a client without
+ * Markdown hovers, where nothing is cut). Returns whether their places are shown. */
+static bool add_exhibits(hover_pass *hp, strbuf *md, const finding *f)
 {
-    json_t *related = jpath(diag, "data.related");
+    if (!f || !f->nexhibits)
+        return false;
+    if (!hp->s->caps.markdown_hover) {
+        sb_addc(md, '\n');
+        exhibit_text(md, f->exhibits, f->nexhibits, 2);
+        while (md->len && md->buf[md->len - 1] == '\n')
+            md->buf[--md->len] = '\0';
+        return true;
+    }
+    if (hp->level >= 3) {
+        hp->left_out += f->nexhibits;
+        return false;
+    }
+    static const exhibit_detail details[] = {EXHIBIT_FULL, EXHIBIT_COMPACT, EXHIBIT_TITLES};
+    hp->left_out += exhibit_markdown(md, f->exhibits, f->nexhibits, details[hp->level],
+                                     documents_place_link, &hp->places);
+    return hp->level < 2;
+}
+
+/* Append a finding's evidence: its exhibits, then one line per related location they do not
+ * show, "path:line — message", linked to the place in Markdown. */
+static void add_evidence(hover_pass *hp, strbuf *md, const stored_diag *sd)
+{
+    server *s = hp->s;
+    workspace *ws = hp->ws;
+    json_t *related = jpath(sd->diag, "data.related");
+    const finding *f = sd->evidence;
+    if (!json_array_size(related) && !(f && f->nexhibits))
+        return;
+    sb_adds(md, s->caps.markdown_hover ? "\n\n**This finding's evidence**"
+                                       : "\n\nThis finding's evidence:");
+    bool places_shown = add_exhibits(hp, md, f);
+    bool listed = false;
     size_t i;
     json_t *r;
     json_array_foreach(related, i, r) {
@@ -51,9 +100,12 @@ static void add_evidence(server *s, workspace *ws, strbuf *md, json_t *diag)
         const char *shown = path && str_starts(path, ws->root) ? path + strlen(ws->root)
                             : path && str_starts(path, ws->workdir) ? path + strlen(ws->workdir)
                             : path ? path : "?";
-        if (i == 0)
-            sb_adds(md, s->caps.markdown_hover ? "\n\n**This finding's evidence**\n"
-                                               : "\n\nThis finding's evidence:\n");
+        if (places_shown && exhibit_shows_place(f->exhibits, f->nexhibits, shown, (int)line)) {
+            free(path);
+            continue;
+        }
+        sb_adds(md, listed ? "" : "\n");
+        listed = true;
         if (s->caps.markdown_hover && uri)
             sb_addf(md, "\n- [%s:%lld](%s#L%lld) — %s", shown, (long long)line, uri, (long long)line,
                     jstr(r, "message") ? jstr(r, "message") : "");
@@ -62,6 +114,24 @@ static void add_evidence(server *s, workspace *ws, strbuf *md, json_t *diag)
                     jstr(r, "message") ? jstr(r, "message") : "");
         free(path);
     }
+}
+
+/* Append a command link: [title](command:NAME?ARGS "tooltip"), the arguments percent-encoded
+ * JSON (VS Code runs it when the hover is trusted for that command). args is stolen. */
+static void add_command_link(strbuf *md, const char *title, const char *command, json_t *args,
+                             const char *tooltip)
+{
+    char *j = json_dumps(args, JSON_COMPACT);
+    json_decref(args);
+    sb_addf(md, "[%s](command:%s?", title, command);
+    for (const unsigned char *p = (const unsigned char *)j; *p; p++) {
+        if (isalnum(*p) || strchr("-_.~", *p))
+            sb_addc(md, (char)*p);
+        else
+            sb_addf(md, "%%%02X", *p);
+    }
+    sb_addf(md, " \"%s\")", tooltip);
+    free(j);
 }
 
 /* Append the one-line summary of the families this file derives, with the checklist link. */
@@ -83,20 +153,11 @@ static void add_family_summary(server *s, workspace *ws, strbuf *md, const char 
         sb_adds(md, " (their rules: the review checklist, command review.showChecklist)");
         return;
     }
-    /* A command link (VS Code runs it when the hover is trusted for it); its argument names
-     * the file, so the checklist is that of its repository. */
-    json_t *args = json_pack("[{s:s}]", "uri", uri);
-    char *j = json_dumps(args, JSON_COMPACT);
-    json_decref(args);
-    sb_adds(md, " — [open the review checklist](command:review.showChecklist?");
-    for (const unsigned char *p = (const unsigned char *)j; *p; p++) {
-        if (isalnum(*p) || strchr("-_.~", *p))
-            sb_addc(md, (char)*p);
-        else
-            sb_addf(md, "%%%02X", *p);
-    }
-    sb_adds(md, " \"the derived rules of this change, with the lines that triggered them\")");
-    free(j);
+    /* its argument names the file, so the checklist is that of its repository */
+    sb_adds(md, " — ");
+    add_command_link(md, "open the review checklist", "review.showChecklist",
+                     json_pack("[{s:s}]", "uri", uri),
+                     "the derived rules of this change, with the lines that triggered them");
 }
 
 /* True for a character that may be part of a rule id. */
@@ -137,8 +198,10 @@ static char *ignore_id_at(const char *line, size_t len, size_t col, size_t *a, s
 
 /* The findings on a line, grouped by rule: each rule's text once, then the evidence of every
  * finding of that rule there. Returns true when the line has any review diagnostic. */
-static bool add_findings(server *s, workspace *ws, strbuf *md, const char *rel, long line)
+static bool add_findings(hover_pass *hp, strbuf *md, const char *rel, long line)
 {
+    server *s = hp->s;
+    workspace *ws = hp->ws;
     const char *seen[64];
     size_t nseen = 0;
     bool any = false;
@@ -170,10 +233,46 @@ static bool add_findings(server *s, workspace *ws, strbuf *md, const char *rel, 
                 strcmp(o->relpath, rel) == 0 &&
                 line >= (long)json_integer_value(jpath(o->diag, "range.start.line")) &&
                 line <= (long)json_integer_value(jpath(o->diag, "range.end.line")))
-                add_evidence(s, ws, md, o->diag);
+                add_evidence(hp, md, o);
         }
     }
     return any;
+}
+
+/* True when a finding on the line has exhibits. */
+static bool line_has_exhibits(server *s, workspace *ws, const char *rel, long line)
+{
+    for (size_t i = 0; i < s->ndiags; i++) {
+        stored_diag *sd = &s->diags[i];
+        if (sd->ws == ws && sd->evidence && strcmp(sd->relpath, rel) == 0 &&
+            line >= (long)json_integer_value(jpath(sd->diag, "range.start.line")) &&
+            line <= (long)json_integer_value(jpath(sd->diag, "range.end.line")))
+            return true;
+    }
+    return false;
+}
+
+/* The findings of a line with their evidence, the "Show evidence" link when some of it was
+ * left out, and the family summary: at the most detail that fits in HOVER_BUDGET. */
+static void compose_findings(server *s, workspace *ws, strbuf *md, const char *rel,
+                             const char *uri, long line)
+{
+    bool exhibits = s->caps.markdown_hover && line_has_exhibits(s, ws, rel, line);
+    for (int level = 0; level <= 3; level++) {
+        hover_pass hp = {.s = s, .ws = ws, .places = {s, ws}, .level = level};
+        sb_reset(md);
+        if (!add_findings(&hp, md, rel, line))
+            return;
+        if (exhibits && (hp.left_out || level > 0)) {
+            sb_adds(md, "\n\n");
+            add_command_link(md, "Show evidence", "review.showEvidence",
+                             json_pack("[{s:s, s:i}]", "uri", uri, "line", (int)line),
+                             "every exhibit of this line's findings, in full");
+        }
+        add_family_summary(s, ws, md, rel, uri);
+        if (md->len <= HOVER_BUDGET || !exhibits)
+            return;
+    }
 }
 
 /* Answer a hover request. */
@@ -223,8 +322,8 @@ void hover_request(server *s, json_t *id, json_t *params)
     }
     free(text);
 
-    if (!md.len && add_findings(s, ws, &md, rel, line))
-        add_family_summary(s, ws, &md, rel, uri);
+    if (!md.len)
+        compose_findings(s, ws, &md, rel, uri, line);
     free(rel);
     if (!md.len) {
         sb_free(&md);

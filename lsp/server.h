@@ -155,6 +155,8 @@ typedef struct stored_diag {
     int line0;                    /* 0-based line */
     json_t *diag;                 /* the LSP Diagnostic, owned */
     char *rule_id;                /* a finding's rule, or NULL for a derived-family hint */
+    finding *evidence;            /* a deep copy of the finding when it has exhibits (hover and
+                                     review.showEvidence render them), else NULL; owned */
 } stored_diag;
 
 struct server {
@@ -307,6 +309,13 @@ void documents_forget(server *s, const workspace *ws);
 char *documents_text(server *s, workspace *ws, const char *relpath, size_t *len);
 /* A file URI for a path relative to a work tree (caller frees). */
 char *documents_uri(server *s, workspace *ws, const char *relpath);
+/* A place of a workspace as a Markdown link target, its file URI with "#L<line>" (an
+ * exhibit_link_fn; ctx is a place_ctx). */
+typedef struct place_ctx {
+    server *s;
+    workspace *ws;
+} place_ctx;
+char *documents_place_link(void *ctx, const char *relpath, int line);
 
 /* --- diagnostics.c --- */
 void diagnostics_init(server *s);
@@ -346,6 +355,13 @@ void pull_workspace(server *s, json_t *id, json_t *params);
 char *checklist_markdown(server *s, workspace *ws);
 /* review.listRules: every rule of a workspace's rules file (new array). */
 json_t *checklist_rules(server *s, workspace *ws);
+/* Append one finding as the checklist shows it: a heading (`hashes` deep) with its rule and
+ * linked place, a box with its message, its exhibits in full and the related locations they
+ * do not show. */
+void checklist_finding(server *s, workspace *ws, strbuf *md, const finding *f, const char *hashes);
+/* review.showEvidence: the findings with exhibits on a 0-based line of a file, each in full,
+ * as Markdown (caller frees). */
+char *checklist_evidence(server *s, workspace *ws, const char *relpath, long line);
 
 /* --- hover.c --- */
 void hover_request(server *s, json_t *id, json_t *params);

@@ -5,8 +5,10 @@
 // through workspace/didChangeConfiguration and workspace/configuration); contributes
 // "Review: Open Rule…" (rules from the server's review.listRules), "Review: Show Checklist" (the
 // server's review checklist in a read-only `review-checklist:` document that follows the
-// change), "Review: Show Derived Rules", "Review: Rescan" and "Review: Show Server Log"; trusts
-// hover Markdown for the checklist link only; and opens the locations of the server's
+// change), "Review: Show Derived Rules", "Review: Rescan" and "Review: Show Server Log"; shows
+// a line's evidence in full (the hover's "Show evidence" link: the server's review.showEvidence)
+// in a read-only document of the same scheme; trusts hover Markdown for those two links only;
+// and opens the locations of the server's
 // review.openRule / review.openLocation commands itself when the server did not show them
 // (offering a choice when a finding's evidence has several places). Bundled with esbuild into
 // dist/extension.js.
@@ -93,9 +95,10 @@ async function pickEvidence(locations) {
   return pick && pick.loc;
 }
 
-/** The checklist documents: review-checklist:/<name>.md?<uri of a file in the repository>.
- * Their text comes from the server and is fetched again whenever diagnostics change (each
- * review publishes), so an open checklist follows the change. */
+/** The checklist documents: review-checklist:/<name>.md?<uri of a file in the repository>, and
+ * the evidence documents: review-checklist:/Evidence <file>:<line>.md?<the review.showEvidence
+ * argument as JSON>. Their text comes from the server and is fetched again whenever diagnostics
+ * change (each review publishes), so an open document follows the change. */
 class ChecklistProvider {
   constructor() {
     this.emitter = new vscode.EventEmitter();
@@ -104,6 +107,14 @@ class ChecklistProvider {
   }
   async provideTextDocumentContent(uri) {
     this.open.add(uri.toString());
+    if (uri.path.startsWith('/Evidence')) {
+      try {
+        const result = await executeOnServer('review.showEvidence', [JSON.parse(decodeURIComponent(uri.query))]);
+        return result && typeof result.markdown === 'string' ? result.markdown : '# Evidence\n\nNo review yet.\n';
+      } catch (e) {
+        return `# Evidence\n\nThe server could not show it: ${e && e.message ? e.message : e}\n`;
+      }
+    }
     const arg = uri.query ? [{ uri: decodeURIComponent(uri.query) }] : [];
     try {
       const result = await executeOnServer('review.showChecklist', arg);
@@ -127,6 +138,18 @@ async function showChecklist(fileUri) {
   await vscode.window.showTextDocument(doc, { preview: false });
 }
 
+/** Show the evidence of the findings on a line ({uri, line}, 0-based), from the hover's link. */
+async function showEvidence(arg) {
+  if (!arg || typeof arg.uri !== 'string') return;
+  const name = `${vscode.workspace.asRelativePath(vscode.Uri.parse(arg.uri))}:${(arg.line || 0) + 1}`;
+  const uri = vscode.Uri.from({ scheme: CHECKLIST_SCHEME, path: `/Evidence ${name}.md`, query: encodeURIComponent(JSON.stringify(arg)) });
+  checklist.open.add(uri.toString());
+  checklist.emitter.fire(uri);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+  await vscode.window.showTextDocument(doc, { preview: false });
+}
+
 async function startClient() {
   const { exe, wanted } = serverExecutable();
   if (!exe) {
@@ -140,13 +163,17 @@ async function startClient() {
     outputChannel: output,
     initializationOptions: { review: reviewSettings() },
     synchronize: { configurationSection: 'review' },
-    // The hover's one link runs the checklist command; nothing else in a hover may run.
-    markdown: { isTrusted: { enabledCommands: ['review.showChecklist'] } },
+    // The hover's links run the checklist and evidence commands; nothing else in a hover may run.
+    markdown: { isTrusted: { enabledCommands: ['review.showChecklist', 'review.showEvidence'] } },
     middleware: {
       executeCommand: async (command, args, next) => {
         if (command === 'review.showChecklist') {
           const a = args && args[0];
           await showChecklist(a && a.uri);
+          return undefined;
+        }
+        if (command === 'review.showEvidence') {
+          await showEvidence(args && args[0]);
           return undefined;
         }
         if (command === 'review.openLocation' && args && args[0] && Array.isArray(args[0].locations) && args[0].locations.length > 1) {

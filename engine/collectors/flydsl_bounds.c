@@ -490,6 +490,110 @@ static bool reaches_past(const syntax_doc *d, const syn_call *c, bool is_desc, l
     return false;
 }
 
+/* --- evidence -------------------------------------------------------------------------------- */
+
+/* Append an argument's text with runs of white space folded to one space. */
+static void add_folded(strbuf *sb, const char *t)
+{
+    bool sp = false;
+    for (; *t; t++) {
+        if (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r') {
+            sp = true;
+            continue;
+        }
+        if (sp && sb->len)
+            sb_addc(sb, ' ');
+        sp = false;
+        sb_addc(sb, *t);
+    }
+}
+
+/* The flagged line with the finding's range highlighted (leading white space left out). */
+static void add_call_line(finding *fd, exhibit *e, const syntax_doc *d)
+{
+    size_t ll = 0;
+    const char *lt = syntax_line_text(d, fd->range.line, &ll);
+    if (!lt)
+        return;
+    char *line = xstrndup(lt, ll);
+    size_t lead = strspn(line, " \t");
+    size_t a = (size_t)fd->range.col, b = fd->range.end_line == fd->range.line
+                                               ? (size_t)fd->range.end_col : ll;
+    a = a > lead ? a - lead : 0;
+    b = b > lead ? b - lead : 0;
+    exhibit_add_code(e, fd->path, fd->range.line, line + lead, a, b);
+    free(line);
+}
+
+/* The same call written bounded, as one line, the bounding argument fix highlighted: in place
+ * of the flagged argument (or of the keyword fix names), else added at the end. An example:
+ * it has no place. */
+static void add_bounded_example(exhibit *e, const syn_call *c, const syn_arg *flagged,
+                                const char *fix)
+{
+    size_t kl = strcspn(fix, "=");
+    strbuf sb;
+    sb_init(&sb);
+    sb_addf(&sb, "%s(", c->callee);
+    size_t hl_start = 0, hl_end = 0, n = 0;
+    for (size_t i = 0; i < c->nargs; i++) {
+        const syn_arg *a = &c->args[i];
+        bool same_kw = a->keyword && strlen(a->keyword) == kl && !strncmp(a->keyword, fix, kl);
+        sb_adds(&sb, n++ ? ", " : "");
+        if (a != flagged && !same_kw) {
+            if (a->keyword)
+                sb_addf(&sb, "%s=", a->keyword);
+            add_folded(&sb, a->text);
+            continue;
+        }
+        hl_start = sb.len;
+        /* a positional max_size stays positional */
+        sb_adds(&sb, a->keyword || !fix[kl] ? fix : fix + kl + 1);
+        hl_end = sb.len;
+    }
+    if (hl_end == 0) {
+        sb_adds(&sb, n ? ", " : "");
+        hl_start = sb.len;
+        sb_adds(&sb, fix);
+        hl_end = sb.len;
+    }
+    sb_addc(&sb, ')');
+    exhibit_add_code(e, NULL, 0, sb.buf, hl_start, hl_end);
+    sb_free(&sb);
+}
+
+/* B8's evidence: the call with what unbinds it highlighted, and the same call bounded — for a
+ * buffer, max_size=False (the descriptor then covers the tensor's own bytes), or for a raw
+ * pointer, which has no extent to take, its size in bytes; for a 2-D descriptor, the inner
+ * bound beside the outer one. */
+static void add_evidence(finding *fd, const syntax_doc *d, const syn_call *c,
+                         const buffer_call *bc, const verdict *v, const char *buf)
+{
+    exhibit *e;
+    if (!bc)
+        e = finding_add_exhibit(fd, EXHIBIT_CODE, "The descriptor bounds the outer dimension "
+                                "only: `oob_inner_bound` is %s",
+                                kwarg(c, "oob_inner_bound") ? "None" : "missing");
+    else if (v->at)
+        e = finding_add_exhibit(fd, EXHIBIT_CODE, "The call, its max_size highlighted");
+    else
+        e = finding_add_exhibit(fd, EXHIBIT_CODE, "The call leaves max_size out (the default "
+                                "is True)");
+    add_call_line(fd, e, d);
+    if (!bc) {
+        e = finding_add_exhibit(fd, EXHIBIT_CODE, "A call bounded on both dimensions");
+        add_bounded_example(e, c, NULL, "oob_inner_bound=<inner extent>");
+    } else if (bc->size_pos >= 0) {
+        e = finding_add_exhibit(fd, EXHIBIT_CODE, "A bounded call: the size of `%s` given in "
+                                "bytes", buf);
+        add_bounded_example(e, c, v->at, "num_records_bytes=<bytes of the buffer>");
+    } else {
+        e = finding_add_exhibit(fd, EXHIBIT_CODE, "A bounded call: max_size=False sizes the "
+                                "descriptor to `%s`", buf);
+        add_bounded_example(e, c, v->at, "max_size=False");
+    }
+}
+
 /* Check one FlyDSL file; returns the number of findings, or -1 (with *why) when skipped.
  * *lo counts the unbounded calls left out, and why. */
 static int check_file(collector_ctx *ctx, const change_file *f, char **why, left_out *lo)
@@ -582,6 +686,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, left
         if (acc_line)
             finding_add_related(fd, f->path, acc_line, "this access steps by block over a size "
                                 "known only at run time, with no guard or clamp on its offset");
+        add_evidence(fd, d, c, bc, &v, buf);
         free(buf);
         free(v.why);
         free(v.related_msg);

@@ -11,15 +11,35 @@
  *   changed   an added check on the same subject: B7 when it got stricter, else D4;
  *   gone      nothing replaces it: D4.
  * A changed or gone guard whose invariant is still checked on the same path (see
- * guards_find_enforcement) drops to a hint. */
+ * guards_find_enforcement) drops to a hint. Every finding shows the deletion as a small diff
+ * titled with the function the guard was in: the deleted line, and the line that took its
+ * place (its new form, the empty allocation, or the guard at its new place when it moved,
+ * so a move shows both places). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/collectors/guards.h"
+#include "engine/suppress.h" /* text_line_at */
 
 #define ZERO_NEAR 8
 #define KEPT_NEAR 3
+
+/* The line that took a deleted guard's place, for its diff: where it is and its text. */
+typedef struct gplus {
+    const gfile *gf;
+    int line;
+    char *text;          /* owned; NULL: nothing took its place */
+} gplus;
+
+/* Record what took the deleted guard's place. */
+static void set_plus(gplus *plus, const gfile *gf, int line, const char *text)
+{
+    free(plus->text);
+    plus->gf = gf;
+    plus->line = line;
+    plus->text = xstrdup(text);
+}
 
 /* --- matching ------------------------------------------------------------------------------ */
 
@@ -319,7 +339,7 @@ static void find_zero_comment(const gfile *gf, const gstmt *del, const gstmt *ad
 
 /* A zero-init that became an empty allocation near it (aiter#4043); false when there is none. */
 static bool report_zero_swap(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
-                             const gstmt_list *added, const char *old, gcounts *c)
+                             const gstmt_list *added, const char *old, gcounts *c, gplus *plus)
 {
     const gstmt *swap = NULL;
     for (size_t i = 0; i < added->n; i++) {
@@ -357,6 +377,7 @@ static bool report_zero_swap(collector_ctx *ctx, gfile *files, size_t nfiles, co
                           "must now be written before it is read", old, neu);
     }
     finding_add_related(fi, path, swap->head_line, "the uninitialised allocation");
+    set_plus(plus, swap->gf, swap->head_line, swap->text);
     if (ze.says != ZS_SAFE) {
         genforce ev[GUARDS_EVIDENCE_MAX];
         size_t nev = guards_find_enforcement(files, nfiles, del, NULL, 0, ev);
@@ -537,7 +558,7 @@ static gcmp split_part(const gstmt *best, const char *part, const gstmt_list *ad
 
 /* A check replaced by another on the same subject. */
 static finding *report_changed(collector_ctx *ctx, const gstmt *del, const gstmt *best,
-                               const gstmt_list *added, const char *old)
+                               const gstmt_list *added, const char *old, gplus *plus)
 {
     const char *path = del->gf->f->path;
     char *neu = guards_quote(best->text);
@@ -584,6 +605,7 @@ static finding *report_changed(collector_ctx *ctx, const gstmt *del, const gstmt
                           "guard changed: `%s` became `%s` (%s) — cite why the old invariant no "
                           "longer holds", old, neu, how);
     finding_add_related(fi, best->gf->f->path, best->head_line, "the new guard: %s", neu);
+    set_plus(plus, best->gf, best->head_line, best->text);
     free(how);
     free(neu);
     return fi;
@@ -952,7 +974,7 @@ static bool explained_or_padded(collector_ctx *ctx, const gstmt *del, const char
 
 /* Kept in place, moved elsewhere or into a helper the change adds: true when reported. */
 static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
-                         const gstmt_list *added, const char *old, gcounts *c)
+                         const gstmt_list *added, const char *old, gcounts *c, gplus *plus)
 {
     const char *path = del->gf->f->path;
     bool reworded;
@@ -972,6 +994,7 @@ static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const 
                                    "it was not in, so it no longer runs on every path here — "
                                    "check the paths that now skip it", old, neu);
         finding_add_related(fi, path, moved->head_line, "the guard now");
+        set_plus(plus, moved->gf, moved->head_line, moved->text);
         free(neu);
         c->conditional++;
         return true;
@@ -994,16 +1017,30 @@ static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const 
                           "guard moved, not removed: `%s` is now at %s:%d%s", old, where->f->path,
                           line, reworded ? " (reworded)" : "");
     finding_add_related(fi, where->f->path, line, "the guard now");
+    if (moved) {
+        set_plus(plus, moved->gf, moved->head_line, moved->text);
+    } else {
+        const char *l;
+        size_t n;
+        if (text_line_at(where->head, where->head_len, line, &l, &n)) {
+            char *t = xstrndup(l, n), *st = str_strip(t);
+            set_plus(plus, where, line, st);
+            free(t);
+            free(st);
+        }
+    }
     free(helper);
     c->moved++;
     return true;
 }
 
-void guards_report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
-                   const gstmt_list *added, const gstmt_list *test_added, gcounts *c)
+/* Sort one deleted guard and make its finding (if any); *plus gets what took its place. */
+static void report_deleted(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
+                           const gstmt_list *added, const gstmt_list *test_added, gcounts *c,
+                           gplus *plus)
 {
     char *old = guards_quote(del->text);
-    if (report_moved(ctx, files, nfiles, del, added, old, c)) {
+    if (report_moved(ctx, files, nfiles, del, added, old, c, plus)) {
         free(old);
         return;
     }
@@ -1017,7 +1054,7 @@ void guards_report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
         free(old);
         return;
     }
-    if (del->kind == GK_ZERO && report_zero_swap(ctx, files, nfiles, del, added, old, c)) {
+    if (del->kind == GK_ZERO && report_zero_swap(ctx, files, nfiles, del, added, old, c, plus)) {
         free(old);
         return;
     }
@@ -1045,7 +1082,7 @@ void guards_report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
                                          best ? best->head_line : 0, ev);
     finding *fi;
     if (best) {
-        fi = report_changed(ctx, del, best, added, old);
+        fi = report_changed(ctx, del, best, added, old, plus);
         if (!fi) {
             c->kept++; /* split in two checks that together keep it */
             guards_enforcement_free(ev, nev);
@@ -1069,4 +1106,55 @@ void guards_report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt 
     attach_enforcement(fi, ev, nev, c);
     guards_enforcement_free(ev, nev);
     free(old);
+}
+
+/* The qualified name of the function of fl holding line, or NULL (borrowed). */
+static const char *function_name(const syn_func_list *fl, int line)
+{
+    const syn_func *fn = line > 0 ? guards_function_at(fl, line) : NULL;
+    return fn && fn->qualname && *fn->qualname ? fn->qualname : fn ? fn->name : NULL;
+}
+
+/* The deleted guard as a small diff: "-" the guard where it was deleted, "+" what took its
+ * place (plus->text NULL: nothing), titled with the function(s) they are in (their files are
+ * the rows' places). */
+static void add_guard_diff(finding *fi, const gstmt *del, const gplus *plus)
+{
+    const char *path = del->gf->f->path;
+    const char *was = function_name(&del->gf->bfuncs, del->old_line);
+    if (!was)
+        was = function_name(&del->gf->hfuncs, del->head_line);
+    const char *now = plus->text ? function_name(&plus->gf->hfuncs, plus->line) : NULL;
+    bool elsewhere = plus->text && (plus->gf != del->gf || (now ? !was || strcmp(now, was) != 0
+                                                                : was != NULL));
+    strbuf title;
+    sb_init(&title);
+    if (!plus->text && was)
+        sb_addf(&title, "The guard deleted from `%s`", was);
+    else if (!plus->text)
+        sb_adds(&title, "The deleted guard");
+    else if (elsewhere && was && now)
+        sb_addf(&title, "The guard deleted from `%s`, and the one now in `%s`", was, now);
+    else if (elsewhere)
+        sb_adds(&title, "The deleted guard, and the one now in its place elsewhere");
+    else if (was)
+        sb_addf(&title, "The guard in `%s`, before and after", was);
+    else
+        sb_adds(&title, "The guard, before and after");
+    exhibit *e = finding_add_exhibit(fi, EXHIBIT_DIFF, "%s", title.buf);
+    sb_free(&title);
+    exhibit_add_line(e, "-", path, del->head_line, del->text);
+    if (plus->text)
+        exhibit_add_line(e, "+", plus->gf->f->path, plus->line, plus->text);
+}
+
+void guards_report(collector_ctx *ctx, gfile *files, size_t nfiles, const gstmt *del,
+                   const gstmt_list *added, const gstmt_list *test_added, gcounts *c)
+{
+    size_t before = ctx->out->n;
+    gplus plus = {0};
+    report_deleted(ctx, files, nfiles, del, added, test_added, c, &plus);
+    for (size_t i = before; i < ctx->out->n; i++)
+        add_guard_diff(&ctx->out->items[i], del, &plus);
+    free(plus.text);
 }

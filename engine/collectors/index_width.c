@@ -43,6 +43,9 @@ typedef struct cand {
     char *key;         /* the runtime name that dominates it */
     char *why;         /* its two sides, described */
     int key_line;      /* where the key is declared (0: not known) */
+    int sink_line;     /* the address it feeds (0: not known) */
+    char *via;         /* the local it feeds that address through ("a, then b" when the
+                          address names a later local assigned from it), or NULL */
     ix_scope *kernel;
     bool done;
 } cand;
@@ -70,6 +73,9 @@ typedef struct run {
     cand *cands;
     size_t ncands, ccap;
     uint32_t *moved_at;    /* start bytes of the moved products seen (each counted once) */
+    long feeds;            /* while scanning: the index in addrs of the address scanned, or -1 */
+    ix_scope *via_scope;   /* while scanning a local's value: the local and its scope */
+    const ix_entry *via;
     size_t nmoved, moved_cap;
     int findings, sites;
 } run;
@@ -512,6 +518,46 @@ static void describe(run *r, strbuf *sb, const char *text, const ir_val *v)
     sb_addf(sb, "`%s` (%s, up to ~2^%d)", text, what, v->bits);
 }
 
+/* True when the subtree n of scope s names entry e. */
+static bool names_entry(const run *r, ix_scope *s, TSNode n, const ix_entry *e)
+{
+    if (is(n, "identifier"))
+        return ix_resolve_node(&r->xf, s, n, NULL) == e;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (names_entry(r, s, ts_node_named_child(n, i), e))
+            return true;
+    return false;
+}
+
+/* The index in addrs of the first address that uses local e of scope s, directly or through
+ * up to depth other locals of s assigned from it (*named: the local the address names); -1
+ * when none is found. */
+static long use_in_address(const run *r, ix_scope *s, const ix_entry *e, int depth,
+                           const ix_entry **named)
+{
+    if (!e->feeding || depth <= 0)
+        return -1;
+    for (size_t i = 0; i < r->naddrs; i++)
+        if (r->addrs[i].s == s && names_entry(r, s, r->addrs[i].n, e)) {
+            *named = e;
+            return (long)i;
+        }
+    for (size_t k = 0; k < s->n; k++) {
+        const ix_entry *o = &s->ents[k];
+        if (o == e || !o->feeding)
+            continue;
+        for (size_t j = 0; j < o->ndefs; j++) {
+            if (o->defs[j].kind == IX_DEF_BOUND || o->defs[j].kind == IX_DEF_OPAQUE ||
+                !names_entry(r, s, o->defs[j].value, e))
+                continue;
+            long at = use_in_address(r, s, o, depth - 1, named);
+            if (at >= 0)
+                return at;
+        }
+    }
+    return -1;
+}
+
 /* Record a product that can overflow (once per product). */
 static void add_cand(run *r, ix_scope *s, TSNode n, const ir_val *v)
 {
@@ -553,6 +599,12 @@ static void add_cand(run *r, ix_scope *s, TSNode n, const ir_val *v)
     c->bits = v->bits;
     c->expr = flat_text(r->d, n, 100);
     c->kernel = ix_kernel_of(s);
+    const ix_entry *named = NULL;
+    long at = r->via ? use_in_address(r, r->via_scope, r->via, 4, &named) : r->feeds;
+    c->sink_line = at >= 0 ? syntax_node_line(r->addrs[at].n) : 0;
+    c->via = !r->via ? NULL
+             : named && named != r->via ? xasprintf("%s, then %s", r->via->name, named->name)
+                                        : xstrdup(r->via->name);
     if (mv.key_end) {
         TSNode k = syntax_node_at(r->d, mv.key_start, mv.key_end);
         c->key = flat_text(r->d, k, 60);
@@ -757,6 +809,42 @@ static TSNode address_part(const run *r, TSNode value)
     return value;
 }
 
+/* --- the evidence chain ------------------------------------------------------------------------ */
+
+/* Add a chain step: line of the file, its code trimmed. */
+static void chain_step(const run *r, exhibit *e, const char *label, int line)
+{
+    size_t len = 0;
+    const char *t = syntax_line_text(r->d, line, &len);
+    while (t && len && (*t == ' ' || *t == '\t')) {
+        t++;
+        len--;
+    }
+    char *code = t ? xstrndup(t, len) : NULL;
+    exhibit_add_line(e, label, r->f->path, line, code ? code : "");
+    free(code);
+}
+
+/* D9's evidence: the product, where its dominant run-time value comes from, and the address
+ * it reaches, as a chain of places (labels are plain text: the faces escape them). */
+static void add_chain(const run *r, finding *f, const cand *c)
+{
+    exhibit *e = finding_add_exhibit(f, EXHIBIT_CHAIN, "From `%s` to the global-memory offset",
+                                     c->key);
+    exhibit_add_line(e, "the 32-bit product", r->f->path, c->line, c->expr);
+    if (c->key_line > 0) {
+        char *l = xasprintf("%s comes from", c->key);
+        chain_step(r, e, l, c->key_line);
+        free(l);
+    }
+    if (c->sink_line > 0) {
+        char *l = c->via ? xasprintf("it reaches the address through %s", c->via)
+                         : xstrdup("it reaches the address");
+        chain_step(r, e, l, c->sink_line);
+        free(l);
+    }
+}
+
 /* --- reporting ------------------------------------------------------------------------------- */
 
 /* Order candidates by kernel, then by position. */
@@ -806,6 +894,7 @@ static void report(run *r)
             if (shown++ < MAX_RELATED)
                 finding_add_related(f, r->f->path, o->line, "also 32-bit: `%s`", o->expr);
         }
+        add_chain(r, f, c);
         r->findings++;
         r->sites += (int)more + 1;
     }
@@ -820,6 +909,7 @@ static void run_free(run *r)
         free(r->cands[i].expr);
         free(r->cands[i].key);
         free(r->cands[i].why);
+        free(r->cands[i].via);
     }
     free(r->cands);
     free(r->addrs);
@@ -866,13 +956,19 @@ static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **w
         if (!s->device || !touched(r, s->first_line, s->last_line))
             continue;
         for (size_t k = 0; k < r->naddrs; k++)
-            if (r->addrs[k].s == s)
+            if (r->addrs[k].s == s) {
+                r->feeds = (long)k;
                 scan(r, s, r->addrs[k].n);
-        for (size_t k = 0; k < s->n; k++)
+            }
+        r->via_scope = s;
+        for (size_t k = 0; k < s->n; k++) {
+            r->via = &s->ents[k];
             for (size_t j = 0; s->ents[k].feeding && j < s->ents[k].ndefs; j++)
                 if (s->ents[k].defs[j].kind != IX_DEF_BOUND &&
                     s->ents[k].defs[j].kind != IX_DEF_OPAQUE)
                     scan(r, s, address_part(r, s->ents[k].defs[j].value));
+        }
+        r->via = NULL;
     }
     report(r);
     syn_func_list_free(&fns);
@@ -904,8 +1000,7 @@ typedef struct iw_facts {
 /* The per-file stage: the 32-bit products that can pass 2^31 on the file's added lines. */
 static void index_width_file(collector_file_ctx *fx)
 {
-    run r = {0};
-    r.fx = fx;
+    run r = {.feeds = -1, .fx = fx};
     if (check_file(fx->review, fx->f, &r, &fx->skip) < 0) {
         run_free(&r);
         return;

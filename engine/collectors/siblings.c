@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engine/collector.h"
+#include "engine/suppress.h" /* text_line_at */
 #include "engine/syntax.h"
 
 #define MIN_COMMON 8      /* longest common substring of two variant names */
@@ -273,6 +274,73 @@ static const syn_func_list *functions_of(collector_ctx *ctx, const syntax_doc *d
     return local;
 }
 
+
+/* A line of text, stripped (new string; "" when the line is not there). */
+static char *stripped_line(const char *text, size_t len, int line)
+{
+    const char *l;
+    size_t n;
+    if (!text_line_at(text, len, line, &l, &n))
+        return xstrdup("");
+    char *raw = xstrndup(l, n), *st = str_strip(raw);
+    free(raw);
+    return st;
+}
+
+/* True when a diff line holds no code: blank, or only a comment. */
+static bool no_code(const diff_line *l)
+{
+    size_t k = 0;
+    while (k < l->len && isspace((unsigned char)l->text[k]))
+        k++;
+    const char *t = l->text + k;
+    size_t n = l->len - k;
+    return n == 0 || t[0] == '#' || t[0] == '*' || (n > 1 && t[0] == '/' && (t[1] == '/' || t[1] == '*'));
+}
+
+/* The added line that took deleted diff line i's place: in the run of added lines right after
+ * its run of deleted lines, the code line (comments and blank lines skipped) at the same
+ * position (the last when there are fewer), or -1 when the change adds no code there. */
+static long replacement_of(const change_file *f, size_t i)
+{
+    size_t first = i, end = i;
+    while (first > 0 && f->lines[first - 1].kind == '-')
+        first--;
+    while (end < f->nlines && f->lines[end].kind == '-')
+        end++;
+    long pick = -1;
+    size_t ncode = 0;
+    for (size_t k = end; k < f->nlines && f->lines[k].kind == '+'; k++) {
+        if (no_code(&f->lines[k]))
+            continue;
+        if (ncode++ <= i - first)
+            pick = (long)k;
+    }
+    return pick;
+}
+
+/* The rewritten line beside the variant's: the changed function's line before and after the
+ * change, aligned over the variant's line that still has the old text. */
+static void add_pair_exhibit(finding *fi, const change_file *f, size_t i, int at, const char *fn,
+                             const char *var, const char *head, size_t hlen, int var_line)
+{
+    exhibit *e = finding_add_exhibit(fi, EXHIBIT_PAIR, "`%s` rewrote a line `%s` still has", fn, var);
+    char *before = xstrndup(f->lines[i].text, f->lines[i].len), *b = str_strip(before);
+    exhibit_add_line(e, "before", f->path, at, b);
+    free(before);
+    free(b);
+    long r = replacement_of(f, i);
+    if (r >= 0) {
+        char *after = stripped_line(head, hlen, f->lines[r].new_no);
+        exhibit_add_line(e, "after", f->path, f->lines[r].new_no, after);
+        free(after);
+    } else {
+        exhibit_add_line(e, "after", NULL, 0, "(deleted)");
+    }
+    char *kept = stripped_line(head, hlen, var_line);
+    exhibit_add_line(e, "variant", f->path, var_line, kept);
+    free(kept);
+}
 /* Review one file. */
 static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, bool *no_base)
 {
@@ -430,6 +498,7 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
                                            "`%s` — fix it here too or say why it differs",
                                            var->name, fn->name, q);
                 finding_add_related(fi, f->path, at, "changed here in `%s`", fn->name);
+                add_pair_exhibit(fi, f, i, at, fn->name, var->name, head, hlen, ln);
                 free(q);
                 c->found++;
             }

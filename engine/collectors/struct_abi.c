@@ -15,7 +15,9 @@
  * only pins that can see this struct (a struct of a .cu file is private to it; a file defining
  * its own namesake pins its own). A finding is raised only for a pin that shifts and that the
  * change did not touch, on the line of the edit that shifts it, with each pinning assertion as
- * related information. Churn in a struct nobody pins is silent, appending at the end shifts no
+ * related information and two exhibits: the struct's fields in the base and the head (type,
+ * offsets, size; added, removed, moved and shifted rows marked) and the pins with the value
+ * each asserts beside the value the head layout gives. Churn in a struct nobody pins is silent, appending at the end shifts no
  * offset, and another struct's assertions never count. When the base text cannot be read (a
  * diff without its repository) it is rebuilt from the head and the diff. */
 #include <stdlib.h>
@@ -1426,6 +1428,128 @@ static char *edit_message(const shaped *sh, size_t e, const shifted_pin *shifted
     return sb_detach(&sb);
 }
 
+/* A field's type as declared, with its pointer and array parts: "const void*", "int[4]". */
+static char *field_type(const syn_field *f)
+{
+    strbuf sb;
+    sb_init(&sb);
+    sb_adds(&sb, f->type);
+    for (int i = 0; i < f->pointer_depth; i++)
+        sb_addc(&sb, '*');
+    if (f->array_dims)
+        sb_adds(&sb, f->array_dims);
+    return sb_detach(&sb);
+}
+
+/* One row of the layout table: a base field (bi, -1: none) and its head field (hi, -1: none),
+ * marked by what the change did to it. */
+static void layout_row(exhibit *t, const struct_diff *d, const struct_layout *bl,
+                       const struct_layout *hl, long bi, long hi)
+{
+    const syn_field *bf = bi >= 0 ? &d->b->fields[bi] : NULL, *hf = hi >= 0 ? &d->h->fields[hi] : NULL;
+    const field_layout *bfl = bf ? &bl->f[bi] : NULL, *hfl = hf ? &hl->f[hi] : NULL;
+    /* an offset the types do not give is "?"; a side the field is not on, blank */
+    char boff[32] = "", hoff[32] = "", size[64] = "?";
+    if (bfl)
+        snprintf(boff, sizeof boff, "%lld", bfl->off);
+    if (bfl && !bfl->known)
+        snprintf(boff, sizeof boff, "?");
+    if (hfl)
+        snprintf(hoff, sizeof hoff, "%lld", hfl->off);
+    if (hfl && !hfl->known)
+        snprintf(hoff, sizeof hoff, "?");
+    if (bfl && hfl && bfl->known && hfl->known && bfl->size != hfl->size)
+        snprintf(size, sizeof size, "%lld → %lld", bfl->size, hfl->size);
+    else if ((hfl && hfl->known) || (bfl && bfl->known))
+        snprintf(size, sizeof size, "%lld", hfl && hfl->known ? hfl->size : bfl->size);
+    char *type = field_type(hf ? hf : bf);
+    exhibit_row *r = exhibit_add_cells(t, (const char *const[]){(hf ? hf : bf)->name, type, boff, hoff, size});
+    free(type);
+    if (!bf)
+        exhibit_row_mark(r, "added");
+    else if (!hf)
+        exhibit_row_mark(r, "removed");
+    else if (d->moved[hi])
+        exhibit_row_mark(r, "moved");
+    else if (!same_type(bf, hf))
+        exhibit_row_mark(r, "retyped");
+    else if (bfl->known && hfl->known && bfl->off != hfl->off)
+        exhibit_row_mark(r, "shifted %+lld", hfl->off - bfl->off);
+    else if (!(bfl->known && hfl->known) && !same_prefix(d->b, (size_t)bi, d->h, (size_t)hi))
+        exhibit_row_mark(r, "shifts");
+}
+
+/* The struct's data members in the base and the head, in head order with removed members
+ * where they were, and its size. */
+static void add_layout_exhibit(finding *fd, const struct_diff *d, const struct_layout *bl,
+                               const struct_layout *hl)
+{
+    const syn_struct *b = d->b, *h = d->h;
+    exhibit *t = finding_add_exhibit(fd, EXHIBIT_TABLE, "`%s` in the base and the head%s", h->name,
+                                     bl->relative || hl->relative
+                                         ? " (offsets from its first member: it has base classes "
+                                           "or #if alternatives)"
+                                         : "");
+    exhibit_columns(t, 5, (const char *const[]){"field", "type", "base offset", "head offset", "size"});
+    size_t bi = 0;
+    for (size_t j = 0; j <= h->nfields; j++) {
+        /* base members removed before this head position */
+        long upto = j < h->nfields && d->h2b[j] >= 0 && !d->moved[j] ? d->h2b[j] : (long)b->nfields;
+        for (; j == h->nfields || (long)bi < upto; bi++) {
+            if (bi >= b->nfields)
+                break;
+            if (!b->fields[bi].is_static && d->b2h[bi] < 0)
+                layout_row(t, d, bl, hl, (long)bi, -1);
+        }
+        if (j < h->nfields && !h->fields[j].is_static)
+            layout_row(t, d, bl, hl, d->h2b[j], (long)j);
+    }
+    if (bl->size_known && hl->size_known) {
+        char size[64];
+        if (bl->size != hl->size)
+            snprintf(size, sizeof size, "%lld → %lld", bl->size, hl->size);
+        else
+            snprintf(size, sizeof size, "%lld", hl->size);
+        exhibit_row *r = exhibit_add_cells(t, (const char *const[]){"(sizeof)", "", "", "", size});
+        if (bl->size != hl->size)
+            exhibit_row_mark(r, "size %+lld", hl->size - bl->size);
+    }
+}
+
+/* The pins an edit shifts: what each asserts beside what the head layout gives, at its place. */
+static void add_pins_exhibit(finding *fd, const shifted_pin *shifted, size_t n, size_t e)
+{
+    exhibit *t = finding_add_exhibit(fd, EXHIBIT_TABLE, "Layout assertions this change leaves as they were");
+    exhibit_columns(t, 3, (const char *const[]){"pin", "asserts", "head layout gives"});
+    for (size_t k = 0; k < n; k++) {
+        const shifted_pin *sp = &shifted[k];
+        if (sp->edit != e)
+            continue;
+        const layout_pin *pin = sp->pin;
+        char *what = pin->kind == PIN_SIZEOF ? xasprintf("sizeof(%s)", pin->type)
+                                             : xasprintf("offsetof(%s, %s)", pin->type, pin->field);
+        char asserts[32] = "?", gives[48];
+        if (pin->has_value)
+            snprintf(asserts, sizeof asserts, "%lld", pin->value);
+        if (sp->removed_field)
+            snprintf(gives, sizeof gives, "(field removed)");
+        else if (sp->amount_known && !sp->relative)
+            snprintf(gives, sizeof gives, "%lld", sp->after);
+        else if (sp->amount_known)
+            snprintf(gives, sizeof gives, "%+lld from the base", sp->after - sp->before);
+        else
+            snprintf(gives, sizeof gives, "changes");
+        exhibit_row *r = exhibit_add_cells(t, (const char *const[]){what, asserts, gives});
+        free(what);
+        exhibit_row_place(r, pin->path, pin->line);
+        bool fails = pin->has_value && sp->amount_known && !sp->relative && pin->value != sp->after;
+        if (fails || pin->via_macro)
+            exhibit_row_mark(r, "%s%s%s%s", fails ? "no longer holds" : "",
+                             fails && pin->via_macro ? " " : "", pin->via_macro ? "through " : "",
+                             pin->via_macro ? pin->via_macro : "");
+    }
+}
+
 /* Each pinning assertion of edit e as related information of its finding. */
 static void add_pin_evidence(finding *fd, size_t e, const shifted_pin *shifted, size_t nshifted,
                              size_t npinned)
@@ -1496,6 +1620,8 @@ static void check_pins(run_state *rs, const char *path, const shaped *sh)
         finding *fd = findings_add(rs->ctx->out, "D11", SEV_WARNING, path, sh->d.edits[e].line,
                                    "%s", msg);
         free(msg);
+        add_layout_exhibit(fd, &sh->d, &sh->bl, &sh->hl);
+        add_pins_exhibit(fd, shifted, nshifted, e);
         add_pin_evidence(fd, e, shifted, nshifted, per_edit[e]);
         rs->nfindings++;
     }

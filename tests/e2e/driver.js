@@ -2,7 +2,8 @@
 // `make e2e` (started by tests/e2e/run.sh, which installs and serves everything): opens a
 // changed file of the fixture repository, waits for the squiggle and the Problems row naming
 // the rule, hovers and reads the rule text (on the struct-layout line: that rule, its
-// evidence and one line naming the families, under 3 KB), counts the quick fixes of that line,
+// evidence — the struct's layout table, whose rows must be in the hover's DOM — and one line
+// naming the families, under 3 KB), counts the quick fixes of that line,
 // opens a rule from the quick fix menu and from "Review: Open Rule…", opens the review
 // checklist from the hover's link and from "Review: Show Checklist" and finds every derived
 // rule in it, edits the buffer and sees the diagnostic follow, runs the other Review commands
@@ -259,6 +260,24 @@ async function main() {
         /Derived for this file: modified-kernel/.test(text), text.slice(-600));
       check('hover.findings-first.no-family-text', !/\b(A1|B2|D1|D8|P6) — /.test(text), text);
       check('hover.findings-first.under-3KB', bytes < 3072, `${bytes} bytes`);
+      // its evidence as tables in the hover's DOM: the struct's fields in the base and the head
+      // (the shifted rows marked in bold) and the pins, each with the value it asserts beside
+      // the value the head layout gives; the screenshot shows the table
+      const table = hover.locator('table').first();
+      await table.scrollIntoViewIfNeeded({ timeout: 5000 }).catch(() => {});
+      await sleep(300);
+      await shot(page, 'hover-d11-table');
+      const rows = (await hover.locator('table tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+      const marks = await hover.locator('table strong').allInnerTexts();
+      note('D11 hover table rows: ' + JSON.stringify(rows));
+      const want = ['field type base offset head offset size', 'q_ptr const void* 0 0 8', 'k_scale_ptr const void* 8 8 added',
+        'out_ptr void* 8 16 8 shifted +8', 'num_heads int32_t 16 24 4 shifted +8', 'head_dim int32_t 20 28 4 shifted +8',
+        '(sizeof) 24 → 32 size +8', 'pin asserts head layout gives at',
+        'sizeof(paged_kargs) 24 32 no longer holds csrc/include/kargs.h:11',
+        'offsetof(paged_kargs, num_heads) 16 24 no longer holds csrc/include/kargs.h:12'];
+      check('hover.d11-table-rows', JSON.stringify(rows) === JSON.stringify(want), JSON.stringify(rows));
+      check('hover.d11-table-marks-bold', marks.includes('added') && marks.filter((m) => m === 'shifted +8').length === 3 &&
+        marks.filter((m) => m === 'no longer holds').length === 2, JSON.stringify(marks));
       // a rule the precision policy lowered says so in the hover
       const d11now = findDiag('csrc/include/kargs.h', 'D11');
       if (d11now && d11now.severity === 2) check('hover.findings-first.candidate-note', /Reported as a candidate \(Information, not Warning\)/.test(text), text.slice(0, 800));

@@ -2,7 +2,8 @@
 -- tests/suites/nvim.sh on each Neovim release it has (0.7, 0.10, 0.12): opens changed files of
 -- the fixture repository (tests/e2e/fixture.sh), waits for the diagnostics and checks rule ids,
 -- lines and severities (vim.diagnostic.get), that `K` shows the rule of the finding under the
--- cursor (findings first: the rule, its evidence, one line of families), that a key the user
+-- cursor (findings first: the rule, its evidence — the D11 layout table as the float renders
+-- it — one line of families), :ReviewEvidence's full evidence, that a key the user
 -- mapped in on_attach is left alone, :ReviewRule and the "Open rule" code action opening the
 -- rules file at the rule's line, "Go to evidence" offering both places of a struct finding,
 -- the :ReviewChecklist scratch buffer, edits moving and clearing a finding, live settings,
@@ -60,6 +61,19 @@ local function close_floats()
   for _, w in ipairs(vim.api.nvim_list_wins()) do
     if vim.api.nvim_win_get_config(w).relative ~= "" then pcall(vim.api.nvim_win_close, w, true) end
   end
+end
+
+-- True when, for each pattern, some line of text that starts a Markdown table row ("|")
+-- matches it.
+local function table_rows(text, patterns)
+  for _, pat in ipairs(patterns) do
+    local found = false
+    for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+      if line:find("|", 1, true) and line:find(pat) then found = true; break end
+    end
+    if not found then return false end
+  end
+  return true
 end
 
 local function code_of(d)
@@ -165,7 +179,19 @@ local function run()
   check("K.evidence", ktext:find("kargs.h:11", 1, true) ~= nil and ktext:find("kargs.h:12", 1, true) ~= nil, ktext:sub(-600))
   check("K.family-summary", ktext:find("Derived for this file", 1, true) ~= nil and ktext:find("modified-kernel", 1, true) ~= nil
     and ktext:find("A1 —", 1, true) == nil and #ktext < 3072, #ktext .. " bytes: " .. ktext:sub(-400))
+  -- the float renders the evidence Markdown: the layout table's header, the added field's row
+  -- and the shifted one's (Markdown escapes and bold marks as the Neovim release shows them)
+  check("K.evidence-table", table_rows(ktext, { "field.*type.*base offset.*head offset.*size",
+    "k\\?_scale\\?_ptr.*|.*|%s*8%s*|.*added", "num\\?_heads.*|%s*16%s*|%s*24%s*|.*shifted %+8" }), ktext)
   close_floats()
+  -- :ReviewEvidence on that line: the full evidence (the table and the pins) in a scratch buffer
+  local src_win = vim.api.nvim_get_current_win()
+  vim.cmd("ReviewEvidence")
+  local opened_ev = vim.wait(WAIT, function() return vim.api.nvim_buf_get_name(0):find("review://evidence", 1, true) ~= nil end, 20)
+  local ev = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  check("evidence.opens", opened_ev and vim.bo.filetype == "markdown", vim.api.nvim_buf_get_name(0))
+  check("evidence.table-and-pins", table_rows(ev, { "k\\?_scale\\?_ptr.*added", "offsetof%(paged\\?_kargs, num\\?_heads%).*|%s*16%s*|%s*24%s*|" }), ev)
+  if vim.api.nvim_get_current_win() ~= src_win then vim.cmd("close") end
   -- the user's own `gra` (mapped in on_attach) is left alone
   vim.cmd("normal gra")
   check("keymap.user-mapping-kept", user_gra == 1, "user gra ran " .. user_gra .. " times; maparg " .. vim.inspect(vim.fn.maparg("gra", "n", false, true)))

@@ -17,7 +17,7 @@
       "capabilities":{"positionEncoding":"utf-16",
         "textDocumentSync":{"openClose":true,"change":2,"save":{"includeText":false}},
         "hoverProvider":true,"codeActionProvider":true,
-        "executeCommandProvider":{"commands":["review.openRule","review.openLocation","review.rescan","review.showDerivedRules","review.showChecklist","review.listRules","review.showConfig"]},
+        "executeCommandProvider":{"commands":["review.openRule","review.openLocation","review.rescan","review.showDerivedRules","review.showChecklist","review.listRules","review.showConfig","review.showEvidence"]},
         "diagnosticProvider":{"identifier":"review","interFileDependencies":true,"workspaceDiagnostics":true},
         "workspace":{"workspaceFolders":{"supported":true,"changeNotifications":true}}},
       "serverInfo":{"name":"review-lsp","version":"re:^\\d+\\.\\d+\\.\\d+"}}}

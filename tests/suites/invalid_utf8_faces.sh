@@ -2,7 +2,8 @@
 # and a file whose name holds a \xfe byte, are reported in every face — text, JSON, SARIF and
 # LSP publishDiagnostics — with the invalid bytes of messages replaced by U+FFFD and those of
 # paths escaped (\xNN in text and JSON, %NN in SARIF and LSP URIs); no JSON message or file
-# entry is dropped, and every diagnostic keeps its required message.
+# entry is dropped, and every diagnostic keeps its required message. The findings' evidence
+# (the deleted guard as a diff) is carried the same way.
 . "$ROOT/tests/lib.sh"
 cd "$TMPD"
 
@@ -25,6 +26,8 @@ text=$(cat out.text)
 line=$(printf '%s\n' "$text" | grep -a '^csrc/kern.cu:2:1: ')
 expect_contains text.finding-shown "$line" "[D4] "
 expect_contains text.message-replaced-text "$line" "guard removed: \`TORCH_CHECK(n > 0, \"bad $(printf '\357\277\275') input\");\`"
+expect_contains text.evidence-text-replaced "$text" "- csrc/kern.cu:2  TORCH_CHECK(n > 0, \"bad $(printf '\357\277\275') input\");"
+expect_contains text.evidence-path-escaped "$text" "- csrc/b\\xfe.cu:2  TORCH_CHECK(m > 0, \"need m\");"
 expect_contains text.path-escaped "$(printf '%s\n' "$text" | grep -a '^csrc/b')" 'csrc/b\xfe.cu:2:1: '
 
 check_json() {
@@ -40,11 +43,15 @@ if face == 'json':
     out.append('replaced=%d' % sum('\ufffd' in x['message'] for x in f))
     out.append('files=' + ','.join(sorted(x['path'] for x in doc['files'])))
     out.append('paths=' + ','.join(sorted(x['path'] for x in f)))
+    rows = [r for x in f for e in x['evidence'] for r in e['rows']]
+    out.append('evidence-paths=' + ','.join(sorted(r['path'] for r in rows if 'path' in r)))
+    out.append('evidence-replaced=%d' % sum('\ufffd' in r.get('text', '') for r in rows))
 elif face == 'sarif':
     res = [x for x in doc['runs'][0]['results'] if x['ruleId'] == 'D4']
     out.append('results=%d' % len(res))
     out.append('replaced=%d' % sum('\ufffd' in x['message']['text'] for x in res))
     out.append('uris=' + ','.join(sorted(x['locations'][0]['physicalLocation']['artifactLocation']['uri'] for x in res)))
+    out.append('markdown=%d' % sum('markdown' in x['message'] for x in res))
 else:  # a stream of LSP messages
     msgs, i = [], 0
     while True:
@@ -65,9 +72,12 @@ got=$(check_json json out.json)
 expect_contains json.both-findings "$got" "findings=2 replaced=1"
 expect_contains json.every-file-listed "$got" 'files=csrc/b\xfe.cu,csrc/kern.cu,csrc/new\xff.cu'
 expect_contains json.finding-paths-escaped "$got" 'paths=csrc/b\xfe.cu,csrc/kern.cu'
+expect_contains json.evidence-paths-escaped "$got" 'evidence-paths=csrc/b\xfe.cu,csrc/kern.cu'
+expect_contains json.evidence-text-replaced "$got" 'evidence-replaced=1'
 got=$(check_json sarif out.sarif)
 expect_contains sarif.both-results "$got" "results=2 replaced=1"
 expect_contains sarif.uri-escaped "$got" "uris=csrc/b%FE.cu,csrc/kern.cu"
+expect_contains sarif.evidence-markdown-kept "$got" "markdown=2"
 
 # LSP: one session over a file for stdin
 frame() { printf 'Content-Length: %d\r\n\r\n%s' "$(printf '%s' "$1" | wc -c)" "$1"; }

@@ -225,6 +225,11 @@ axis change_checks/perf_claims/no_claims perf_claims.txt nothing
 axis struct_abi/pa_sparse_insert struct_abi.txt found
 axis change_checks/comment_only/prose comment_only.txt found
 axis index_width/hip_token_offset index_width.txt found
+# an axis file shows each finding's evidence as the text report does (D9: its chain of places)
+expect_contains axis.index_width.evidence-chain "$(cat "$TMPD/r-index_width_hip_token_offset.pk/index_width.txt")" "  From \`token_id\` to the global-memory offset:
+    1. the 32-bit product      csrc/kernels/kv_scatter.cu:20  token_id * num_heads * head_dim
+    2. token_id comes from     csrc/kernels/kv_scatter.cu:13  const int token_id = blockIdx.x;
+    3. it reaches the address  csrc/kernels/kv_scatter.cu:20  const T w = in[token_id * num_heads * head_dim + h * head_dim + d];"
 axis python_kernels/triton/mask_shapes triton_masks.txt found
 axis change_checks/pattern_rules/env_knobs pattern_rules.txt found
 axis change_checks/core_tiers/header_fanin core_tiers.txt found

@@ -4,6 +4,7 @@
  * does, head root = head/), runs one collector and compares its findings, printed as
  *   path:line: severity [ID] message
  *     -> path:line: related message
+ *       (its exhibits as `check --format text` shows them, four spaces in)
  * with expected.txt. REVIEW_BLESS=1 in the environment rewrites expected.txt instead.
  * Included by one test file each; everything here is static. */
 #ifndef RL_COLLECTOR_FIXTURE_H
@@ -21,6 +22,7 @@
 #include "engine/diff_parse.h"
 #include "engine/syntax.h"
 #include "engine/util.h"
+#include "lsp/exhibit_render.h"
 #include "tests/unit/unit.h"
 
 /* Stand-ins for the engine's collector helpers, used only until the engine defines them
@@ -156,6 +158,7 @@ static char *fx_format(const finding_list *l)
         for (size_t k = 0; k < f->nrelated; k++)
             sb_addf(&sb, "  -> %s:%d: %s\n", f->related[k].path, f->related[k].range.line,
                     f->related[k].message);
+        exhibit_text(&sb, f->exhibits, f->nexhibits, 4);
     }
     return sb_detach(&sb);
 }

@@ -1,8 +1,9 @@
 // Prints the workflow commands GitHub's own toolkit (@actions/core) writes for the results of
 // a SARIF log from review-lsp (a file path): one `core.warning` (SARIF level warning) or
 // `core.notice` (note) per result, titled "[ID] rule title", its message followed by one
-// "path:line: message" line per related location, at the result's region (the path decoded
-// from the SARIF artifact URI). The batch suite
+// "path:line: message" line per related location (not the places only its evidence shows,
+// marked "exhibit" in their properties: the annotation carries no exhibits), at the result's
+// region (the path decoded from the SARIF artifact URI). The batch suite
 // compares `check --format github` with this, so its escaping and properties are the toolkit's.
 'use strict';
 const fs = require('fs');
@@ -18,6 +19,7 @@ for (const res of run.results) {
   const region = res.locations[0].physicalLocation.region;
   let message = res.message.text;
   for (const rel of res.relatedLocations || []) {
+    if (rel.properties && rel.properties.exhibit) continue;
     message += `\n${file(rel)}:${rel.physicalLocation.region.startLine}: ${rel.message.text}`;
   }
   const props = {

@@ -2,8 +2,9 @@
 -- server for Python, C/C++, CUDA/HIP, CSV, YAML and JSON buffers inside a git repository (one
 -- client per repository), passes the `review` settings, maps `K` (hover) and `gra` (code
 -- action) in the buffers it serves unless those keys are mapped already, adds :ReviewRule [ID],
--- :ReviewChecklist, :ReviewRescan, :ReviewDerived and :ReviewLog, shows the review checklist in
--- a scratch buffer, and opens rule/evidence locations on the client side when the server could
+-- :ReviewChecklist, :ReviewEvidence, :ReviewRescan, :ReviewDerived and :ReviewLog, shows the
+-- review checklist and a line's evidence (tables, diffs; what the hover's "Show evidence" link
+-- opens in VS Code) in scratch buffers, and opens rule/evidence locations on the client side when the server could
 -- not (Neovim without window/showDocument, e.g. Debian's 0.7). Works on Neovim 0.7
 -- (vim.lsp.start_client + buf_attach_client), 0.8-0.10 (vim.lsp.start) and 0.11+
 -- (vim.lsp.config + vim.lsp.enable).
@@ -221,6 +222,9 @@ local client_commands = {
   end,
   ["review.showChecklist"] = function(command, ctx)
     M.show_checklist(nil, ctx and ctx.bufnr, command.arguments)
+  end,
+  ["review.showEvidence"] = function(command, ctx)
+    M.show_evidence(nil, ctx and ctx.bufnr, command.arguments)
   end,
 }
 
@@ -500,6 +504,23 @@ function M.show_checklist(cb, bufnr, arguments)
   end, bufnr)
 end
 
+-- :ReviewEvidence — every exhibit of the findings on the cursor's line (a struct's layout table,
+-- a deleted guard's diff, ...) in full, as Markdown in a scratch buffer.
+function M.show_evidence(cb, bufnr, arguments)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local args = arguments
+  if not args then
+    local line = vim.api.nvim_win_get_cursor(0)[1] - 1
+    args = { { uri = vim.uri_from_bufnr(bufnr), line = line } }
+  end
+  return M.execute("review.showEvidence", args, function(err, result)
+    if not err and type(result) == "table" and type(result.markdown) == "string" then
+      scratch("review://evidence", result.markdown, { filetype = "markdown" })
+    end
+    if cb then cb(err, result) end
+  end, bufnr)
+end
+
 -- :ReviewDerived
 function M.show_derived(cb)
   return M.execute("review.showDerivedRules", {}, function(err, result)
@@ -522,6 +543,8 @@ local function define_commands()
   end, { nargs = "?", complete = complete_rules, desc = "Open a review rule in the rules file" })
   vim.api.nvim_create_user_command("ReviewChecklist", function() M.show_checklist() end,
     { nargs = 0, desc = "Show the review checklist of the change (every derived rule, with its lines)" })
+  vim.api.nvim_create_user_command("ReviewEvidence", function() M.show_evidence() end,
+    { nargs = 0, desc = "Show the evidence of the findings on the cursor's line, in full" })
   vim.api.nvim_create_user_command("ReviewRescan", function() M.rescan() end,
     { nargs = 0, desc = "Review the change again" })
   vim.api.nvim_create_user_command("ReviewDerived", function() M.show_derived() end,
