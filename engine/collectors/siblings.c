@@ -1,136 +1,44 @@
-/* The sibling-drift collector (rule A1): when the change rewrites or removes a line inside a
- * function, look for variants of that function in the same file (names sharing a run of at
- * least 8 characters: `_decode` / `_prefill_opt`, `_2d` / `_3d`) that still carry the old
- * line, and put the finding on the variant's line, with the changed line as related
- * information. Python and C++/HIP alike (aiter#3841, the motivating case, was a HIP kernel).
+/* The sibling-drift collector (rule A1): when the change rewrites or removes a statement, a
+ * parameter or a keyword argument of a function, look for variants of that function in the
+ * same file (names sharing a run of at least 8 characters: `_decode` / `_prefill_opt`, `_2d` /
+ * `_3d`; the kernels nested in two builders of one family) that still carry it, and report
+ * each (changed function, variant) pair once, on the variant's first carried line, with every
+ * carried line and every place the change rewrote as related information. Python and C++/HIP
+ * alike (aiter#3841, the motivating case, was a HIP kernel).
  *
- * Better than the original's regex scan: functions come from the tree (nested defs, methods,
- * decorated, templates, kernels), the changed function of a deleted line is read from the
- * base (so a line deleted at a function's end is not blamed on the next one, and a function
- * the change deleted outright is no fix to copy), lines are compared as code (comments and
- * white space ignored), a line the change moved within its function is not a change, and a
- * variant line the change itself added is not drift. The trivial-line filters are the
- * reference's. */
+ * Units, not lines, are compared (siblings_units.c), by their code without comments, prose in
+ * strings or white space, with the words that tell the two names apart folded out of
+ * identifiers (`stage1_out` matches `stage2_out`; siblings_names.c), and only where the
+ * variant's unit sits among the same code (a neighbour matches). What is not drift, because
+ * the change itself explains the divergence or there is no fix to copy:
+ * - a unit the file still holds as often as before (moved within the function or into a
+ *   helper the change added);
+ * - a variable marked unused, an assignment nobody read or a parameter nobody used deleted, a
+ *   condition that survives its rewrite (siblings_edits.c);
+ * - a rewrite that uses names only the changed function's scope has: its parameters and its
+ *   builder's that the variant lacks, helpers defined beside it, locals derived from them (a
+ *   parameter only one variant's API has);
+ * - a variant the change also edits (looked at, kept on purpose), or one the changed function
+ *   now delegates to (its implementation, not its sibling);
+ * - a function rewritten rather than fixed, or one whose family (builder and kernel) was;
+ * - docstrings, comments, message text, fragments of a statement (never units);
+ * - a function the change deleted outright.
+ * The changed function of a deleted line is read from the base, so a line deleted at a
+ * function's end is not blamed on the next one. Only the changed file is read, and only its
+ * touched functions and their variants are cut into units, so the cost follows the change,
+ * not the tree. */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/collector.h"
-#include "engine/suppress.h" /* text_line_at */
+#include "engine/collectors/siblings.h"
+#include "engine/diff_lines.h"
 #include "engine/syntax.h"
 
-#define MIN_COMMON 8      /* longest common substring of two variant names */
-#define MIN_LINE 25       /* shorter deleted lines never count */
-#define PER_VARIANT_MAX 5 /* findings per variant */
-#define VARIANTS_MAX 3    /* variants flagged per changed line, closest names first */
-
-/* --- line filters (reference §5.4) ------------------------------------------------------- */
-
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
-/* True when s (stripped code) is only brackets, commas and semicolons. */
-static bool is_trivial(const char *s)
-{
-    for (; *s; s++)
-        if (!strchr("{}()[];,\\ \t", *s))
-            return false;
-    return true;
-}
-
-/* True for imports, definitions, decorators and preprocessor lines. */
-static bool is_noise_line(const char *s)
-{
-    static const char *const pre[] = {"from ", "import ", "def ", "async def ", "class ", "@", "#",
-                                      "template", "using ", "namespace ", "typedef ", NULL};
-    for (int i = 0; pre[i]; i++)
-        if (str_starts(s, pre[i]))
-            return true;
-    return false;
-}
-
-/* True for `name = simple` (a bare rebinding, also `name=name,` passing a keyword argument
- * through) and `name: [` (docstring-ish tables). */
-static bool is_rebinding(const char *s)
-{
-    const char *p = s;
-    if (!ident_char(*p))
-        return false;
-    while (ident_char(*p))
-        p++;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    if (*p == ':') {
-        p++;
-        while (*p == ' ')
-            p++;
-        return *p == '[';
-    }
-    if (*p != '=' || p[1] == '=')
-        return false;
-    for (p++; *p; p++)
-        if (!(ident_char(*p) || strchr(".\"'() \t;,", *p)))
-            return false;
-    return true;
-}
-
-/* True when s does something a fix could change: arithmetic, indexing, a comparison, a call
- * chained on a result, a condition, a return or an assignment. */
-static bool is_substantive(const char *s)
-{
-    if (strpbrk(s, "-+*/%<>="))
-        return true;
-    for (const char *p = s; *p; p++) {
-        if (*p == '[' && p > s && ident_char(p[-1]))
-            return true;
-        if (*p == ')') {
-            const char *q = p + 1;
-            while (*q == ' ')
-                q++;
-            if (*q == '.')
-                return true;
-        }
-    }
-    const char *w;
-    if ((w = strstr(s, "if")) && (w == s || !ident_char(w[-1])) && !ident_char(w[2]))
-        return true;
-    if ((w = strstr(s, "return")) && (w == s || !ident_char(w[-1])) && !ident_char(w[6]))
-        return true;
-    return false;
-}
-
-/* A copy of s without white space. */
-static char *no_space(const char *s)
-{
-    strbuf sb;
-    sb_init(&sb);
-    for (; *s; s++)
-        if (!isspace((unsigned char)*s))
-            sb_addc(&sb, *s);
-    return sb_detach(&sb);
-}
-
-/* Length of the longest common substring of a and b. */
-static size_t common_run(const char *a, const char *b)
-{
-    size_t na = strlen(a), nb = strlen(b), best = 0;
-    size_t *prev = xcalloc(nb + 1, sizeof *prev), *cur = xcalloc(nb + 1, sizeof *cur);
-    for (size_t i = 1; i <= na; i++) {
-        for (size_t j = 1; j <= nb; j++) {
-            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : 0;
-            if (cur[j] > best)
-                best = cur[j];
-        }
-        size_t *t = prev;
-        prev = cur;
-        cur = t;
-    }
-    free(prev);
-    free(cur);
-    return best;
-}
+#define RELATED_MAX 24 /* carried lines listed per finding */
+#define EXHIBIT_MAX 6  /* carried lines shown before / after / variant per finding */
 
 /* True when a path is excluded as the reference does (tests, benchmarks, vendored code). */
 static bool excluded_path(const char *p)
@@ -141,126 +49,350 @@ static bool excluded_path(const char *p)
            str_contains(p, "3rdparty") || str_starts(base, "test_");
 }
 
-/* --- reading the change ------------------------------------------------------------------ */
+/* Bytes of a line compared when matching lines by their longest shared run (engine/diff_lines.h
+ * reads the change's lines for this collector as for the others). */
+#define SIB_RUN_CAP 120
 
-/* Length of the longest run of bytes shared by a[0..an) and b[0..bn), white space runs
- * counted as they are; capped inputs keep it cheap. */
-static size_t text_run(const char *a, size_t an, const char *b, size_t bn)
+/* --- pairs ------------------------------------------------------------------------------- */
+
+
+/* A unit of a variant that carries what a changed function lost. */
+typedef struct carried {
+    const sib_unit *u;  /* in the variant (head) */
+    const syn_func *fn; /* the changed function */
+    int at;             /* the head line where it changed there */
+    size_t di;          /* diff index of the deleted line there (for the evidence) */
+} carried;
+
+/* What one variant carries, from one changed function or several (`_2d` and `_4d` fixed the
+ * same way, `_3d` not: one finding on `_3d`). */
+typedef struct pair {
+    const syn_func *v;
+    carried *cs;
+    size_t ncs, cap;
+} pair;
+
+typedef struct pairs {
+    pair *items;
+    size_t n, cap;
+} pairs;
+
+typedef struct scounts {
+    int files, changed_funcs, pairs, lines;
+    int rewritten;     /* changed functions rewritten, not fixed (see sib_rewritten()) */
+    int parse_errors;  /* head files with syntax errors */
+    int no_head;       /* files whose head text could not be had */
+    bool no_base;      /* a base rebuilt from the head failed */
+    char *first_error; /* "path:line" of the first, or NULL */
+} scounts;
+
+/* True when p already lists a unit on line. */
+static bool pair_has_line(const pair *p, int line)
 {
-    if (an > 120)
-        an = 120;
-    if (bn > 120)
-        bn = 120;
-    size_t best = 0, prev[121] = {0}, cur[121] = {0};
-    for (size_t i = 1; i <= an; i++) {
-        for (size_t j = 1; j <= bn; j++) {
-            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : 0;
-            if (cur[j] > best)
-                best = cur[j];
+    for (size_t i = 0; i < p->ncs; i++)
+        if (p->cs[i].u->line == line)
+            return true;
+    return false;
+}
+
+/* Drop the statements of cs that hold another carried unit (a statement carried only because
+ * an argument inside it is: the argument is the line to show). */
+static void drop_implied(carried *cs, size_t *ncs)
+{
+    for (size_t i = 0; i < *ncs; i++) {
+        bool inner = false;
+        for (size_t j = 0; j < *ncs && !inner; j++)
+            inner = j != i && cs[i].u->kind == SIB_STMT && cs[j].u->kind != SIB_STMT &&
+                    cs[j].u->line >= cs[i].u->line && cs[j].u->end_line <= cs[i].u->end_line;
+        if (inner) {
+            memmove(&cs[i], &cs[i + 1], (*ncs - i - 1) * sizeof *cs);
+            (*ncs)--;
+            i--;
         }
-        memcpy(prev, cur, sizeof prev);
+    }
+}
+
+/* True when units a (folded with wa) and b (folded with wb) are the same code, or both
+ * absent. */
+static bool same_folded(const sib_unit *a, const sib_unit *b, const char *wa, const char *wb)
+{
+    if (!a || !b)
+        return !a && !b;
+    char *fa = sib_fold(a->key, wa), *fb = sib_fold(b->key, wb);
+    bool same = strcmp(fa, fb) == 0;
+    free(fa);
+    free(fb);
+    return same;
+}
+
+/* True when the variant's unit sits among the same code as the lost one did: its previous or
+ * its next neighbour matches. Copied code keeps its surroundings; a generic line that only
+ * happens to recur (`if quant_type == QuantType.per_1x32:` in another dispatch) does not. */
+static bool anchored(const sib_removed *r, const sib_unit *vprev, const sib_unit *vnext, const char *wa,
+                     const char *wb)
+{
+    return same_folded(r->prev, vprev, wa, wb) || same_folded(r->next, vnext, wa, wb);
+}
+
+/* Add to ps what variant v carries of the units fn lost (merged into the pair of an earlier
+ * changed function when it names the same variant lines). */
+static void match_pair(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, const sib_removed *rm,
+                       size_t nrm, pairs *ps)
+{
+    char *wa, *wb;
+    sib_naming_words(fn, v, &wa, &wb);
+    char **folded = xcalloc(nrm ? nrm : 1, sizeof *folded);
+    for (size_t i = 0; i < nrm; i++)
+        folded[i] = sib_fold(rm[i].u->key, wa);
+    const sib_unit_list *vu = sib_units_of(h, v);
+    size_t nown;
+    char **own = sib_own_names(fc, h, fn, v, &nown);
+    int *prev = xcalloc(vu->n ? vu->n : 1, sizeof *prev), *next = xcalloc(vu->n ? vu->n : 1, sizeof *next);
+    sib_neighbours(vu, prev, next);
+    pair np = {.v = v};
+    for (size_t i = 0; i < vu->n; i++) {
+        const sib_unit *x = &vu->items[i];
+        if (sib_any_marked(fc->added, fc->hn, x->line, x->end_line) || pair_has_line(&np, x->line))
+            continue;
+        char *fx = sib_fold(x->key, wb);
+        for (size_t k = 0; k < nrm; k++) {
+            if (strcmp(fx, folded[k]) == 0 &&
+                anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
+                         next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
+                !sib_explained(&rm[k], own, nown, h->d->lang)) {
+                *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at, .di = rm[k].di};
+                break;
+            }
+        }
+        free(fx);
+    }
+    free(prev);
+    free(next);
+    for (size_t i = 0; i < nown; i++)
+        free(own[i]);
+    free(own);
+    drop_implied(np.cs, &np.ncs);
+    pair *into = NULL;
+    for (size_t i = 0; i < ps->n && !into && np.ncs; i++)
+        for (size_t k = 0; k < np.ncs && !into; k++)
+            if (ps->items[i].v == v && pair_has_line(&ps->items[i], np.cs[k].u->line))
+                into = &ps->items[i];
+    if (into) {
+        for (size_t k = 0; k < np.ncs; k++)
+            if (!pair_has_line(into, np.cs[k].u->line))
+                *ARRAY_PUSH(into->cs, into->ncs, into->cap) = np.cs[k];
+        free(np.cs);
+    } else if (np.ncs) {
+        *ARRAY_PUSH(ps->items, ps->n, ps->cap) = np;
+    } else {
+        free(np.cs);
+    }
+    for (size_t i = 0; i < nrm; i++)
+        free(folded[i]);
+    free(folded);
+    free(wa);
+    free(wb);
+}
+
+/* The name to show for fn beside other: its plain name, or its qualified one when both plain
+ * names are the same (the `kernel` nested in each of two builders). */
+static const char *shown_name(const syn_func *fn, const syn_func *other)
+{
+    return strcmp(fn->name, other->name) == 0 ? fn->qualname : fn->name;
+}
+
+/* One finding for a pair: on the variant's first carried line, every carried line and every
+ * place the change rewrote as related information, and the first carried lines as evidence
+ * (before, after, the variant's line; head is f's head text). */
+static void emit_pair(collector_ctx *ctx, const change_file *f, const char *head, size_t hlen, pair *p)
+{
+    const char *path = f->path;
+    carried *cs = p->cs;
+    size_t ncs = p->ncs;
+    for (size_t i = 1; i < ncs; i++)
+        for (size_t j = i; j > 0 && cs[j - 1].u->line > cs[j].u->line; j--) {
+            carried t = cs[j];
+            cs[j] = cs[j - 1];
+            cs[j - 1] = t;
+        }
+    strbuf fns;
+    sb_init(&fns);
+    size_t nfns = 0;
+    for (size_t i = 0; i < ncs; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = cs[j].fn == cs[i].fn;
+        if (!seen)
+            sb_addf(&fns, "%s`%s`", nfns++ ? " and " : "", shown_name(cs[i].fn, p->v));
+    }
+    char *more = ncs > 1 ? xasprintf(" (and %zu more)", ncs - 1) : xstrdup("");
+    finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, path, cs[0].u->line,
+                               "`%s` still has %s this change rewrote in %s: `%s`%s — fix %s here "
+                               "too or say why %s",
+                               shown_name(p->v, cs[0].fn), ncs == 1 ? "a line" : "lines", fns.buf,
+                               cs[0].u->shown, more,
+                               ncs == 1 ? "it" : "them", ncs == 1 ? "it differs" : "they differ");
+    free(more);
+    sb_free(&fns);
+    for (size_t i = 0; i < ncs && i < RELATED_MAX; i++)
+        finding_add_related(fi, path, cs[i].u->line, "still has `%s`", cs[i].u->shown);
+    if (ncs > RELATED_MAX)
+        finding_add_related(fi, path, cs[RELATED_MAX].u->line, "and %zu more line(s)", ncs - RELATED_MAX);
+    for (size_t i = 0; i < ncs; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = cs[j].at == cs[i].at;
+        if (!seen)
+            finding_add_related(fi, path, cs[i].at, "rewritten here in `%s`", shown_name(cs[i].fn, p->v));
+    }
+    for (size_t i = 0; i < ncs && i < EXHIBIT_MAX; i++)
+        sib_add_exhibit(fi, f, cs[i].di, cs[i].at, shown_name(cs[i].fn, p->v), shown_name(p->v, cs[i].fn), head,
+                        hlen, cs[i].u->line);
+}
+
+/* The edited unit of the head function of u's kind most like u (the longest run of code they
+ * share, at least 12 characters and 40% of u's): what u was rewritten as, wherever git put
+ * it. NULL when none is. */
+static const sib_unit *rewritten_as(const sib_unit *u, const sib_unit_list *hu, const bool *edited)
+{
+    const sib_unit *best = NULL;
+    size_t best_run = 0, ul = strlen(u->key), need = ul * 2 / 5 > 12 ? ul * 2 / 5 : 12;
+    for (size_t i = 0; i < hu->n; i++) {
+        if (!edited[i] || hu->items[i].kind != u->kind)
+            continue;
+        size_t run = diff_lines_text_run(u->key, ul, hu->items[i].key, strlen(hu->items[i].key),
+                                         SIB_RUN_CAP);
+        if (run >= need && run > best_run) {
+            best = &hu->items[i];
+            best_run = run;
+        }
     }
     return best;
 }
 
-/* The head line for deleted diff line i: in a rewrite (deletions followed by additions) the
- * added line most like it; otherwise where the deletion happened. */
-static int deleted_head_line(const change_file *f, size_t i, int last)
+/* sib_piece_moved for u, asked of the whole statement when u is only its first line (the
+ * piece taken out may sit on the lines after it: `.to(` then `tl.float32)`). */
+static bool piece_moved(sib_change *fc, sib_side *b, sib_side *h, const syn_func *hf, const sib_unit_list *bu,
+                        const sib_unit_list *hu, const bool *edited, const sib_unit *u, const sib_unit *twin)
 {
-    size_t s = i, e = i;
-    while (s > 0 && f->lines[s - 1].kind == '-')
-        s--;
-    while (e < f->nlines && f->lines[e].kind == '-')
-        e++;
-    size_t a = e;
-    while (a < f->nlines && f->lines[a].kind == '+')
-        a++;
-    int line = f->lines[i].new_no;
-    if (a > e) {
-        /* the added line most like the deleted one (longest shared run of text), else the
-         * one at the same position in the block */
-        size_t k = i - s, pick = k < a - e ? e + k : a - 1, best = 0;
-        if (e - s <= 24 && a - e <= 24)
-            for (size_t j = e; j < a; j++) {
-                size_t run = text_run(f->lines[i].text, f->lines[i].len, f->lines[j].text, f->lines[j].len);
-                if (run > best || (run == best && run > 0 && j == e + k)) {
-                    best = run;
-                    pick = j;
-                }
-            }
-        if (best >= 8 || k < a - e)
-            line = f->lines[pick].new_no;
-    }
-    if (last > 0 && line > last)
-        line = last;
-    return line < 1 ? 1 : line;
+    if (u->kind != SIB_HEAD)
+        return sib_piece_moved(fc, b, h, hf, u, twin);
+    for (size_t i = 0; i < bu->n; i++)
+        if (bu->items[i].kind == SIB_STMT && bu->items[i].line == u->line)
+            return sib_piece_moved(fc, b, h, hf, &bu->items[i], rewritten_as(&bu->items[i], hu, edited));
+    return false;
 }
 
-/* A line of doc d (or, without a doc, text) with its comments removed, stripped. */
-static char *norm_code(const syntax_doc *d, int line, syn_lang lang, const char *text, size_t len)
+/* The units fn (base bf, head hf) lost: counted units holding a deleted line whose key the
+ * head function has fewer of, and the touched functions of the file too (not moved). */
+static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const syn_func *bf, const syn_func *hf, size_t *n)
 {
-    char *c = NULL;
-    if (d) {
-        size_t tl;
-        const char *t = syntax_line_text(d, line, &tl);
-        size_t a = tl, b = len;
-        if (t && a > 0 && t[a - 1] == '\r')
-            a--;
-        if (text && b > 0 && text[b - 1] == '\r')
-            b--;
-        if (t && (!text || (a == b && memcmp(t, text, a) == 0)))
-            c = syntax_line_nocomment(d, line);
+    sib_removed *rm = NULL;
+    size_t cap = 0;
+    *n = 0;
+    const sib_unit_list *bu = sib_units_of(b, bf), *hu = sib_units_of(h, hf);
+    int *prev = xcalloc(bu->n ? bu->n : 1, sizeof *prev), *next = xcalloc(bu->n ? bu->n : 1, sizeof *next);
+    sib_neighbours(bu, prev, next);
+    bool *edited = xcalloc(hu->n ? hu->n : 1, sizeof *edited);
+    for (size_t i = 0; i < hu->n; i++)
+        edited[i] = sib_any_marked(fc->added, fc->hn, hu->items[i].line, hu->items[i].end_line);
+    for (size_t i = 0; i < bu->n; i++) {
+        const sib_unit *u = &bu->items[i];
+        if (!u->counts || !sib_any_marked(fc->deleted, fc->bn, u->line, u->end_line))
+            continue;
+        if (sib_key_count(h, hf, u->key) >= sib_key_count(b, bf, u->key))
+            continue;
+        if (sib_touched_count(h, fc->touched_h, fc->nth, u->key) >= sib_touched_count(b, fc->touched_b, fc->ntb, u->key) ||
+            sib_written_again(fc, b, h, u->key))
+            continue; /* moved, not rewritten */
+        if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u))
+            continue;
+        const sib_unit *twin = rewritten_as(u, hu, edited);
+        if (sib_condition_kept(u, twin) || piece_moved(fc, b, h, hf, bu, hu, edited, u, twin))
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < *n && !dup; k++)
+            dup = strcmp(rm[k].u->key, u->key) == 0;
+        if (dup)
+            continue;
+        size_t di = sib_first_deleted(fc->f, u->line, u->end_line);
+        sib_removed *r = ARRAY_PUSH(rm, *n, cap);
+        r->u = u;
+        r->prev = prev[i] < 0 ? NULL : &bu->items[prev[i]];
+        r->next = next[i] < 0 ? NULL : &bu->items[next[i]];
+        r->at = di < fc->f->nlines ? diff_lines_deleted_head(fc->f, di, fc->hn, SIB_RUN_CAP) : hf->name_line;
+        if (r->at < hf->start_line || r->at > hf->end_line)
+            r->at = r->at < hf->start_line ? hf->start_line : hf->end_line;
+        r->repl = di < fc->f->nlines ? sib_replacement(fc->f, di) : xstrdup("");
+        r->di = di;
+        if (twin) {
+            char *both = xasprintf("%s%s\n", r->repl, twin->code);
+            free(r->repl);
+            r->repl = both;
+        }
     }
-    if (!c && text)
-        c = syntax_text_nocomment(lang, text, len);
-    if (!c)
-        return xstrdup("");
-    char *s = str_strip(c);
-    free(c);
-    return s;
+    free(edited);
+    free(prev);
+    free(next);
+    return rm;
 }
 
-/* --- the collector ----------------------------------------------------------------------- */
-
-typedef struct scounts {
-    int files, changed_funcs, variants, found;
-    int parse_errors;        /* head files with syntax errors */
-    int no_head;             /* files whose head text could not be had */
-    char *first_error;       /* "path:line" of the first, or NULL */
-} scounts;
-
-typedef struct hit {
-    const syn_func *variant;
-    int line;
-} hit;
-
-/* True when function a lies inside b or b inside a. */
-static bool nested(const syn_func *a, const syn_func *b)
+/* Compare every touched function of the file with its variants (head: the file's head text,
+ * for the evidence). */
+static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_side *h, const char *head, size_t hlen,
+                         scounts *c)
 {
-    return (a->start_byte <= b->start_byte && b->end_byte <= a->end_byte) ||
-           (b->start_byte <= a->start_byte && a->end_byte <= b->end_byte);
-}
-
-/* The head function a deleted line belongs to: by its base function's qualified name when the
- * base parsed (NULL when that function is gone from the head), else by its head position. */
-static const syn_func *changed_function(const syn_func_list *hf, const syn_func_list *bf, bool have_base,
-                                        int old_no, int head_line, bool *in_signature)
-{
-    *in_signature = false;
-    if (have_base) {
-        const syn_func *b = syntax_enclosing_function(bf, old_no);
-        if (!b)
-            return NULL;
-        *in_signature = old_no < b->body_line || old_no == b->name_line;
-        for (size_t i = 0; i < hf->n; i++)
-            if (strcmp(hf->items[i].qualname, b->qualname) == 0)
-                return &hf->items[i];
-        return NULL;
+    typedef struct changed {
+        const syn_func *hf;
+        sib_removed *rm;
+        size_t nrm;
+        bool rewritten;
+    } changed;
+    changed *ch = xcalloc(fc->ntb ? fc->ntb : 1, sizeof *ch);
+    for (size_t t = 0; t < fc->ntb; t++) {
+        const syn_func *bf = fc->touched_b[t];
+        ch[t].hf = sib_counterpart(b->fl, bf, h->fl);
+        if (!ch[t].hf)
+            continue; /* deleted outright or renamed: no fix to copy */
+        ch[t].rm = lost_units(fc, b, h, bf, ch[t].hf, &ch[t].nrm);
+        ch[t].rewritten = ch[t].nrm > 0 && sib_rewritten(fc, bf, ch[t].nrm);
     }
-    const syn_func *h = syntax_enclosing_function(hf, head_line);
-    if (!h || h->start_line == head_line)
-        h = syntax_enclosing_function(hf, head_line - 1);
-    return h;
+    pairs ps = {0};
+    for (size_t t = 0; t < fc->ntb; t++) {
+        if (!ch[t].hf || ch[t].nrm == 0)
+            continue;
+        /* a function whose family (the outermost function holding it: a builder and its
+         * kernel) was rewritten is part of that rewrite */
+        const syn_func *top = sib_outermost(h, ch[t].hf);
+        bool in_rewrite = false;
+        for (size_t k = 0; k < fc->ntb && !in_rewrite; k++)
+            in_rewrite = ch[k].rewritten && sib_within(top, ch[k].hf);
+        if (in_rewrite) {
+            c->rewritten++;
+            continue;
+        }
+        c->changed_funcs++;
+        for (size_t v = 0; v < h->fl->n; v++) {
+            const syn_func *var = &h->fl->items[v];
+            /* a variant the change also edits was looked at: what it keeps, it keeps on purpose */
+            if (sib_is_variant(ch[t].hf, var) && !sib_any_marked(fc->changed, fc->hn, var->start_line, var->end_line) &&
+                !sib_delegates_to(fc, h, ch[t].hf, var))
+                match_pair(fc, h, ch[t].hf, var, ch[t].rm, ch[t].nrm, &ps);
+        }
+    }
+    for (size_t t = 0; t < fc->ntb; t++) {
+        for (size_t i = 0; i < ch[t].nrm; i++)
+            free(ch[t].rm[i].repl);
+        free(ch[t].rm);
+    }
+    free(ch);
+    for (size_t i = 0; i < ps.n; i++) {
+        emit_pair(ctx, fc->f, head, hlen, &ps.items[i]);
+        c->pairs++;
+        c->lines += (int)ps.items[i].ncs;
+        free(ps.items[i].cs);
+    }
+    free(ps.items);
 }
 
 /* The functions of doc d: the shared cache's list when there is one, else computed into
@@ -274,77 +406,9 @@ static const syn_func_list *functions_of(collector_ctx *ctx, const syntax_doc *d
     return local;
 }
 
-
-/* A line of text, stripped (new string; "" when the line is not there). */
-static char *stripped_line(const char *text, size_t len, int line)
+/* Review one file: parse head and base, then compare. */
+static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c)
 {
-    const char *l;
-    size_t n;
-    if (!text_line_at(text, len, line, &l, &n))
-        return xstrdup("");
-    char *raw = xstrndup(l, n), *st = str_strip(raw);
-    free(raw);
-    return st;
-}
-
-/* True when a diff line holds no code: blank, or only a comment. */
-static bool no_code(const diff_line *l)
-{
-    size_t k = 0;
-    while (k < l->len && isspace((unsigned char)l->text[k]))
-        k++;
-    const char *t = l->text + k;
-    size_t n = l->len - k;
-    return n == 0 || t[0] == '#' || t[0] == '*' || (n > 1 && t[0] == '/' && (t[1] == '/' || t[1] == '*'));
-}
-
-/* The added line that took deleted diff line i's place: in the run of added lines right after
- * its run of deleted lines, the code line (comments and blank lines skipped) at the same
- * position (the last when there are fewer), or -1 when the change adds no code there. */
-static long replacement_of(const change_file *f, size_t i)
-{
-    size_t first = i, end = i;
-    while (first > 0 && f->lines[first - 1].kind == '-')
-        first--;
-    while (end < f->nlines && f->lines[end].kind == '-')
-        end++;
-    long pick = -1;
-    size_t ncode = 0;
-    for (size_t k = end; k < f->nlines && f->lines[k].kind == '+'; k++) {
-        if (no_code(&f->lines[k]))
-            continue;
-        if (ncode++ <= i - first)
-            pick = (long)k;
-    }
-    return pick;
-}
-
-/* The rewritten line beside the variant's: the changed function's line before and after the
- * change, aligned over the variant's line that still has the old text. */
-static void add_pair_exhibit(finding *fi, const change_file *f, size_t i, int at, const char *fn,
-                             const char *var, const char *head, size_t hlen, int var_line)
-{
-    exhibit *e = finding_add_exhibit(fi, EXHIBIT_PAIR, "`%s` rewrote a line `%s` still has", fn, var);
-    char *before = xstrndup(f->lines[i].text, f->lines[i].len), *b = str_strip(before);
-    exhibit_add_line(e, "before", f->path, at, b);
-    free(before);
-    free(b);
-    long r = replacement_of(f, i);
-    if (r >= 0) {
-        char *after = stripped_line(head, hlen, f->lines[r].new_no);
-        exhibit_add_line(e, "after", f->path, f->lines[r].new_no, after);
-        free(after);
-    } else {
-        exhibit_add_line(e, "after", NULL, 0, "(deleted)");
-    }
-    char *kept = stripped_line(head, hlen, var_line);
-    exhibit_add_line(e, "variant", f->path, var_line, kept);
-    free(kept);
-}
-/* Review one file. */
-static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, bool *no_base)
-{
-    syn_lang lang = syntax_lang_of_path(f->path);
     char *cause = NULL;
     size_t hlen = 0, blen = 0;
     char *head = change_head_text(ctx->chg, f, &hlen, &cause);
@@ -358,21 +422,17 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     const syntax_doc *hd = collector_doc(ctx, f, false, head, hlen, &hown, &cause);
     free(cause);
     cause = NULL;
-    if (!hd) {
+    syn_func_list hlocal = {0}, blocal = {0};
+    const syn_func_list *hfl = hd ? functions_of(ctx, hd, &hlocal) : NULL;
+    if (!hd || hfl->n < 2) {
+        syn_func_list_free(&hlocal);
+        syntax_free(hown);
         free(head);
         return;
     }
     if (hd->has_errors && c->parse_errors++ == 0) {
         int col;
         c->first_error = xasprintf("%s:%d", f->path, syntax_first_error(hd, &col, NULL));
-    }
-    syn_func_list hlocal = {0}, blocal = {0};
-    const syn_func_list *hfp = functions_of(ctx, hd, &hlocal), *bfp = &blocal;
-    if (hfp->n < 2) {
-        syn_func_list_free(&hlocal);
-        syntax_free(hown);
-        free(head);
-        return;
     }
     c->files++;
     char *base = collector_base_text(ctx, f, &blen, &cause);
@@ -383,148 +443,19 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c, 
     const syntax_doc *bd = base ? collector_doc(ctx, f, true, base, blen, &bown, &cause) : NULL;
     free(cause);
     free(base);
-    if (bd)
-        bfp = functions_of(ctx, bd, &blocal);
-    else
-        *no_base = true;
-    const syn_func_list hf = *hfp, bf = *bfp; /* borrowed views */
-
-    /* what the change added to this file: normalised added lines and their head line numbers */
-    char **added = xcalloc(f->nlines ? f->nlines : 1, sizeof *added);
-    bool *added_line = xcalloc((size_t)hd->nlines + 2, sizeof *added_line);
-    for (size_t i = 0; i < f->nlines; i++) {
-        const diff_line *l = &f->lines[i];
-        if (l->kind != '+')
-            continue;
-        char *code = norm_code(hd, l->new_no, lang, l->text, l->len);
-        added[i] = no_space(code);
-        free(code);
-        if (l->new_no >= 1 && l->new_no <= hd->nlines)
-            added_line[l->new_no] = true;
+    if (bd) {
+        sib_side b, h;
+        sib_side_init(&b, bd, functions_of(ctx, bd, &blocal));
+        sib_side_init(&h, hd, hfl);
+        sib_change fc;
+        sib_change_init(&fc, f, &b, &h);
+        compare_file(ctx, &fc, &b, &h, head, hlen, c);
+        sib_change_free(&fc);
+        sib_side_free(&b);
+        sib_side_free(&h);
+    } else {
+        c->no_base = true;
     }
-    /* head lines' normalised code, computed on demand */
-    char **hnorm = xcalloc((size_t)hd->nlines + 2, sizeof *hnorm);
-    hit *hits = NULL;
-    size_t nhits = 0, hits_cap = 0;
-    const syn_func **seen_funcs = NULL;
-    size_t nseen = 0, seen_cap = 0;
-    const syn_func *ord_fn = NULL;
-    size_t *order = xcalloc(hf.n ? hf.n : 1, sizeof *order), *runs = xcalloc(hf.n ? hf.n : 1, sizeof *runs);
-    size_t nord = 0;
-
-    for (size_t i = 0; i < f->nlines; i++) {
-        const diff_line *l = &f->lines[i];
-        if (l->kind != '-')
-            continue;
-        char *code = norm_code(bd, l->old_no, lang, l->text, l->len);
-        bool keep = strlen(code) >= MIN_LINE && !is_trivial(code) && !is_noise_line(code) &&
-                    !is_rebinding(code) && is_substantive(code);
-        char *key = keep ? no_space(code) : NULL;
-        int at = keep ? deleted_head_line(f, i, hd->nlines) : l->new_no;
-        bool in_sig = false;
-        const syn_func *fn = keep ? changed_function(&hf, &bf, bd != NULL, l->old_no, at, &in_sig) : NULL;
-        if (!fn || in_sig)
-            keep = false;
-        else if (at > fn->end_line)
-            at = fn->end_line; /* deleted at the function's end: point at its last line */
-        /* moved within the file, not changed */
-        for (size_t k = 0; keep && k < f->nlines; k++)
-            if (added[k] && strcmp(added[k], key) == 0)
-                keep = false;
-        if (keep) {
-            bool counted = false;
-            for (size_t k = 0; k < nseen; k++)
-                counted |= seen_funcs[k] == fn;
-            if (!counted) {
-                *ARRAY_PUSH(seen_funcs, nseen, seen_cap) = fn;
-                c->changed_funcs++;
-            }
-        }
-        /* the variants, closest names first (longest shared run), at most VARIANTS_MAX; the
-         * list is kept while consecutive deleted lines belong to the same function */
-        if (keep && fn != ord_fn) {
-            ord_fn = fn;
-            nord = 0;
-            for (size_t v = 0; v < hf.n; v++) {
-                const syn_func *var = &hf.items[v];
-                if (var == fn || nested(var, fn) || !*var->name || strcmp(var->name, fn->name) == 0)
-                    continue;
-                runs[v] = common_run(fn->name, var->name);
-                if (runs[v] < MIN_COMMON)
-                    continue;
-                size_t at_ = nord++;
-                while (at_ > 0 && runs[order[at_ - 1]] < runs[v]) {
-                    order[at_] = order[at_ - 1];
-                    at_--;
-                }
-                order[at_] = v;
-            }
-        }
-        int lines_flagged_variants = 0;
-        for (size_t oi = 0; keep && oi < nord && lines_flagged_variants < VARIANTS_MAX; oi++) {
-            const syn_func *var = &hf.items[order[oi]];
-            bool flagged = false;
-            int per_variant = 0;
-            for (size_t k = 0; k < nhits; k++)
-                per_variant += hits[k].variant == var;
-            for (int ln = var->body_line; ln <= var->end_line && per_variant < PER_VARIANT_MAX; ln++) {
-                if (ln < 1 || ln > hd->nlines || added_line[ln])
-                    continue;
-                /* a line of a function nested in the variant belongs to that function */
-                const syn_func *owner = syntax_enclosing_function(&hf, ln);
-                if (owner != var)
-                    continue;
-                if (!hnorm[ln]) {
-                    char *hc = norm_code(hd, ln, lang, NULL, 0);
-                    hnorm[ln] = no_space(hc);
-                    free(hc);
-                }
-                if (strcmp(hnorm[ln], key) != 0)
-                    continue;
-                bool dup = false;
-                for (size_t k = 0; k < nhits; k++)
-                    dup |= hits[k].line == ln;
-                if (dup)
-                    continue;
-                hit *h = ARRAY_PUSH(hits, nhits, hits_cap);
-                h->variant = var;
-                h->line = ln;
-                per_variant++;
-                flagged = true;
-                char *raw = xstrndup(l->text, l->len), *q = str_strip(raw);
-                free(raw);
-                finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, f->path, ln,
-                                           "`%s` still has the line this change rewrote in `%s`: "
-                                           "`%s` — fix it here too or say why it differs",
-                                           var->name, fn->name, q);
-                finding_add_related(fi, f->path, at, "changed here in `%s`", fn->name);
-                add_pair_exhibit(fi, f, i, at, fn->name, var->name, head, hlen, ln);
-                free(q);
-                c->found++;
-            }
-            lines_flagged_variants += flagged;
-        }
-        free(key);
-        free(code);
-    }
-    /* count distinct variants with hits */
-    for (size_t k = 0; k < nhits; k++) {
-        bool first = true;
-        for (size_t j = 0; j < k; j++)
-            first &= hits[j].variant != hits[k].variant;
-        c->variants += first;
-    }
-    for (size_t i = 0; i < f->nlines; i++)
-        free(added[i]);
-    free(added);
-    free(added_line);
-    for (int ln = 0; ln <= hd->nlines + 1; ln++)
-        free(hnorm[ln]);
-    free(hnorm);
-    free(hits);
-    free(seen_funcs);
-    free(order);
-    free(runs);
     syn_func_list_free(&hlocal);
     syn_func_list_free(&blocal);
     syntax_free(hown);
@@ -542,49 +473,80 @@ static bool reads(const change_file *f)
 
 /* What one file's stage counted, for the status line. */
 typedef struct sib_facts {
-    scounts c;
-    bool no_base;
-    int error_line;          /* the head's first syntax error (c.parse_errors set), else 0 */
+    scounts c;                /* first_error is moved to error_line */
+    int error_line;           /* the head's first syntax error (c.parse_errors set), else 0 */
+    collector_coverage cov;   /* how much of its added C/C++ code the parser read */
 } sib_facts;
 
-/* The per-file stage: variants of the file's changed functions still carrying its old lines. */
+/* The per-file stage: variants of the file's changed functions still carrying what it rewrote. */
 static void siblings_stage(collector_file_ctx *fx)
 {
     sib_facts *t = xcalloc(1, sizeof *t);
-    siblings_file(fx->review, fx->f, &t->c, &t->no_base);
+    siblings_file(fx->review, fx->f, &t->c);
     if (t->c.first_error) {
         const char *colon = strrchr(t->c.first_error, ':');
         t->error_line = colon ? atoi(colon + 1) : 0;
         free(t->c.first_error);
         t->c.first_error = NULL;
     }
+    collector_file_coverage(fx->review, fx->f, false, &t->cov);
     fx->facts = t;
+}
+
+/* The coverage note over every C/C++ file of the change: from the facts of the files read,
+ * counted here for the others, in the change's order. */
+static void coverage_note(collector_ctx *ctx, const collector_files *files, strbuf *out)
+{
+    size_t n = ctx->chg->nfiles;
+    collector_coverage *cov = xcalloc(n + 1, sizeof *cov);
+    const sib_facts **facts = xcalloc(n + 1, sizeof *facts);
+    for (size_t k = 0; k < files->n; k++) {
+        ptrdiff_t i = files->items[k].f - ctx->chg->files;
+        if (i >= 0 && (size_t)i < n)
+            facts[i] = files->items[k].facts;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (facts[i]) {
+            cov[i] = facts[i]->cov;
+            cov[i].path = ctx->chg->files[i].path; /* the kept count may be an earlier review's */
+        } else {
+            collector_file_coverage(ctx, &ctx->chg->files[i], false, &cov[i]);
+        }
+    }
+    free(facts);
+    collector_coverage_join(cov, n, out);
+    free(cov);
 }
 
 /* The change-wide stage: the status line from every file's counts. */
 static void siblings_change(collector_ctx *ctx, const collector_files *files)
 {
     scounts c = {0};
-    bool no_base = false;
     int candidates = (int)files->n;
     for (size_t i = 0; i < files->n; i++) {
         const sib_facts *t = files->items[i].facts;
         c.files += t->c.files;
         c.changed_funcs += t->c.changed_funcs;
-        c.variants += t->c.variants;
-        c.found += t->c.found;
+        c.pairs += t->c.pairs;
+        c.lines += t->c.lines;
+        c.rewritten += t->c.rewritten;
         c.no_head += t->c.no_head;
+        c.no_base |= t->c.no_base;
         if (t->c.parse_errors && c.parse_errors++ == 0)
             c.first_error = xasprintf("%s:%d", files->items[i].f->path, t->error_line);
-        no_base |= t->no_base;
     }
     strbuf nb;
     sb_init(&nb);
-    if (no_base)
-        sb_adds(&nb, " (base text unavailable: changed functions placed by head position)");
+    if (c.no_base)
+        sb_adds(&nb, " (the base text of some file was unavailable: not compared)");
     if (c.parse_errors)
         sb_addf(&nb, "; syntax errors in %d head file(s), first at %s (functions read where "
                      "the parser recovered)", c.parse_errors, c.first_error);
+    if (c.rewritten)
+        sb_addf(&nb, "; %d changed function(s) not compared: rewritten rather than fixed",
+                c.rewritten);
+    /* added C/C++ lines no parse read, or read only in another #if branch: said, not hidden */
+    coverage_note(ctx, files, &nb);
     const char *note = nb.buf ? nb.buf : "";
     if (candidates > 0 && c.no_head == candidates)
         collector_status(ctx, "skipped: the head text of the %d changed file(s) is not available "
@@ -592,14 +554,14 @@ static void siblings_change(collector_ctx *ctx, const collector_files *files)
     else if (candidates == 0)
         collector_status(ctx, "skipped: no changed Python or C++ file with deleted lines (new files, "
                               "tests and benchmarks are not checked)");
-    else if (c.found == 0)
+    else if (c.pairs == 0)
         collector_status(ctx, "nothing found: no variant of the %d changed function(s) still carries "
-                              "a changed line (%d file(s) with two or more functions)%s",
+                              "what the change rewrote (%d file(s) with two or more functions)%s",
                          c.changed_funcs, c.files, note);
     else
-        collector_status(ctx, "found %d line(s) in %d variant(s) still carrying what %d changed "
+        collector_status(ctx, "found %d variant(s) still carrying %d unit(s) that %d changed "
                               "function(s) rewrote%s",
-                         c.found, c.variants, c.changed_funcs, note);
+                         c.pairs, c.lines, c.changed_funcs, note);
     sb_free(&nb);
     free(c.first_error);
 }

@@ -65,6 +65,10 @@ check_case_diff guards "D4 B7" zeros_to_empty
 check_case_diff guards "D4 B7" optional_checked
 check_case_diff siblings A1 hip_3841
 check_case_diff siblings A1 methods
+check_case_diff siblings A1 kwarg_rewritten
+check_case_diff siblings A1 builder_kernel
+check_case_diff siblings A1 not_drift_units
+check_case_diff siblings A1 param_suffix_renamed
 
 # --- degraded inputs ---------------------------------------------------------------------------
 # A diff with no head tree: deleted guards are still read from the diff lines.

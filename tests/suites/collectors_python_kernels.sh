@@ -68,6 +68,7 @@ for kind in aot:aot_pairing imports:imports triton:triton_masks; do
   done
 done
 check_case_diff aot aot_pairing tile_resolver
+check_case_diff aot aot_pairing import_forms
 check_case_diff imports imports rebase_signal
 check_case_diff triton triton_masks mask_shapes
 

@@ -10,7 +10,8 @@
 # definition of a struct beside the legacy one and its own size assertion (which pins only the
 # legacy one: no D11); decoration macros
 # defined in a header and used in a .cu file; an #if 0 block holding an old copy of a function
-# (never read as code); a changed line the grammar cannot read (the status says so).
+# (never read as code); a changed line the grammar cannot read (the status says so), also
+# beside a sibling finding in the same file (the siblings status says so too).
 . "$ROOT/tests/lib.sh"
 cd "$TMPD"
 

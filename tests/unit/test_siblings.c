@@ -21,25 +21,47 @@ static void run_case(const char *name, const char *want_status)
 }
 
 /* aiter#3841: a HIP decode kernel's 32-bit strided access fixed, the _prefill_opt kernel
- * beside it not; a kernel whose name is no variant keeps the line silently. */
-TEST(hip_3841) { run_case("hip_3841", "found 2 line(s) in 1 variant(s)"); }
-/* Triton _2d fixed, _3d not (found), _4d fixed the same way (silent). */
-TEST(triton_2d_3d) { run_case("triton_2d_3d", "found 2 line(s) in 1 variant(s)"); }
-/* Methods: forward_decode fixed (including a line deleted at its end), forward_prefill not. */
-TEST(methods) { run_case("methods", "found 2 line(s) in 1 variant(s)"); }
-/* Trivial lines, a line moved within its function, a function deleted outright, names that
- * share too little, test files: nothing. */
+ * beside it not: one finding on the variant, both lines as related information; a kernel
+ * whose name is no variant keeps the lines silently. */
+TEST(hip_3841) { run_case("hip_3841", "found 1 variant(s) still carrying 2 unit(s)"); }
+/* Triton _2d fixed, _3d not (found, once, though _4d was fixed the same way), _4d fixed. */
+TEST(triton_2d_3d) { run_case("triton_2d_3d", "found 1 variant(s) still carrying 2 unit(s)"); }
+/* Methods: forward_decode fixed (including a statement deleted at its end), forward_prefill
+ * not. */
+TEST(methods) { run_case("methods", "found 1 variant(s) still carrying 2 unit(s)"); }
+/* Trivial lines, a statement moved within its function, a function deleted outright, names
+ * that share too little, test files: nothing. */
 TEST(not_drift) { run_case("not_drift", "nothing found"); }
-
-/* Keyword pass-through lines never count, strings are compared as written (equal length is
- * not equal text), and a changed line is reported in at most 3 variants. */
-TEST(filters) { run_case("filters", "found 4 line(s) in 4 variant(s)"); }
+/* Keyword arguments passing a name along never count, a name-like string is compared as
+ * written, a statement carried only through its argument shows the argument, and a rewrite
+ * is reported once per variant (four variants here). */
+TEST(filters) { run_case("filters", "found 5 variant(s)"); }
+/* A parameter dropped (with its use) from the kernel of _build_kernel, still in the kernel of
+ * _build_kernel_ksplit: one finding on the parameter, the use as related information; an
+ * unused parameter dropped the same way is a clean-up and says nothing. */
+TEST(param_dropped) { run_case("param_dropped", "found 1 variant(s) still carrying 2 unit(s)"); }
+/* A keyword argument rewritten in _flydsl_stage1_wrapper, still in _flydsl_stage2_wrapper;
+ * `stage1_cfg` and `stage2_cfg` are the same name once the variants' own words are folded. */
+TEST(kwarg_rewritten) { run_case("kwarg_rewritten", "found 1 variant(s) still carrying 2 unit(s)"); }
+/* A tuple-unpacking statement rewritten in _fused_moe_impl, still in fused_moe_2stages. */
+TEST(tuple_unpack) { run_case("tuple_unpack", "found 1 variant(s) still carrying 1 unit(s)"); }
+/* The output allocation fixed in one asm wrapper, not in its _ps_ twin. */
+TEST(asm_twin) { run_case("asm_twin", "found 1 variant(s) still carrying 1 unit(s)"); }
+/* A line of the kernel nested in one build_..._module builder fixed, not in the kernel of the
+ * other builder of the family. */
+TEST(builder_kernel) { run_case("builder_kernel", "found 1 variant(s) still carrying 1 unit(s)"); }
+/* Not drift: error-message text reworded in one variant; a rewrite that follows a parameter
+ * only one variant has (num_decodes); a statement deleted whose last-line fragment recurs in
+ * an unrelated condition of another variant; loop bodies moved into a helper the change adds. */
+TEST(not_drift_units) { run_case("not_drift_units", "nothing found"); }
 
 int main(void)
 {
     static const unit_case cases[] = {
-        UNIT_CASE(hip_3841), UNIT_CASE(triton_2d_3d), UNIT_CASE(methods), UNIT_CASE(not_drift),
-        UNIT_CASE(filters),
+        UNIT_CASE(hip_3841),      UNIT_CASE(triton_2d_3d),  UNIT_CASE(methods),
+        UNIT_CASE(not_drift),     UNIT_CASE(filters),       UNIT_CASE(param_dropped),
+        UNIT_CASE(kwarg_rewritten), UNIT_CASE(tuple_unpack), UNIT_CASE(asm_twin),
+        UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;

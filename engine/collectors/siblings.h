@@ -1,0 +1,185 @@
+/* The pieces of the sibling-drift collector (rule A1) shared by its files:
+ * siblings_units.c cuts a function into the units the collector compares (statements,
+ * parameters, call arguments, lines of code templates held in strings) with a normalised key
+ * each; siblings_names.c says which functions are variants of each other and folds the
+ * naming suffix that tells two variants apart out of a key; siblings_edits.c recognises the
+ * edits that are no fix to copy (renames, dead code removed); siblings_file.c holds one
+ * changed file's two sides and what the change did to it; siblings_scope.c says which
+ * divergences the change itself explains; siblings.c is the collector.
+ *
+ * Ownership: documents and functions are borrowed; every list is owned by the caller and
+ * released with its *_free; every char * inside a unit is owned by the unit. */
+#ifndef RL_SIBLINGS_H
+#define RL_SIBLINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/change.h"
+#include "engine/finding.h"
+#include "engine/syntax.h"
+
+typedef enum sib_kind {
+    SIB_STMT,  /* a simple statement, or the header of a compound one (`if cond:`, `for (...)`) */
+    SIB_HEAD,  /* the first line of a statement spanning several (`return tp_all_reduce(`) */
+    SIB_PARAM, /* one parameter of the function's own parameter list */
+    SIB_ARG,   /* one argument of a call whose arguments span several lines: a keyword
+                  argument, or a positional one doing arithmetic */
+    SIB_TEXT,  /* one line of a multi-line string that is not a docstring (a code template) */
+} sib_kind;
+
+typedef struct sib_unit {
+    sib_kind kind;
+    int line, end_line; /* first and last line of its own code (1-based) */
+    int block_end;      /* SIB_STMT: last line of the whole statement, body included */
+    char *key;          /* its code without comments, string contents or white space */
+    char *code;         /* its code as keyed, white space collapsed to single spaces */
+    char *shown;        /* its code with strings as written, white space collapsed, for messages */
+    char *name;         /* SIB_PARAM: the parameter's name; else NULL */
+    bool counts;        /* substantial enough to be compared (the reference's line filters) */
+} sib_unit;
+
+typedef struct sib_unit_list {
+    sib_unit *items; /* in the order met (a statement after the arguments inside it) */
+    size_t n, cap;
+} sib_unit_list;
+
+/* Append the units of fn (a function of d) to out: its parameters, and the statements,
+ * arguments and template lines of its body that belong to it and not to a function nested in
+ * it. Nothing when the function's node cannot be found. */
+void sib_units(const syntax_doc *d, const syn_func *fn, sib_unit_list *out);
+void sib_unit_list_free(sib_unit_list *l);
+/* The neighbours of each unit of l within its sequence (parameters among parameters,
+ * arguments among arguments, statements and template lines among statements), in line order,
+ * as indices into l written to prev[i] and next[i] (-1 at an end). A SIB_HEAD unit has the
+ * neighbours of the statement it heads. prev and next hold l->n entries each. */
+void sib_neighbours(const sib_unit_list *l, int *prev, int *next);
+
+/* True when the change only marked variables of u (a unit of fn_before it lost) unused: some
+ * unit of fn_after that holds an added line (after_touched[i]) is u with plain variables
+ * renamed `x` to `_x` or `_`, consistently. Attributes and called names never count. */
+bool sib_renamed(const sib_unit *u, const sib_unit_list *after,
+                 const bool *after_touched);
+/* True when u, the header of an `if` / `elif` / `while` a function lost, lost only its form:
+ * its condition reads the same inside twin, what the header was rewritten as (a nested `if`
+ * folded into an `and`, `if c: return False` turned into `return not c`), brackets aside. */
+bool sib_condition_kept(const sib_unit *u, const sib_unit *twin);
+/* True when u, a parameter fn lost, was never read in fn: an unused parameter dropped, a
+ * clean-up, not a fix (d is fn's document). */
+bool sib_unused_param(const syntax_doc *d, const syn_func *fn, const sib_unit *u);
+/* The local names u (an assignment or a declaration) binds, as new strings in a
+ * NULL-terminated array (free with sib_names_free); NULL when it binds none or writes an
+ * attribute or an element. */
+char **sib_bound_names(const sib_unit *u, syn_lang lang);
+void sib_names_free(char **names);
+/* True when u (a statement fn lost) only bound names that nothing else in fn reads: dead code
+ * removed, not a fix (d is fn's document). */
+bool sib_dead_store(const syntax_doc *d, const syn_func *fn, const sib_unit *u);
+
+/* Length of the longest run of characters two names share. */
+size_t sib_common_run(const char *a, const char *b);
+/* True when b is a variant of a (a != b among l's functions): the reference's rule, names
+ * sharing a run of at least 8 characters, neither function inside the other; or functions of
+ * the same name nested in enclosing functions or classes that are variants (the kernel
+ * defined inside each of two `build_..._module` builders). */
+bool sib_is_variant(const syn_func *a, const syn_func *b);
+/* The words that tell a from b apart: the underscore-separated parts of their names (or of
+ * the nearest enclosing names that differ) between the parts they share at both ends, as
+ * new strings ("stage1" / "stage2", "" / "ksplit"); lower case. */
+void sib_naming_words(const syn_func *a, const syn_func *b, char **wa, char **wb);
+/* key with word (as returned above; "" does nothing) removed from every identifier that
+ * holds it as whole underscore-separated parts, as a new string. */
+char *sib_fold(const char *key, const char *word);
+
+/* --- one changed file (siblings_file.c) --------------------------------------------------- */
+
+/* One side (base or head) of a changed file: its doc, its functions and their units, cut on
+ * first need (so only the functions the comparison reaches are walked). */
+typedef struct sib_side {
+    const syntax_doc *d;
+    const syn_func_list *fl;
+    sib_unit_list **units; /* per function index */
+} sib_side;
+
+void sib_side_init(sib_side *s, const syntax_doc *d, const syn_func_list *fl);
+void sib_side_free(sib_side *s);
+/* The units of fn, a function of s (borrowed; valid until sib_side_free). */
+const sib_unit_list *sib_units_of(sib_side *s, const syn_func *fn);
+/* How many units of fn have this key. */
+int sib_key_count(sib_side *s, const syn_func *fn, const char *key);
+/* The function of `to` matching fn of `from`: same qualified name (the k-th of that name for
+ * the k-th, for overloads), else the only function of that plain name; NULL when none. */
+const syn_func *sib_counterpart(const syn_func_list *from, const syn_func *fn, const syn_func_list *to);
+
+/* What the change did to one file: its deleted (base) and added (head) lines and the
+ * functions owning them. */
+typedef struct sib_change {
+    const change_file *f;
+    bool *deleted; /* per base line */
+    bool *added;   /* per head line */
+    bool *changed; /* per head line: added, or where a deletion happened */
+    int bn, hn;
+    const syn_func **touched_b, **touched_h; /* functions owning deleted / added lines */
+    size_t ntb, nth, cap_b, cap_h;
+} sib_change;
+
+void sib_change_init(sib_change *c, const change_file *f, const sib_side *b, const sib_side *h);
+void sib_change_free(sib_change *c);
+/* True when lines [l0, l1] hold a marked line (marks has n + 1 entries, 1-based). */
+bool sib_any_marked(const bool *marks, int n, int l0, int l1);
+/* How often key occurs in the units of the n functions fns of side s. */
+int sib_touched_count(sib_side *s, const syn_func **fns, size_t n, const char *key);
+/* True when the change wrote key again somewhere in the file (moved, not rewritten). */
+bool sib_written_again(sib_change *fc, sib_side *b, sib_side *h, const char *key);
+/* True when u (a unit hf lost) was rewritten as twin only by taking a piece of code out or
+ * putting one in (at least MOVED_PIECE characters), and another function the change touched
+ * gained or lost that same piece: the code moved between a caller and its callee (a cast
+ * dropped from a kernel's load and added to the quant op it calls), not a fix to copy. */
+#define MOVED_PIECE 6
+bool sib_piece_moved(sib_change *fc, sib_side *b, sib_side *h, const syn_func *hf, const sib_unit *u,
+                     const sib_unit *twin);
+/* The diff index of the first deleted line within base lines [l0, l1], or f->nlines. */
+size_t sib_first_deleted(const change_file *f, int l0, int l1);
+/* The code of the added lines of the block of changed lines holding diff line i (new string). */
+char *sib_replacement(const change_file *f, size_t i);
+/* True when text holds word as a whole identifier. */
+bool sib_has_word(const char *text, const char *word);
+/* True when outer is inner or encloses it. */
+bool sib_within(const syn_func *outer, const syn_func *inner);
+/* The outermost function of h holding fn (fn itself at top level). */
+const syn_func *sib_outermost(const sib_side *h, const syn_func *fn);
+
+/* --- what the change explains (siblings_scope.c) ---------------------------------------- */
+
+/* A unit the change rewrote or removed in a changed function. */
+typedef struct sib_removed {
+    const sib_unit *u;          /* in the base */
+    const sib_unit *prev, *next; /* its neighbours there (NULL at an end) */
+    int at;                     /* head line where it changed */
+    char *repl;                 /* the added lines of its block */
+    size_t di;                  /* diff index of its first deleted line (f->nlines: none) */
+} sib_removed;
+
+/* True when code mentions one of names (n of them). */
+bool sib_mentions_any(const char *code, char *const *names, size_t n);
+/* True when the rewrite of r follows names only the changed function has (own, nown of them):
+ * its replacement uses one, or r bound one. */
+bool sib_explained(const sib_removed *r, char *const *own, size_t nown, syn_lang lang);
+/* The names only fn (head side) has against variant v, as new strings in an array of *n (free
+ * each, then the array). */
+char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n);
+/* True when the change made fn delegate to v (v is its implementation, not its sibling). */
+bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v);
+/* True when the change rewrote bf (base side) rather than fixed it (it lost nlost units). */
+bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost);
+
+/* --- evidence (siblings_exhibit.c) --------------------------------------------------------- */
+
+/* Add to fi the evidence of one carried line: the changed function fn's line before (deleted
+ * diff line di of f, at head line at) and after the change (the added code line that took its
+ * place, or "(deleted)"), over the variant var's line var_line of the head text. Nothing when
+ * di is not a line of f. */
+void sib_add_exhibit(finding *fi, const change_file *f, size_t di, int at, const char *fn, const char *var,
+                     const char *head, size_t hlen, int var_line);
+
+#endif

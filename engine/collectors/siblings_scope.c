@@ -1,0 +1,245 @@
+/* What a change explains by itself, for the sibling-drift collector: names only the changed
+ * function's scope has (its parameters and its builder's that the variant lacks, helpers
+ * defined beside it, locals derived from them), a variant it now delegates to, and a function
+ * rewritten rather than fixed. A variant kept apart by any of these is not drift. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/collectors/siblings.h"
+#include "engine/util.h"
+
+#define REWRITE_UNITS 12     /* a function that lost this many units was rewritten, not fixed */
+#define REWRITE_LINES 40     /* ... or had this many of its lines deleted */
+#define REWRITE_MIN_LINES 15 /* ... or at least this many, and */
+#define REWRITE_SHARE 30     /* ... this percentage of its lines */
+
+/* True when code mentions one of names. */
+bool sib_mentions_any(const char *code, char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sib_has_word(code, names[i])) {
+            return true;
+        }
+    return false;
+}
+
+/* True when the rewrite of r follows names only the changed function has: its replacement
+ * uses one, or r bound one (a local the function now takes as a parameter instead). */
+bool sib_explained(const sib_removed *r, char *const *own, size_t nown, syn_lang lang)
+{
+    if (nown == 0)
+        return false;
+    if (sib_mentions_any(r->repl, own, nown))
+        return true;
+    char **bound = sib_bound_names(r->u, lang);
+    bool hit = false;
+    for (size_t i = 0; bound && bound[i] && !hit; i++)
+        hit = sib_mentions_any(bound[i], own, nown);
+    sib_names_free(bound);
+    return hit;
+}
+
+/* True when fn or a function enclosing it (its closure: a kernel reads its builder's
+ * parameters) has a parameter named name, once the variants' own words are folded out of
+ * both (wn for name, wf for fn's side: `stage1_cfg` and `stage2_cfg` are one parameter). */
+static bool scope_has_param(sib_side *h, const syn_func *fn, const char *name, const char *wn, const char *wf)
+{
+    char *want = sib_fold(name, wn);
+    bool found = false;
+    for (size_t i = 0; i < h->fl->n && !found; i++) {
+        if (!sib_within(&h->fl->items[i], fn))
+            continue;
+        const sib_unit_list *l = sib_units_of(h, &h->fl->items[i]);
+        for (size_t k = 0; k < l->n && !found; k++)
+            if (l->items[k].kind == SIB_PARAM && l->items[k].name) {
+                char *have = sib_fold(l->items[k].name, wf);
+                found = strcmp(have, want) == 0;
+                free(have);
+            }
+    }
+    free(want);
+    return found;
+}
+
+/* True when code starts a statement that controls a block (`if`, `elif`, `while`, `for`,
+ * `with`). */
+static bool controls_block(const char *key)
+{
+    static const char *const kw[] = {"if", "elif", "while", "for", "with", NULL};
+    for (int i = 0; kw[i]; i++)
+        if (str_starts(key, kw[i]))
+            return true;
+    return false;
+}
+
+/* Add the names bound by the edited units of l that read one of names, or that sit in a block
+ * an edited statement reading one of them controls (`if SHUFFLED: m = ... else: m = ...`). */
+static void add_derived(sib_change *fc, sib_side *h, const sib_unit_list *l, char ***names, size_t *n, size_t *cap)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const sib_unit *u = &l->items[i];
+        if (!sib_any_marked(fc->added, fc->hn, u->line, u->end_line))
+            continue;
+        bool own = sib_mentions_any(u->code, *names, *n);
+        for (size_t j = 0; j < l->n && !own; j++) {
+            const sib_unit *c = &l->items[j];
+            own = c->kind == SIB_STMT && c->line < u->line && u->line <= c->block_end &&
+                  controls_block(c->key) && sib_any_marked(fc->added, fc->hn, c->line, c->end_line) &&
+                  sib_mentions_any(c->code, *names, *n);
+        }
+        if (!own)
+            continue;
+        char **bound = sib_bound_names(u, h->d->lang);
+        for (size_t k = 0; bound && bound[k]; k++) {
+            bool have = false;
+            for (size_t j = 0; j < *n && !have; j++)
+                have = strcmp((*names)[j], bound[k]) == 0;
+            if (!have)
+                *ARRAY_PUSH(*names, *n, *cap) = xstrdup(bound[k]);
+        }
+        sib_names_free(bound);
+    }
+}
+
+/* True when some function within scope (the outermost function holding a variant) is named
+ * name. */
+static bool scope_defines(const sib_side *h, const syn_func *scope, const char *name)
+{
+    for (size_t i = 0; i < h->fl->n; i++)
+        if (sib_within(scope, &h->fl->items[i]) && strcmp(h->fl->items[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The name of the k-th parameter of f itself (0-based), or NULL. */
+static const char *param_at(sib_side *h, const syn_func *f, size_t k)
+{
+    const sib_unit_list *l = sib_units_of(h, f);
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].kind == SIB_PARAM && l->items[i].name && k-- == 0)
+            return l->items[i].name;
+    return NULL;
+}
+
+/* True when a and b name one argument in two spellings: one is the other with a word added
+ * (`x` / `x_fp4`, `w` / `w_preshuf`). Said of parameters at the same position only, where a
+ * variant names its input after its own layout but takes the same tensor. */
+static bool same_root(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na == nb || !na || !nb)
+        return false;
+    const char *s = na < nb ? a : b, *l = na < nb ? b : a;
+    size_t ns = na < nb ? na : nb;
+    return strncmp(s, l, ns) == 0 && l[ns] == '_' && l[ns + 1] != '\0';
+}
+
+/* True when fn's k-th parameter, name, is v's k-th parameter under a longer or shorter
+ * spelling (see same_root). Asked only of a parameter the change did not add or rename: a
+ * parameter renamed in one variant (`w1_scale` to `w1_scale_aiter`) is its own API. */
+static bool same_position_param(sib_side *h, const syn_func *fn, const syn_func *v, const char *name)
+{
+    const sib_unit_list *l = sib_units_of(h, fn);
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->items[i].kind != SIB_PARAM || !l->items[i].name)
+            continue;
+        if (strcmp(l->items[i].name, name) == 0) {
+            const char *other = param_at(h, v, k);
+            return other && same_root(name, other);
+        }
+        k++;
+    }
+    return false;
+}
+
+/* The names only fn (head side) has, against variant v: the parameters of fn and of the
+ * functions enclosing it that v and its enclosing functions lack, the helpers defined beside
+ * it that v's family does not define, and the variables their
+ * edited units (re)bind from them, twice over (`n = f(p)`, `m = n - 1`, and
+ * `g += p * T` for a pointer re-based on fn's own layout). A rewrite that uses one of them
+ * follows fn's own API, which the variant cannot copy (a parameter only one variant has). New
+ * strings in an array of *n (free each, then the array). */
+char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n)
+{
+    char **names = NULL;
+    size_t cap = 0;
+    *n = 0;
+    char *wa, *wb;
+    sib_naming_words(fn, v, &wa, &wb);
+    for (size_t f = 0; f < h->fl->n; f++) {
+        if (!sib_within(&h->fl->items[f], fn))
+            continue;
+        const sib_unit_list *fu = sib_units_of(h, &h->fl->items[f]);
+        for (size_t i = 0; i < fu->n; i++)
+            if (fu->items[i].kind == SIB_PARAM && fu->items[i].name &&
+                !scope_has_param(h, v, fu->items[i].name, wa, wb) &&
+                !(&h->fl->items[f] == fn &&
+                  !sib_any_marked(fc->added, fc->hn, fu->items[i].line, fu->items[i].end_line) &&
+                  same_position_param(h, fn, v, fu->items[i].name)))
+                *ARRAY_PUSH(names, *n, cap) = xstrdup(fu->items[i].name);
+    }
+    /* helpers defined beside fn (in the builder or function holding it) that v's family
+     * does not define: `is_fmha_v3_i8fp8` nested next to one forward only */
+    const syn_func *ftop = sib_outermost(h, fn), *vtop = sib_outermost(h, v);
+    for (size_t f = 0; f < h->fl->n; f++) {
+        const syn_func *g = &h->fl->items[f];
+        if (g != fn && !sib_within(g, fn) && sib_within(ftop, g) && *g->name && !scope_defines(h, vtop, g->name))
+            *ARRAY_PUSH(names, *n, cap) = xstrdup(g->name);
+    }
+    for (int pass = 0; pass < 2 && *n > 0; pass++)
+        for (size_t f = 0; f < h->fl->n; f++)
+            if (sib_within(&h->fl->items[f], fn))
+                add_derived(fc, h, sib_units_of(h, &h->fl->items[f]), &names, n, &cap);
+    free(wa);
+    free(wb);
+    return names;
+}
+
+/* True when some unit of l mentions name as a whole word. */
+static bool list_mentions(const sib_unit_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (sib_has_word(l->items[i].code, name))
+            return true;
+    return false;
+}
+
+/* True when the change made fn delegate to v: an edited unit of fn calls v, or calls a
+ * function of the file that calls v (a public method rerouted through a registered op whose
+ * body calls the private variant). v is then fn's implementation, not its sibling. */
+bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v)
+{
+    const sib_unit_list *fu = sib_units_of(h, fn);
+    for (size_t i = 0; i < fu->n; i++) {
+        const sib_unit *u = &fu->items[i];
+        if (!sib_any_marked(fc->added, fc->hn, u->line, u->end_line))
+            continue;
+        if (sib_has_word(u->code, v->name))
+            return true;
+        for (size_t g = 0; g < h->fl->n; g++) {
+            const syn_func *callee = &h->fl->items[g];
+            if (callee == fn || callee == v || !*callee->name || sib_within(callee, fn) || sib_within(fn, callee))
+                continue;
+            char *call = xasprintf("%s(", callee->name);
+            bool calls = strstr(u->code, call) != NULL && sib_has_word(u->code, callee->name);
+            free(call);
+            if (calls && list_mentions(sib_units_of(h, callee), v->name))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* True when the change rewrote bf (base) rather than fixed it: it lost REWRITE_UNITS units or
+ * more, or the change deleted REWRITE_LINES of its lines, or REWRITE_SHARE percent of them
+ * (at least REWRITE_MIN_LINES). Its variants are another implementation now, and listing
+ * every line they still share would say only that they were not rewritten too. */
+bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost)
+{
+    int del = 0, lines = bf->end_line - bf->start_line + 1;
+    for (int l = bf->start_line; l <= bf->end_line && l <= fc->bn; l++)
+        del += fc->deleted[l];
+    return nlost >= REWRITE_UNITS || del >= REWRITE_LINES ||
+           (del >= REWRITE_MIN_LINES && del * 100 >= lines * REWRITE_SHARE);
+}
