@@ -186,8 +186,10 @@ tsan: $(GRAMMAR_OBJS)
 	  REVIEW_LSP_PRECISION_POLICY=$$PWD/tests/fixtures/precision/every-rule-at-warning.txt \
 	  sh tests/suites/protocol.sh; rm -rf "$$T"
 
+# AITER=/path/to/an/aiter/checkout (with an uncommitted change) adds bench/aiter_bench.py; with
+# AITER_GIT, TRIAGE and AITER_WORK too, bench/vs_original.py (side by side with triage.py).
 bench: $(BUILD)/review-lsp
-	@sh bench/run.sh $(BUILD)
+	@AITER="$(AITER)" AITER_GIT="$(AITER_GIT)" TRIAGE="$(TRIAGE)" AITER_WORK="$(AITER_WORK)" sh bench/run.sh $(BUILD)
 
 e2e: $(BUILD)/review-lsp $(BUILD)/vsix/review-lsp
 	@BUILD=$(BUILD) bash tests/e2e/run.sh

@@ -2,7 +2,10 @@
 # `make bench`: generates a 5,000-file aiter-shaped tree under BUILD/bench-tree (once) and runs
 # the server benchmarks (bench/lsp_bench.py, bench/hover_during_review.py), the batch benchmark
 # (bench/batch_bench.sh), the abuse cases (bench/abuse.py) and the 100,000-edit soak
-# (bench/soak.py).
+# (bench/soak.py). With AITER set (a real aiter checkout holding an uncommitted change), the
+# real-tree benchmarks (bench/aiter_bench.py); with AITER_GIT (a clone with PR heads), TRIAGE
+# (the original triage.py) and AITER_WORK (a worktree of that clone) too, the side-by-side run
+# on 30 PRs (bench/vs_original.py).
 set -eu
 BUILD=${1:-build}
 TREE="$BUILD/bench-tree"
@@ -11,6 +14,10 @@ if [ ! -d "$TREE/.git" ]; then
 fi
 python3 bench/lsp_bench.py "$BUILD/review-lsp" "$TREE" "$@"
 python3 bench/hover_during_review.py "$TREE" "$BUILD/review-lsp"
+if [ -n "${AITER:-}" ]; then python3 bench/aiter_bench.py "$BUILD/review-lsp" "$AITER"; fi
+if [ -n "${AITER_GIT:-}" ] && [ -n "${TRIAGE:-}" ] && [ -n "${AITER_WORK:-}" ]; then
+  python3 bench/vs_original.py "$BUILD/review-lsp" "$AITER_GIT" "$TRIAGE" "$AITER_WORK" --n 30
+fi
 sh bench/batch_bench.sh "$BUILD/review-lsp"
 # Abuse cases (against the sanitizer build when it is there: a report on stderr fails a case)
 # and the 100,000-edit soak.

@@ -114,12 +114,13 @@ static int write_rules(const char *dir, const cli_review *cr, packet_summary *su
     return rc;
 }
 
-/* With REVIEW_LSP_TIMING set, the time since *t0 spent on a step, on stderr; *t0 moves on. */
-static void step_time(const char *step, struct timespec *t0)
+/* With timing (REVIEW_LSP_TIMING set), the time since *t0 spent on a step, on stderr; *t0
+ * moves on. */
+static void step_time(bool timing, const char *step, struct timespec *t0)
 {
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (getenv("REVIEW_LSP_TIMING"))
+    if (timing)
         fprintf(stderr, "review-lsp: packet %s %.2f ms\n", step,
                 (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6);
     *t0 = t1;
@@ -133,22 +134,22 @@ static int write_packet(const char *dir, const cli_options *o, const cli_review 
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (write_rules(dir, cr, sum, cause) < 0)
         return -1;
-    step_time("rules", &t0);
+    step_time(o->timing, "rules", &t0);
     strbuf applies, target, ev;
     sb_init(&applies);
     sb_init(&target);
     sb_init(&ev);
     packet_git(o, cr, &applies, &target, sum);
-    step_time("applies and merge target", &t0);
+    step_time(o->timing, "applies and merge target", &t0);
     int rc = packet_write(dir, "applies.txt", &applies, cause);
     if (rc == 0)
         rc = packet_write(dir, "merge_target.txt", &target, cause);
     if (rc == 0)
         rc = packet_axes(dir, cr, sum, cause);
-    step_time("axes", &t0);
+    step_time(o->timing, "axes", &t0);
     if (rc == 0) {
-        packet_evidence(cr, cr->rev->chg->head_root, &ev, sum);
-        step_time("evidence", &t0);
+        packet_evidence(cr, cr->rev->chg->head_root, o->timing, &ev, sum);
+        step_time(o->timing, "evidence", &t0);
         rc = packet_write(dir, "evidence.txt", &ev, cause);
     }
     sb_free(&applies);

@@ -184,7 +184,6 @@ static int show_file(const char *root, const char *rel)
     free(cause);
     free(full);
     syntax_headers_free(hs);
-    syntax_cleanup();
     return d ? EXIT_OK : EXIT_USAGE;
 }
 
@@ -244,7 +243,6 @@ static int reparse_file(const char *root, const char *rel)
     free(text);
     syntax_cache_free(c);
     syntax_headers_free(hs);
-    syntax_cleanup();
     return d ? EXIT_OK : EXIT_USAGE;
 }
 
@@ -278,6 +276,5 @@ int cmd_syntax_coverage(int argc, char **argv)
     lang_free(&r.cpp);
     lang_free(&r.py);
     syntax_headers_free(r.headers);
-    syntax_cleanup();
     return EXIT_OK;
 }

@@ -35,7 +35,7 @@ static const char USAGE[] =
     "  --severity ID=LEVEL   report rule ID (or family) at LEVEL: error, warning,\n"
     "                        information, hint (repeatable)\n"
     "  --pr-body FILE        check a pull-request description for perf claims with no baseline\n"
-    "  --max-file-bytes N    skip files larger than N bytes (default 2097152)\n"
+    "  --max-file-bytes N    skip files larger than N bytes (default %zu)\n"
     "\n"
     "The repository's own settings ([tool.review-lsp] in pyproject.toml, or .review-lsp.toml)\n"
     "apply under these options; `review-lsp config` shows the result.\n"
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
         return lsp_main(argc, argv);
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        fputs(USAGE, stdout);
+        printf(USAGE, REVIEW_MAX_FILE_BYTES); /* the one default, engine/change.h */
         return EXIT_OK;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {

@@ -17,6 +17,7 @@ static engine_settings settings_of(const cli_options *o)
                          .max_file_bytes = o->max_file_bytes,
                          .disabled_rules = o->disabled,
                          .precision_policy = o->precision_policy,
+                         .timing = o->timing,
                          .face = FACE_COMMAND_LINE,
                          .severity = o->severity};
     return s;

@@ -179,6 +179,7 @@ int cli_parse(int argc, char **argv, const char *command, cli_options *o)
     o->format = "text";
     /* Another precision policy file (README "Precision"); the test suites pin one. */
     o->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
+    o->timing = getenv("REVIEW_LSP_TIMING") != NULL;
     parse_state ps = {.command = command};
     for (int i = 0; i < argc; i++) {
         int r = take_option(argc, argv, &i, o, &ps);

@@ -48,6 +48,7 @@ void packet_git(const cli_options *o, const cli_review *cr, strbuf *applies, str
 int packet_axes(const char *dir, const cli_review *cr, packet_summary *sum, char **cause);
 
 /* evidence.txt. */
-void packet_evidence(const cli_review *cr, const char *root, strbuf *out, packet_summary *sum);
+void packet_evidence(const cli_review *cr, const char *root, bool timing, strbuf *out,
+                     packet_summary *sum);
 
 #endif

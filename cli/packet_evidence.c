@@ -52,10 +52,11 @@ static void add_items(strbuf *out, const evidence_report *r)
                 add_item(out, &r->items[i]);
 }
 
-void packet_evidence(const cli_review *cr, const char *root, strbuf *out, packet_summary *sum)
+void packet_evidence(const cli_review *cr, const char *root, bool timing, strbuf *out,
+                     packet_summary *sum)
 {
     evidence_report r;
-    evidence_collect(cr->rev->chg, root, &r);
+    evidence_collect(cr->rev->chg, root, timing, &r);
     size_t ng = 0, ns = 0;
     for (size_t i = 0; i < r.n; i++)
         r.items[i].is_signature ? ns++ : ng++;

@@ -55,6 +55,12 @@ change_file *change_add_file(change *c, const char *path)
     return f;
 }
 
+void change_drop_last(change *c)
+{
+    if (c->nfiles)
+        change_file_clear(&c->files[--c->nfiles]);
+}
+
 diff_hunk *change_file_add_hunk(change_file *f, int old_start, int old_count, int new_start,
                                 int new_count, const char *section)
 {

@@ -11,6 +11,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Files larger than this are skipped (noted, not reviewed) unless the configuration says
+ * otherwise: the one default of max-file-bytes for the engine, the CLI and the server. */
+#define REVIEW_MAX_FILE_BYTES ((size_t)2 << 20)
+
 typedef struct diff_line {
     char kind;      /* ' ' context, '+' added, '-' deleted */
     int old_no;     /* 1-based line number in the base, 0 for added lines */
@@ -56,6 +60,8 @@ typedef struct change {
 change *change_new(void);
 void change_free(change *c);
 change_file *change_add_file(change *c, const char *path);
+/* Take back the file change_add_file added last (it turned out not to differ). */
+void change_drop_last(change *c);
 void change_file_clear(change_file *f);
 diff_hunk *change_file_add_hunk(change_file *f, int old_start, int old_count, int new_start,
                                 int new_count, const char *section);

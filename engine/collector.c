@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/base_texts.h"
 #include "engine/repo.h"
 #include "engine/syntax.h"
 
@@ -33,6 +34,8 @@ char *collector_base_text(collector_ctx *ctx, const change_file *f, size_t *len,
             *cause = xasprintf("%s: base text not available without a repository", f->path);
         return NULL;
     }
+    if (ctx->bases)
+        return base_texts_get(ctx->bases, ctx->rp, f->old_path, len, cause);
     return repo_base_text(ctx->rp, f->old_path, len, cause);
 }
 
@@ -163,6 +166,63 @@ const syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, b
     return d;
 }
 
+void collector_release_docs(collector_ctx *ctx, const change_file *f)
+{
+    if (!ctx->syn)
+        return;
+    char *head = xasprintf("head:%s", f->path), *base = xasprintf("base:%s", f->old_path);
+    syntax_cache_drop(ctx->syn, head);
+    syntax_cache_drop(ctx->syn, base);
+    free(head);
+    free(base);
+}
+
+/* True when one of f's changed lines is an #include (its base may then see other headers). */
+static bool edits_include(const change_file *f)
+{
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        if (l->kind == ' ')
+            continue;
+        const char *p = str_lskip(l->text);
+        if (*p == '#' && str_starts(str_lskip(p + 1), "include"))
+            return true;
+    }
+    return false;
+}
+
+uint64_t collector_decoration_hash(collector_ctx *ctx, const change_file *f)
+{
+    if (syntax_lang_of_path(f->path) != SYN_CPP || !ctx->syn || !ctx->root)
+        return 0;
+    syntax_headers *hs = syntax_cache_headers(ctx->syn, ctx->root);
+    size_t len = 0;
+    char *head = f->is_deleted ? NULL : change_head_text(ctx->chg, f, &len, NULL);
+    strbuf all;
+    sb_init(&all);
+    if (head) {
+        char *deco = syntax_headers_decorations(hs, f->path, head, len, change_text, (void *)ctx->chg);
+        sb_adds(&all, deco);
+        free(deco);
+    }
+    if (!f->is_new && edits_include(f)) {
+        size_t blen = 0;
+        char *base = head ? change_base_from_head(f, head, len, &blen) : NULL;
+        if (base) {
+            char *deco = syntax_headers_decorations(hs, f->old_path, base, blen, change_text,
+                                                    (void *)ctx->chg);
+            sb_addc(&all, '\n');
+            sb_adds(&all, deco);
+            free(deco);
+        }
+        free(base);
+    }
+    uint64_t h = hash_bytes(all.buf ? all.buf : "", all.len);
+    sb_free(&all);
+    free(head);
+    return h;
+}
+
 /* Which of the added lines of f the syntax layer reads as code in one of views [0, nviews):
  * returns how many were asked about and sets *first, *last to the range of those it could not. */
 static int file_coverage(collector_ctx *ctx, const change_file *f, const char *text, size_t len,
@@ -205,44 +265,57 @@ static int file_coverage(collector_ctx *ctx, const change_file *f, const char *t
     return total < 0 ? 0 : total;
 }
 
-void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out)
+void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_views,
+                             collector_coverage *out)
 {
     /* A line no view reads is unparsed; a collector that reads only the primary view also
-     * misses the lines only another preprocessor branch's view reads, said apart. */
-    int lines = 0, readable = 0, primary = 0, files = 0;
+     * misses the lines only another preprocessor branch's view reads, counted apart. */
+    *out = (collector_coverage){.path = f->path};
+    if (f->is_deleted || f->is_skipped || f->nadd == 0 || syntax_lang_of_path(f->path) != SYN_CPP)
+        return;
+    size_t len = 0;
+    char *text = change_head_text(ctx->chg, f, &len, NULL);
+    if (!text)
+        return;
+    int nviews = collector_view_count(ctx, f, false, text, len);
+    out->lines = file_coverage(ctx, f, text, len, nviews, &out->readable, &out->first, &out->last);
+    out->analysed = out->readable;
+    if (!all_views && nviews > 1) {
+        int f1 = 0, l1 = 0;
+        file_coverage(ctx, f, text, len, 1, &out->analysed, &f1, &l1);
+    }
+    free(text);
+}
+
+void collector_coverage_join(const collector_coverage *files, size_t n, strbuf *out)
+{
+    int lines = 0, readable = 0, analysed = 0, nwhere = 0;
     strbuf where;
     sb_init(&where);
-    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
-        const change_file *f = &ctx->chg->files[i];
-        if (f->is_deleted || f->is_skipped || f->nadd == 0 || syntax_lang_of_path(f->path) != SYN_CPP)
-            continue;
-        size_t len = 0;
-        char *text = change_head_text(ctx->chg, f, &len, NULL);
-        if (!text)
-            continue;
-        int nviews = collector_view_count(ctx, f, false, text, len);
-        int ok = 0, first = 0, last = 0;
-        lines += file_coverage(ctx, f, text, len, nviews, &ok, &first, &last);
-        readable += ok;
-        if (!all_views && nviews > 1) {
-            int ok1 = 0, f1 = 0, l1 = 0;
-            file_coverage(ctx, f, text, len, 1, &ok1, &f1, &l1);
-            primary += ok1;
-        } else {
-            primary += ok;
-        }
-        if (first && files++ < 3)
-            sb_addf(&where, "%s%s:%d-%d", where.len ? ", " : "", f->path, first, last);
-        free(text);
+    for (size_t i = 0; i < n; i++) {
+        lines += files[i].lines;
+        readable += files[i].readable;
+        analysed += files[i].analysed;
+        if (files[i].first && nwhere++ < 3)
+            sb_addf(&where, "%s%s:%d-%d", where.len ? ", " : "", files[i].path, files[i].first,
+                    files[i].last);
     }
-    int analysed = all_views ? readable : primary;
     if (lines && analysed < lines) {
         sb_addf(out, "; %d of %d changed C/C++ line(s) analysed", analysed, lines);
         if (readable < lines)
-            sb_addf(out, ", %d unparsed (%s%s)", lines - readable, where.buf, files > 3 ? ", ..." : "");
+            sb_addf(out, ", %d unparsed (%s%s)", lines - readable, where.buf, nwhere > 3 ? ", ..." : "");
         if (readable > analysed)
             sb_addf(out, ", %d only in another preprocessor branch (not read by this collector)",
                     readable - analysed);
     }
     sb_free(&where);
+}
+
+void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out)
+{
+    collector_coverage *cov = xcalloc(ctx->chg->nfiles + 1, sizeof *cov);
+    for (size_t i = 0; i < ctx->chg->nfiles; i++)
+        collector_file_coverage(ctx, &ctx->chg->files[i], all_views, &cov[i]);
+    collector_coverage_join(cov, ctx->chg->nfiles, out);
+    free(cov);
 }

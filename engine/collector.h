@@ -1,9 +1,21 @@
 /* The interface every evidence collector implements (one file per collector under
- * engine/collectors/). A collector reads the change (and head/base text through the helpers
- * here), appends findings, and always states what it did in one status line: what it found,
- * "nothing found: …", or "skipped: …" — silence is never ambiguous.
+ * engine/collectors/), and the kit they share. A collector has up to two stages:
  *
- * Ownership: the context borrows everything; a collector owns nothing after it returns. */
+ *   - a per-file stage, called once for each changed file the collector reads (it declares
+ *     which: languages and a path test), that reads that one file's base and head (text and
+ *     syntax tree) and produces the file's findings and small facts about it. The runner keeps
+ *     both, keyed by what the file is (collector_run.c), so an edit re-runs only the edited
+ *     file's stage;
+ *   - a change-wide stage, called once per review with every file's facts, that joins them
+ *     (across files, with tree-wide indexes) and writes the status line.
+ *
+ * A collector that still needs the whole change at once has a `run` instead. Either way it
+ * always states what it did in one status line: what it found, "nothing found: …", or
+ * "skipped: …" — silence is never ambiguous. The runner stamps the collector's name on every
+ * finding it makes.
+ *
+ * Ownership: the contexts borrow everything; facts a per-file stage makes belong to the
+ * runner, which frees them with the collector's free_facts. */
 #ifndef RL_COLLECTOR_H
 #define RL_COLLECTOR_H
 
@@ -14,6 +26,7 @@
 
 typedef struct repo repo;
 typedef struct syntax_cache syntax_cache;
+typedef struct base_texts base_texts;
 
 /* A text beside the change: an open editor buffer that is not part of it (path relative to the
  * work tree, its unsaved text), or a pull-request description (description set; path names
@@ -41,14 +54,81 @@ typedef struct collector_ctx {
                               a pull-request description; may be NULL */
     size_t nside_buffers;
     strbuf status;         /* the collector's one-line status; set with collector_status */
+    base_texts *bases;     /* base texts kept between reviews, or NULL: read from git */
 } collector_ctx;
+
+/* Which files a collector reads, by language (its path test, `reads`, narrows it further). */
+enum {
+    COLLECT_PYTHON = 1 << 0,   /* .py .pyi */
+    COLLECT_CPP = 1 << 1,      /* C/C++/HIP sources and headers */
+    COLLECT_OTHER = 1 << 2,    /* anything else: configs, scripts, docs */
+    COLLECT_ANY = COLLECT_PYTHON | COLLECT_CPP | COLLECT_OTHER,
+};
+
+/* What a per-file stage is handed: one changed file of the review. */
+typedef struct collector_file_ctx {
+    collector_ctx *review;     /* the review (its change, repository, root, syntax cache) */
+    const change_file *f;      /* the file */
+    finding_list *out;         /* this file's findings */
+    void *facts;               /* set by the stage: what the change-wide stage reads, or NULL */
+    char *skip;                /* set by the stage (a new string) when it could not read the
+                                  file: why; the file then counts as skipped */
+    bool used_change;          /* set by collector_file_change: the result depends on other
+                                  files of the change or the tree, not on this file alone */
+    void *shared;              /* what the collector's shared_new made (compiled patterns and
+                                  the like), or NULL when it has none */
+} collector_file_ctx;
+
+/* One file's per-file result, as the change-wide stage sees it. */
+typedef struct collector_file_result {
+    const change_file *f;
+    const void *facts;         /* the stage's facts (borrowed), or NULL */
+    const char *skip;          /* why it was skipped, or NULL */
+    bool cached;               /* reused from an earlier review */
+} collector_file_result;
+
+/* Every file the collector read in this review, in the change's order. */
+typedef struct collector_files {
+    const collector_file_result *items;
+    size_t n;
+    size_t nskipped;           /* how many have a skip */
+    const char *first_skip;    /* the first skip's reason, or NULL */
+} collector_files;
 
 typedef struct collector {
     const char *name;      /* "guards", "siblings", ... */
     const char *rules;     /* the rule ids it gives evidence for, space separated */
+    /* the files it reads: languages, then (when set) a test of the file */
+    unsigned langs;
+    bool (*reads)(const change_file *f);
+    /* the per-file stage (NULL: none) and how to free its facts (NULL: free()) */
+    void (*file_stage)(collector_file_ctx *fx);
+    void (*free_facts)(void *facts);
+    /* read-only things every per-file stage uses (NULL: none), made once and kept as long as
+     * the runner: compiled patterns, tables */
+    void *(*shared_new)(void);
+    void (*shared_free)(void *shared);
+    /* the change-wide stage: joins the files' facts, writes the status line (NULL only for a
+     * collector with `run`) */
+    void (*change_stage)(collector_ctx *ctx, const collector_files *files);
+    /* a collector that reads the whole change at once (instead of the two stages) */
     void (*run)(collector_ctx *ctx);
-    void (*free_state)(void *state); /* frees what run kept in *ctx->state; NULL if nothing */
+    void (*free_state)(void *state); /* frees what it kept in *ctx->state; NULL if nothing */
 } collector;
+
+/* True when the collector reads f (by its languages and its path test). */
+bool collector_reads(const collector *c, const change_file *f);
+/* Run one collector over ctx's change without a cache (both stages, or its run), stamping its
+ * name on the findings it adds to ctx->out. For unit tests and one-off callers; the engine
+ * runs collectors through collector_run.h. */
+void collector_run(const collector *c, collector_ctx *ctx);
+/* The change, for a per-file stage that must look beyond its file (other changed files, the
+ * tree): marks the result as depending on them, so it is reused only while they are the same. */
+const change *collector_file_change(collector_file_ctx *fx);
+/* Write the status line for the two cases every per-file collector words alike: no file to
+ * read ("nothing found: <none>"), or every file skipped ("skipped: <first reason>"). Returns
+ * true when it wrote one. */
+bool collector_files_status(collector_ctx *ctx, const collector_files *files, const char *none);
 
 /* Set the status line ("found 2 …", "nothing found: …", "skipped: …"). */
 void collector_status(collector_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -81,6 +161,28 @@ const struct syntax_doc *collector_doc_view(collector_ctx *ctx, const change_fil
  * collector_doc's reads, when the collector reads that one alone (all_views false). Nothing
  * when every added line was read. */
 void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out);
+
+/* The same in two steps, for a per-file stage: one file's count (zero for a file that is not
+ * C/C++, deleted, skipped or without added lines), then the note from every file's. */
+typedef struct collector_coverage {
+    const char *path;      /* borrowed from the change file (reset it from the file in hand
+                              when the count was kept beyond its review) */
+    int lines;             /* added C/C++ lines */
+    int readable;          /* how many of them some view reads as code */
+    int analysed;          /* how many the collector reads (all views, or collector_doc's) */
+    int first, last;       /* the first and last line not read, 0 when all were */
+} collector_coverage;
+void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_views,
+                             collector_coverage *out);
+void collector_coverage_join(const collector_coverage *files, size_t n, strbuf *out);
+
+/* Release the parsed head and base of f (every view) from the shared syntax cache. */
+void collector_release_docs(collector_ctx *ctx, const change_file *f);
+
+/* A hash of how f's first-party headers decorate it for the parser (its head, and its base
+ * when the change edits an #include line): 0 for a file that is not C/C++. Part of a file's
+ * identity for the per-file cache, since a header's new macro changes how the file parses. */
+uint64_t collector_decoration_hash(collector_ctx *ctx, const change_file *f);
 
 /* The registry, NULL-terminated, in the order they run. */
 extern const collector *const collectors_all[];

@@ -1,12 +1,11 @@
 /* Rule derivation (derive.h). The family table (rules/families.txt, compiled into the binary)
- * is parsed and its regexes compiled once; each derivation builds the line view of the change
- * (derive_view.h), evaluates every family's `when`/`unless` lines in table order, records the
- * first triggering line per file, and handles the original's early exits and fail-open
- * outputs. */
+ * is parsed and its regexes compiled once per engine (derive_table_load); each derivation
+ * builds the line view of the change (derive_view.h), evaluates every family's `when`/`unless`
+ * lines in table order (one evaluator per predicate kind, PRED_EVAL), records the first
+ * triggering line per file, and handles the original's early exits and fail-open outputs. */
 #include "engine/derive.h"
 
 #include <ctype.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,26 +61,23 @@ typedef struct family_def {
     size_t n, cap;
 } family_def;
 
-typedef struct family_table {
+struct derive_table {
     family_def *fams;
     size_t n, cap;
-} family_table;
-
-static family_table TABLE;
-static char *TABLE_ERROR;
-static pthread_once_t TABLE_ONCE = PTHREAD_ONCE_INIT;
+    char *error;         /* why the table could not be read, or NULL */
+};
 
 /* Find a family by name in the part of the table read so far; -1 when absent. */
-static int family_index(const char *name)
+static int family_index(const derive_table *t, const char *name)
 {
-    for (size_t i = 0; i < TABLE.n; i++)
-        if (strcmp(TABLE.fams[i].name, name) == 0)
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->fams[i].name, name) == 0)
             return (int)i;
     return -1;
 }
 
 /* Parse one "KIND=ARG" predicate at table line lineno into p. */
-static int parse_pred(const char *tok, int lineno, pred *p, char **cause)
+static int parse_pred(const derive_table *t, const char *tok, int lineno, pred *p, char **cause)
 {
     const char *eq = strchr(tok, '=');
     memset(p, 0, sizeof *p);
@@ -105,7 +101,7 @@ static int parse_pred(const char *tok, int lineno, pred *p, char **cause)
         p->number = atoi(arg);
         return 0;
     case P_FIRED:
-        p->family = family_index(arg);
+        p->family = family_index(t, arg);
         if (p->family < 0) {
             *cause = xasprintf("families.txt:%d: fired= names unknown or later family '%s'", lineno, arg);
             return -1;
@@ -131,8 +127,8 @@ static int parse_pred(const char *tok, int lineno, pred *p, char **cause)
     }
 }
 
-/* Parse the embedded table into TABLE; on error set TABLE_ERROR. */
-static void table_load(void)
+/* Parse the embedded table into t; on error set t->error. */
+static void table_parse(derive_table *t)
 {
     char *text = xstrndup((const char *)embedded_families_txt, embedded_families_txt_len);
     char *save = NULL;
@@ -157,21 +153,21 @@ static void table_load(void)
                 cause = xasprintf("families.txt:%d: family needs a name and rule ids", lineno);
                 break;
             }
-            family_def *fd = ARRAY_PUSH(TABLE.fams, TABLE.n, TABLE.cap);
+            family_def *fd = ARRAY_PUSH(t->fams, t->n, t->cap);
             fd->name = xstrdup(fields[1]);
             fd->rules = xstrdup(fields[2]);
             fd->exit_early = nf > 3 && strcmp(fields[3], "exit") == 0;
         } else if (strcmp(fields[0], "when") == 0 || strcmp(fields[0], "unless") == 0) {
-            if (!TABLE.n || nf < 2) {
+            if (!t->n || nf < 2) {
                 cause = xasprintf("families.txt:%d: '%s' outside a family or empty", lineno, fields[0]);
                 break;
             }
-            family_def *fd = &TABLE.fams[TABLE.n - 1];
+            family_def *fd = &t->fams[t->n - 1];
             clause *cl = ARRAY_PUSH(fd->clauses, fd->n, fd->cap);
             cl->negated = fields[0][0] == 'u';
             for (size_t k = 1; k < nf && !cause; k++) {
                 pred *p = ARRAY_PUSH(cl->preds, cl->n, cl->cap);
-                if (parse_pred(fields[k], lineno, p, &cause) < 0)
+                if (parse_pred(t, fields[k], lineno, p, &cause) < 0)
                     cl->n--;
             }
             if (cause)
@@ -182,26 +178,29 @@ static void table_load(void)
         }
     }
     free(text);
-    if (!cause && TABLE.n == 0)
+    if (!cause && t->n == 0)
         cause = xstrdup("families.txt: no families");
-    TABLE_ERROR = cause;
+    t->error = cause;
 }
 
-int derive_init(char **cause)
+derive_table *derive_table_load(void)
 {
-    pthread_once(&TABLE_ONCE, table_load);
-    if (TABLE_ERROR) {
-        if (cause)
-            *cause = xstrdup(TABLE_ERROR);
-        return -1;
-    }
-    return 0;
+    derive_table *t = xcalloc(1, sizeof *t);
+    table_parse(t);
+    return t;
 }
 
-void derive_shutdown(void)
+const char *derive_table_error(const derive_table *t)
 {
-    for (size_t i = 0; i < TABLE.n; i++) {
-        family_def *fd = &TABLE.fams[i];
+    return t->error;
+}
+
+void derive_table_free(derive_table *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n; i++) {
+        family_def *fd = &t->fams[i];
         for (size_t j = 0; j < fd->n; j++) {
             for (size_t k = 0; k < fd->clauses[j].n; k++)
                 rx_free(fd->clauses[j].preds[k].rx);
@@ -211,10 +210,9 @@ void derive_shutdown(void)
         free(fd->name);
         free(fd->rules);
     }
-    free(TABLE.fams);
-    memset(&TABLE, 0, sizeof TABLE);
-    free(TABLE_ERROR);
-    TABLE_ERROR = NULL;
+    free(t->fams);
+    free(t->error);
+    free(t);
 }
 
 /* ---- evaluation --------------------------------------------------------------------------- */
@@ -325,8 +323,133 @@ static bool eval_paths(eval_ctx *e, const pred *p)
     return any;
 }
 
-/* Evaluate one clause; true when all its predicates hold. Sites are marked as a side effect. */
-static bool eval_clause(eval_ctx *e, const clause *cl)
+/* all-paths=: every in-scope path matches (and there is one). */
+static bool ev_all_paths(eval_ctx *e, const pred *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < e->v->nfiles; i++) {
+        if (!e->in_scope[i])
+            continue;
+        n++;
+        if (!search(e, p->rx, e->v->files[i].path, strlen(e->v->files[i].path)))
+            return false;
+    }
+    return n > 0;
+}
+
+/* added= / deleted= / deleted-code=: the pattern over the joined lines, each file's first
+ * matching line marked. */
+static bool ev_lines(eval_ctx *e, const pred *p)
+{
+    bool del = p->kind != P_ADDED, code = p->kind == P_DELETED_CODE;
+    size_t len;
+    char *text = joined(e, del, code, &len);
+    bool ok = search(e, p->rx, text, len);
+    free(text);
+    if (ok)
+        mark_lines(e, p->rx, del, code);
+    return ok;
+}
+
+/* all-added-lines=: every non-blank added line matches. */
+static bool ev_all_added(eval_ctx *e, const pred *p)
+{
+    const dv_change *v = e->v;
+    bool ok = true;
+    for (size_t i = 0; i < v->nfiles && ok; i++) {
+        if (!e->in_scope[i])
+            continue;
+        for (size_t j = 0; j < v->files[i].nadds && ok; j++) {
+            const dv_line *l = &v->files[i].adds[j];
+            char *s = xstrndup(l->text, l->len);
+            char *st = str_strip(s);
+            free(s);
+            if (st[0])
+                ok = search(e, p->rx, st, strlen(st));
+            free(st);
+        }
+    }
+    /* the original asks only that the joined added text is non-empty, so two blank added
+       lines and nothing else count as a bump */
+    size_t total = 0, nlines = 0;
+    for (size_t i = 0; i < v->nfiles; i++)
+        if (e->in_scope[i])
+            for (size_t j = 0; j < v->files[i].nadds; j++) {
+                total += v->files[i].adds[j].len;
+                nlines++;
+            }
+    return ok && (total > 0 || nlines > 1);
+}
+
+/* title=: the lower-cased title matches. */
+static bool ev_title(eval_ctx *e, const pred *p)
+{
+    return search(e, p->rx, e->v->title_lower, strlen(e->v->title_lower));
+}
+
+/* top-dirs=N: the change spans at least N top-level directories. */
+static bool ev_top_dirs(eval_ctx *e, const pred *p)
+{
+    const dv_change *v = e->v;
+    size_t distinct = 0;
+    for (size_t i = 0; i < v->nfiles; i++) {
+        const char *pi = v->files[i].path;
+        size_t li = strcspn(pi, "/");
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const char *pj = v->files[j].path;
+            seen = strcspn(pj, "/") == li && strncmp(pi, pj, li) == 0;
+        }
+        if (!seen)
+            distinct++;
+    }
+    return distinct >= (size_t)p->number;
+}
+
+/* fired=: an earlier family of the table fired. */
+static bool ev_fired(eval_ctx *e, const pred *p)
+{
+    return e->fired[p->family];
+}
+
+/* detector=: a named detector (derive_detectors.c) says so, on the line it names. */
+static bool ev_detector(eval_ctx *e, const pred *p)
+{
+    const dv_file *sf = NULL;
+    int sl = 0;
+    bool ok = p->det(e->v, &sf, &sl);
+    if (ok && sf)
+        mark(e, (size_t)(sf - e->v->files), sl);
+    return ok;
+}
+
+/* The filters and the line predicates are read in passes of their own: here they hold. */
+static bool ev_pass(eval_ctx *e, const pred *p)
+{
+    (void)e;
+    (void)p;
+    return true;
+}
+
+/* How each predicate kind is evaluated, and whether it places a family on a line (a site on a
+ * line wins over a site on a file). */
+static const struct {
+    bool (*eval)(eval_ctx *e, const pred *p);
+    bool line_level;
+} PRED_EVAL[] = {
+    [P_FILES] = {ev_pass, false},           [P_FILES_NOT] = {ev_pass, false},
+    [P_PATH] = {eval_paths, false},         [P_NEW_PATH] = {eval_paths, false},
+    [P_MODIFIED_PATH] = {eval_paths, false}, [P_CHANGED_PATH] = {eval_paths, false},
+    [P_ALL_PATHS] = {ev_all_paths, false},  [P_ADDED] = {ev_lines, true},
+    [P_DELETED] = {ev_lines, true},         [P_DELETED_CODE] = {ev_lines, true},
+    [P_LINE] = {ev_pass, true},             [P_LINE_NOT] = {ev_pass, false},
+    [P_ALL_ADDED_LINES] = {ev_all_added, false}, [P_TITLE] = {ev_title, false},
+    [P_TOP_DIRS] = {ev_top_dirs, false},    [P_FIRED] = {ev_fired, false},
+    [P_DETECTOR] = {ev_detector, true},
+};
+
+/* Scope the clause: every file in, then the files= / files!= filters applied. */
+static void scope_clause(eval_ctx *e, const clause *cl)
 {
     const dv_change *v = e->v;
     e->line_level = false;
@@ -336,14 +459,8 @@ static bool eval_clause(eval_ctx *e, const clause *cl)
         e->path_site[i] = -1;
     }
     for (size_t k = 0; k < cl->n; k++) {
-        pred_kind pk = cl->preds[k].kind;
-        if (pk == P_ADDED || pk == P_DELETED || pk == P_DELETED_CODE || pk == P_LINE ||
-            pk == P_DETECTOR)
-            e->line_level = true;
-    }
-    /* Filters first: they scope every other predicate of the line. */
-    for (size_t k = 0; k < cl->n; k++) {
         const pred *p = &cl->preds[k];
+        e->line_level |= PRED_EVAL[p->kind].line_level;
         if (p->kind != P_FILES && p->kind != P_FILES_NOT)
             continue;
         for (size_t i = 0; i < v->nfiles; i++) {
@@ -352,139 +469,52 @@ static bool eval_clause(eval_ctx *e, const clause *cl)
                 e->in_scope[i] = false;
         }
     }
-    bool have_line_preds = false;
+}
+
+/* line= / line!=: some added line of an in-scope file satisfies all of them at once; each
+ * file's first such line is marked. */
+static bool eval_line_preds(eval_ctx *e, const clause *cl)
+{
+    const dv_change *v = e->v;
+    bool any = false;
+    for (size_t i = 0; i < v->nfiles; i++) {
+        if (!e->in_scope[i])
+            continue;
+        for (size_t j = 0; j < v->files[i].nadds; j++) {
+            const dv_line *l = &v->files[i].adds[j];
+            bool ok = true;
+            for (size_t k = 0; k < cl->n && ok; k++) {
+                const pred *p = &cl->preds[k];
+                if (p->kind == P_LINE)
+                    ok = search(e, p->rx, l->text, l->len);
+                else if (p->kind == P_LINE_NOT)
+                    ok = !search(e, p->rx, l->text, l->len);
+            }
+            if (ok) {
+                any = true;
+                mark(e, i, l->head_line);
+                break;
+            }
+        }
+    }
+    return any;
+}
+
+/* Evaluate one clause; true when all its predicates hold. Sites are marked as a side effect. */
+static bool eval_clause(eval_ctx *e, const clause *cl)
+{
+    scope_clause(e, cl);
+    bool line_preds = false;
     for (size_t k = 0; k < cl->n; k++) {
         const pred *p = &cl->preds[k];
-        bool ok = true;
-        switch (p->kind) {
-        case P_FILES:
-        case P_FILES_NOT:
-            continue;
-        case P_LINE:
-        case P_LINE_NOT:
-            have_line_preds = true;
-            continue;
-        case P_PATH:
-        case P_NEW_PATH:
-        case P_MODIFIED_PATH:
-        case P_CHANGED_PATH:
-            ok = eval_paths(e, p);
-            break;
-        case P_ALL_PATHS: {
-            size_t n = 0;
-            for (size_t i = 0; i < v->nfiles && ok; i++) {
-                if (!e->in_scope[i])
-                    continue;
-                n++;
-                ok = search(e, p->rx, v->files[i].path, strlen(v->files[i].path));
-            }
-            ok = ok && n > 0;
-            break;
-        }
-        case P_ADDED:
-        case P_DELETED:
-        case P_DELETED_CODE: {
-            bool del = p->kind != P_ADDED;
-            bool code = p->kind == P_DELETED_CODE;
-            size_t len;
-            char *text = joined(e, del, code, &len);
-            ok = search(e, p->rx, text, len);
-            free(text);
-            if (ok)
-                mark_lines(e, p->rx, del, code);
-            break;
-        }
-        case P_ALL_ADDED_LINES: {
-            size_t n = 0;
-            for (size_t i = 0; i < v->nfiles && ok; i++) {
-                if (!e->in_scope[i])
-                    continue;
-                for (size_t j = 0; j < v->files[i].nadds && ok; j++) {
-                    const dv_line *l = &v->files[i].adds[j];
-                    char *s = xstrndup(l->text, l->len);
-                    char *st = str_strip(s);
-                    free(s);
-                    if (st[0]) {
-                        n++;
-                        ok = search(e, p->rx, st, strlen(st));
-                    }
-                    free(st);
-                }
-            }
-            /* the original asks only that the joined added text is non-empty, so two blank
-               added lines and nothing else count as a bump */
-            size_t total = 0, nlines = 0;
-            for (size_t i = 0; i < v->nfiles; i++)
-                if (e->in_scope[i])
-                    for (size_t j = 0; j < v->files[i].nadds; j++) {
-                        total += v->files[i].adds[j].len;
-                        nlines++;
-                    }
-            ok = ok && (total > 0 || nlines > 1);
-            (void)n;
-            break;
-        }
-        case P_TITLE:
-            ok = search(e, p->rx, v->title_lower, strlen(v->title_lower));
-            break;
-        case P_TOP_DIRS: {
-            size_t distinct = 0;
-            for (size_t i = 0; i < v->nfiles; i++) {
-                const char *pi = v->files[i].path;
-                size_t li = strcspn(pi, "/");
-                bool seen = false;
-                for (size_t j = 0; j < i && !seen; j++) {
-                    const char *pj = v->files[j].path;
-                    seen = strcspn(pj, "/") == li && strncmp(pi, pj, li) == 0;
-                }
-                if (!seen)
-                    distinct++;
-            }
-            ok = distinct >= (size_t)p->number;
-            break;
-        }
-        case P_FIRED:
-            ok = e->fired[p->family];
-            break;
-        case P_DETECTOR: {
-            const dv_file *sf = NULL;
-            int sl = 0;
-            ok = p->det(v, &sf, &sl);
-            if (ok && sf)
-                mark(e, (size_t)(sf - v->files), sl);
-            break;
-        }
-        }
-        if (!ok)
+        line_preds |= p->kind == P_LINE || p->kind == P_LINE_NOT;
+        if (!PRED_EVAL[p->kind].eval(e, p))
             return false;
     }
-    if (have_line_preds) {
-        bool any = false;
-        for (size_t i = 0; i < v->nfiles; i++) {
-            if (!e->in_scope[i])
-                continue;
-            for (size_t j = 0; j < v->files[i].nadds; j++) {
-                const dv_line *l = &v->files[i].adds[j];
-                bool ok = true;
-                for (size_t k = 0; k < cl->n && ok; k++) {
-                    const pred *p = &cl->preds[k];
-                    if (p->kind == P_LINE)
-                        ok = search(e, p->rx, l->text, l->len);
-                    else if (p->kind == P_LINE_NOT)
-                        ok = !search(e, p->rx, l->text, l->len);
-                }
-                if (ok) {
-                    any = true;
-                    mark(e, i, l->head_line);
-                    break;
-                }
-            }
-        }
-        if (!any)
-            return false;
-    }
+    if (line_preds && !eval_line_preds(e, cl))
+        return false;
     if (!e->line_level)
-        for (size_t i = 0; i < v->nfiles; i++)
+        for (size_t i = 0; i < e->v->nfiles; i++)
             e->site_line[i] = e->path_site[i];
     return true;
 }
@@ -500,9 +530,17 @@ static derived_family *add_family(derive_result *r, const char *name, const char
 {
     derived_family *df = ARRAY_PUSH(r->fams, r->n, r->cap);
     memset(df, 0, sizeof *df);
-    df->name = name;
-    df->rules = rules;
+    df->name = xstrdup(name);
+    df->rules = xstrdup(rules);
     return df;
+}
+
+/* Free what one derived family owns. */
+static void family_clear(derived_family *df)
+{
+    free(df->sites);
+    free((char *)df->name); /* const for the readers; the result's own copies */
+    free((char *)df->rules);
 }
 
 /* True when the raw diff is GitHub's JSON error body for a diff over its line cap. */
@@ -514,25 +552,24 @@ static bool is_too_large_body(const change *c)
     return s[0] == '{' && strstr(c->raw_diff, "exceeded the maximum number of lines") != NULL;
 }
 
-void derive_run(const change *c, const char *title, derive_result *out)
+void derive_run(const derive_table *t, const change *c, const char *title, derive_result *out)
 {
     memset(out, 0, sizeof *out);
-    char *cause = NULL;
-    if (derive_init(&cause) < 0) {
+    if (t->error) {
         out->status = DERIVE_FAILED;
-        out->failure = cause;
+        out->failure = xstrdup(t->error);
         return;
     }
     dv_change v;
     dv_build(&v, c, title ? title : c->title);
     out->nfiles = v.nfiles;
-    bool *fired = xcalloc(TABLE.n, sizeof *fired);
+    bool *fired = xcalloc(t->n, sizeof *fired);
     eval_ctx e = {&v, fired, xcalloc(v.nfiles + 1, sizeof(bool)), false,
                   xcalloc(v.nfiles + 1, sizeof(int)), xcalloc(v.nfiles + 1, sizeof(int)), false};
     int *best = xcalloc(v.nfiles + 1, sizeof(int));
 
-    for (size_t fi = 0; fi < TABLE.n; fi++) {
-        const family_def *fd = &TABLE.fams[fi];
+    for (size_t fi = 0; fi < t->n; fi++) {
+        const family_def *fd = &t->fams[fi];
         bool hit = false, vetoed = false;
         for (size_t i = 0; i < v.nfiles; i++)
             best[i] = -1;
@@ -555,7 +592,7 @@ void derive_run(const change *c, const char *title, derive_result *out)
         fired[fi] = true;
         if (fd->exit_early) {
             for (size_t i = 0; i < out->n; i++)
-                free(out->fams[i].sites);
+                family_clear(&out->fams[i]);
             out->n = 0;
             add_family(out, fd->name, fd->rules);
             break;
@@ -586,7 +623,7 @@ void derive_run(const change *c, const char *title, derive_result *out)
 void derive_result_clear(derive_result *r)
 {
     for (size_t i = 0; i < r->n; i++)
-        free(r->fams[i].sites);
+        family_clear(&r->fams[i]);
     free(r->fams);
     free(r->failure);
     memset(r, 0, sizeof *r);

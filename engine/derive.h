@@ -3,8 +3,8 @@
  * compiled once with pcre2) plus a few named detectors — and printed in its rules.txt format.
  * Each derived family also records, per file, the first head line that triggered it.
  *
- * Ownership: a derive_result owns its arrays; family names and rule strings are borrowed from
- * the compiled table, which lives for the whole process. */
+ * Ownership: a derive_table is its loader's, freed with derive_table_free; a derive_result
+ * owns its arrays, family names and rule strings (site paths are borrowed from the change). */
 #ifndef RL_DERIVE_H
 #define RL_DERIVE_H
 
@@ -27,8 +27,8 @@ typedef struct derive_site {
 } derive_site;
 
 typedef struct derived_family {
-    const char *name;
-    const char *rules;      /* space separated rule ids, as printed */
+    const char *name;       /* owned by the result (a copy of the table's), freed with it */
+    const char *rules;      /* space separated rule ids, as printed; owned like name */
     derive_site *sites;     /* at most one per file */
     size_t nsites, sites_cap;
 } derived_family;
@@ -41,13 +41,16 @@ typedef struct derive_result {
     size_t nfiles;          /* number of files as the original counts them */
 } derive_result;
 
-/* Compile the family table (once per process; thread-safe after the first call). Returns 0,
- * or -1 with *cause when the table is malformed (a bug in the shipped data). */
-int derive_init(char **cause);
-void derive_shutdown(void);
+/* The family table compiled (its regexes with pcre2), once per engine. Never NULL: a table that
+ * cannot be read (a bug in the shipped data) says why in derive_table_error, and every
+ * derivation with it fails open. */
+typedef struct derive_table derive_table;
+derive_table *derive_table_load(void);
+const char *derive_table_error(const derive_table *t);
+void derive_table_free(derive_table *t);
 
-/* Derive for the change. title may be NULL (the change's title is used). */
-void derive_run(const change *c, const char *title, derive_result *out);
+/* Derive for the change with table t. title may be NULL (the change's title is used). */
+void derive_run(const derive_table *t, const change *c, const char *title, derive_result *out);
 void derive_result_clear(derive_result *r);
 
 /* Print in the original rules.txt format (summary line, one "[family] ids" line each). */

@@ -195,144 +195,163 @@ out:
     return ok;
 }
 
+/* The reader's state between lines: the file being read and the hunk's counts. */
+typedef struct parser {
+    change *c;
+    reader r;
+    change_file *cur;
+    bool saw_header;
+    int old_left, new_left, old_no, new_no;
+    char *pending_minus;         /* path from a "---" line of a plain diff */
+    bool have_pending_minus;
+} parser;
+
+/* A line inside a hunk (the counts say which lines belong to it): true when taken. A line
+ * that cannot belong to the hunk ends it early (noted) and is read as a header line. */
+static bool hunk_line(parser *p, const char *s, size_t n)
+{
+    if (p->old_left <= 0 && p->new_left <= 0)
+        return false;
+    char k = n ? s[0] : ' ';
+    if (n == 0 || k == ' ') {
+        change_file_add_line(p->cur, ' ', p->old_no++, p->new_no++, n ? s + 1 : s, n ? n - 1 : 0);
+        p->old_left--;
+        p->new_left--;
+        return true;
+    }
+    if (k == '+' && p->new_left > 0) {
+        change_file_add_line(p->cur, '+', 0, p->new_no++, s + 1, n - 1);
+        p->new_left--;
+        return true;
+    }
+    if (k == '-' && p->old_left > 0) {
+        change_file_add_line(p->cur, '-', p->old_no++, p->new_no, s + 1, n - 1);
+        p->old_left--;
+        return true;
+    }
+    if (k == '\\')
+        return true;
+    change_note(p->c, "%s: hunk ended early at diff line %d (truncated or miscounted diff)",
+                p->cur->path, p->r.lineno);
+    p->old_left = p->new_left = 0;
+    return false;
+}
+
+/* "diff --git a/X b/Y": a new file. */
+static void git_header(parser *p, const char *s, size_t n)
+{
+    char *a, *b;
+    p->saw_header = true;
+    p->have_pending_minus = false;
+    if (!parse_git_header(s, n, &a, &b)) {
+        change_note(p->c, "diff line %d: cannot read the file names of '%.*s'", p->r.lineno,
+                    (int)(n > 80 ? 80 : n), s);
+        p->cur = NULL;
+        return;
+    }
+    p->cur = change_add_file(p->c, b);
+    free(p->cur->old_path);
+    p->cur->old_path = a;
+    free(b);
+}
+
+/* "@@ -a,b +c,d @@": a hunk of the current file (of the pending "---" file in a plain diff). */
+static void hunk_header(parser *p, const char *s, size_t n)
+{
+    int a, b, cc, d;
+    char *section = NULL;
+    if (!p->cur && p->have_pending_minus) {
+        p->cur = change_add_file(p->c, p->pending_minus ? p->pending_minus : "");
+        p->have_pending_minus = false;
+    }
+    if (!p->cur || !parse_hunk_header(s, n, &a, &b, &cc, &d, &section)) {
+        free(section);
+        change_note(p->c, "diff line %d: malformed hunk header", p->r.lineno);
+        return;
+    }
+    change_file_add_hunk(p->cur, a, b, cc, d, section);
+    free(section);
+    p->old_left = b;
+    p->new_left = d;
+    p->old_no = b == 0 ? a + 1 : a;
+    p->new_no = d == 0 ? cc + 1 : cc;
+    if (p->new_no < 1)
+        p->new_no = 1;
+}
+
+/* "+++ path": in a plain unified diff the ---/+++ pair starts a file. */
+static void plus_marker(parser *p, const char *s, size_t n)
+{
+    char *plus = marker_path(s, n);
+    if (!p->cur || p->cur->nhunks > 0) {
+        p->saw_header = true;
+        p->cur = change_add_file(p->c, plus ? plus : (p->pending_minus ? p->pending_minus : ""));
+        if (p->pending_minus) {
+            free(p->cur->old_path);
+            p->cur->old_path = xstrdup(p->pending_minus);
+        }
+        if (p->have_pending_minus && !p->pending_minus)
+            p->cur->is_new = true;
+        if (!plus)
+            p->cur->is_deleted = true;
+    } else if (!plus) {
+        p->cur->is_deleted = true;
+    }
+    p->have_pending_minus = false;
+    free(plus);
+}
+
+/* The extended header lines of git's diff: new, deleted, renamed, copied, binary. */
+static void extended_header(change_file *cur, const char *s, size_t n)
+{
+    if (line_starts(s, n, "new file mode"))
+        cur->is_new = true;
+    else if (line_starts(s, n, "deleted file mode"))
+        cur->is_deleted = true;
+    else if (line_starts(s, n, "rename from ") || line_starts(s, n, "copy from ")) {
+        cur->is_renamed = true;
+        free(cur->old_path);
+        const char *p = memchr(s, ' ', n) + 1;
+        p = memchr(p, ' ', (size_t)(s + n - p)) + 1;
+        cur->old_path = xstrndup(p, (size_t)(s + n - p));
+    } else if (line_starts(s, n, "rename to ") || line_starts(s, n, "copy to ")) {
+        cur->is_renamed = true;
+    } else if (line_starts(s, n, "Binary files ") || line_starts(s, n, "GIT binary patch")) {
+        cur->is_binary = true;
+        cur->is_skipped = true;
+        free(cur->skip_reason);
+        cur->skip_reason = xstrdup("binary file");
+    }
+}
+
 change *diff_parse(const char *text, size_t len, char **cause)
 {
-    change *c = change_new();
+    parser p = {.c = change_new(), .r = {text, text + len, 0}};
+    change *c = p.c;
     c->raw_diff = xstrndup(text, len);
     c->raw_len = len;
-    reader r = {text, text + len, 0};
     const char *s;
     size_t n;
-    change_file *cur = NULL;
-    bool saw_header = false;
-    int old_left = 0, new_left = 0, old_no = 0, new_no = 0;
-    char *pending_minus = NULL;  /* path from a "---" line of a plain diff */
-    bool have_pending_minus = false;
-
-    while (next_line(&r, &s, &n)) {
-        if (old_left > 0 || new_left > 0) {
-            /* Inside a hunk: the counts say which lines belong to it. */
-            char k = n ? s[0] : ' ';
-            if (n == 0 || k == ' ') {
-                const char *t = n ? s + 1 : s;
-                size_t tn = n ? n - 1 : 0;
-                change_file_add_line(cur, ' ', old_no, new_no, t, tn);
-                old_no++;
-                new_no++;
-                old_left--;
-                new_left--;
-                continue;
-            }
-            if (k == '+' && new_left > 0) {
-                change_file_add_line(cur, '+', 0, new_no, s + 1, n - 1);
-                new_no++;
-                new_left--;
-                continue;
-            }
-            if (k == '-' && old_left > 0) {
-                change_file_add_line(cur, '-', old_no, new_no, s + 1, n - 1);
-                old_no++;
-                old_left--;
-                continue;
-            }
-            if (k == '\\')
-                continue;
-            change_note(c, "%s: hunk ended early at diff line %d (truncated or miscounted diff)",
-                        cur->path, r.lineno);
-            old_left = new_left = 0;
-            /* fall through: treat this line as a header line */
-        }
-        if (n && s[0] == '\\')
+    while (next_line(&p.r, &s, &n)) {
+        if (hunk_line(&p, s, n) || (n && s[0] == '\\'))
             continue;
         if (line_starts(s, n, "diff --git ")) {
-            char *a, *b;
-            saw_header = true;
-            have_pending_minus = false;
-            if (!parse_git_header(s, n, &a, &b)) {
-                change_note(c, "diff line %d: cannot read the file names of '%.*s'", r.lineno,
-                            (int)(n > 80 ? 80 : n), s);
-                cur = NULL;
-                continue;
-            }
-            cur = change_add_file(c, b);
-            free(cur->old_path);
-            cur->old_path = a;
-            free(b);
-            continue;
-        }
-        if (line_starts(s, n, "@@ ") || line_starts(s, n, "@@-")) {
-            int a, b, cc, d;
-            char *section = NULL;
-            if (!cur && have_pending_minus) {
-                cur = change_add_file(c, pending_minus ? pending_minus : "");
-                have_pending_minus = false;
-            }
-            if (!cur || !parse_hunk_header(s, n, &a, &b, &cc, &d, &section)) {
-                free(section);
-                change_note(c, "diff line %d: malformed hunk header", r.lineno);
-                continue;
-            }
-            change_file_add_hunk(cur, a, b, cc, d, section);
-            free(section);
-            old_left = b;
-            new_left = d;
-            old_no = b == 0 ? a + 1 : a;
-            new_no = d == 0 ? cc + 1 : cc;
-            if (new_no < 1)
-                new_no = 1;
-            continue;
-        }
-        if (line_starts(s, n, "--- ")) {
-            free(pending_minus);
-            pending_minus = marker_path(s, n);
-            have_pending_minus = true;
-            continue;
-        }
-        if (line_starts(s, n, "+++ ")) {
-            char *plus = marker_path(s, n);
-            if (!cur || (cur->nhunks > 0)) {
-                /* A plain unified diff: the ---/+++ pair starts a file. */
-                saw_header = true;
-                cur = change_add_file(c, plus ? plus : (pending_minus ? pending_minus : ""));
-                if (pending_minus) {
-                    free(cur->old_path);
-                    cur->old_path = xstrdup(pending_minus);
-                }
-                if (have_pending_minus && !pending_minus)
-                    cur->is_new = true;
-                if (!plus)
-                    cur->is_deleted = true;
-            } else if (!plus) {
-                cur->is_deleted = true;
-            }
-            have_pending_minus = false;
-            free(plus);
-            continue;
-        }
-        if (!cur)
-            continue;
-        if (line_starts(s, n, "new file mode"))
-            cur->is_new = true;
-        else if (line_starts(s, n, "deleted file mode"))
-            cur->is_deleted = true;
-        else if (line_starts(s, n, "rename from ") || line_starts(s, n, "copy from ")) {
-            cur->is_renamed = true;
-            free(cur->old_path);
-            const char *p = memchr(s, ' ', n) + 1;
-            p = memchr(p, ' ', (size_t)(s + n - p)) + 1;
-            cur->old_path = xstrndup(p, (size_t)(s + n - p));
-        } else if (line_starts(s, n, "rename to ") || line_starts(s, n, "copy to ")) {
-            cur->is_renamed = true;
-        } else if (line_starts(s, n, "Binary files ") || line_starts(s, n, "GIT binary patch")) {
-            cur->is_binary = true;
-            cur->is_skipped = true;
-            free(cur->skip_reason);
-            cur->skip_reason = xstrdup("binary file");
+            git_header(&p, s, n);
+        } else if (line_starts(s, n, "@@ ") || line_starts(s, n, "@@-")) {
+            hunk_header(&p, s, n);
+        } else if (line_starts(s, n, "--- ")) {
+            free(p.pending_minus);
+            p.pending_minus = marker_path(s, n);
+            p.have_pending_minus = true;
+        } else if (line_starts(s, n, "+++ ")) {
+            plus_marker(&p, s, n);
+        } else if (p.cur) {
+            extended_header(p.cur, s, n);
         }
     }
-    if (old_left > 0 || new_left > 0)
-        change_note(c, "%s: the diff ends inside a hunk (truncated diff)", cur->path);
-    free(pending_minus);
+    if (p.old_left > 0 || p.new_left > 0)
+        change_note(c, "%s: the diff ends inside a hunk (truncated diff)", p.cur->path);
+    free(p.pending_minus);
     for (size_t i = 0; i < c->nfiles; i++)
         if (c->files[i].is_deleted) {
             free(c->files[i].path);
@@ -342,7 +361,7 @@ change *diff_parse(const char *text, size_t len, char **cause)
         *cause = NULL;
         if (len == 0 || !str_lskip(c->raw_diff)[0])
             *cause = xstrdup("the diff is empty");
-        else if (!saw_header)
+        else if (!p.saw_header)
             *cause = xstrdup("not a unified diff (no 'diff --git' or '---'/'+++' file header)");
     }
     return c;

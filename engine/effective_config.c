@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/change.h"
 #include "engine/util.h"
 
-#define DEFAULT_MAX_FILE_BYTES ((size_t)2 << 20)
 
 /* How each key is spelled in each face, to name a value's source. */
 typedef struct key_names {
@@ -95,7 +95,7 @@ static void build_scalars(effective_config *c, const config_layer *l, const repo
         c->max_file_bytes = f->max_file_bytes;
         c->max_file_bytes_source = file_source(f, f->max_file_bytes_line);
     } else {
-        c->max_file_bytes = DEFAULT_MAX_FILE_BYTES;
+        c->max_file_bytes = REVIEW_MAX_FILE_BYTES;
         c->max_file_bytes_source = xstrdup("default");
     }
     if (l->derived_hints != HINTS_UNSET) {

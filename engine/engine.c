@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "engine/collector.h"
+#include "engine/collector_cache.h"
+#include "engine/collector_run.h"
 #include "engine/config_state.h"
 #include "engine/diff_parse.h"
 #include "engine/repo.h"
@@ -53,7 +54,11 @@ struct engine {
     size_t ndirty, dirty_cap;
     syntax_cache *syn;     /* parsed head/base documents, reused across reviews */
     precision_policy policy; /* which rules may report at Warning */
-    void *states[64];      /* each collector's state kept between reviews */
+    collector_runner *runner; /* the collectors, with their states and per-file results */
+    derive_table *families;   /* the derivation's family table, compiled */
+    bool timing;              /* each step's cost on stderr (engine_settings.timing) */
+    uint64_t header_sum;      /* the change's headers at the previous review (headers_may_differ) */
+    bool have_header_sum;
     bool prepared;         /* engine_prepare_review ran since the last review */
     char **touched;        /* paths changed on disk since the previous review (NULL: unknown) */
 };
@@ -168,6 +173,7 @@ void engine_configure(engine *e, const engine_settings *s)
     refresh_config(e);
     precision_policy_free(&e->policy);
     load_policy(&e->policy, s->precision_policy);
+    e->timing = s->timing;
 }
 
 /* The reviewed path relative to the work tree, where the configuration walk starts (new
@@ -213,6 +219,8 @@ engine *engine_open_repo(const char *path, const engine_settings *s, char **caus
     char *start = start_in_tree(path, e->tree);
     e->cfgs = config_state_new(e->tree, start);
     free(start);
+    e->runner = collector_runner_new(true);
+    e->families = derive_table_load();
     engine_configure(e, s);
     return e;
 }
@@ -232,6 +240,9 @@ engine *engine_open_diff(const char *text, size_t len, const char *root, const e
     }
     e->syn = syntax_cache_new();
     e->cfgs = config_state_new(e->tree, ""); /* a diff's tree is read from its top */
+    /* nothing kept between reviews of a diff: there is no tree to watch */
+    e->runner = collector_runner_new(false);
+    e->families = derive_table_load();
     engine_configure(e, s);
     return e;
 }
@@ -270,9 +281,8 @@ void engine_free(engine *e)
     syntax_cache_free(e->syn);
     config_state_free(e->cfgs);
     precision_policy_free(&e->policy);
-    for (size_t i = 0; i < 64 && collectors_all[i]; i++)
-        if (e->states[i] && collectors_all[i]->free_state)
-            collectors_all[i]->free_state(e->states[i]);
+    collector_runner_free(e->runner);
+    derive_table_free(e->families);
     free_touched(e);
     repo_free(e->rp);
     free(e->diff_text);
@@ -442,48 +452,6 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Run derivation and every collector over r->chg. */
-static void run_all(review *r, repo *rp, syntax_cache *syn, void **states,
-                    const char *const *touched, const collector_buffer *side, size_t nside,
-                    const char *root, const char *title, const effective_config *cfg,
-                    const precision_policy *policy)
-{
-    bool timing = getenv("REVIEW_LSP_TIMING") != NULL;
-    double t0 = now_ms();
-    derive_run(r->chg, title, &r->derived);
-    if (timing)
-        fprintf(stderr, "review-lsp: derive %.2f ms\n", now_ms() - t0);
-    size_t n = 0;
-    while (collectors_all[n])
-        n++;
-    r->collector_status = xcalloc(n + 1, sizeof *r->collector_status);
-    for (size_t i = 0; i < n; i++) {
-        collector_ctx ctx = {r->chg, rp, root, &r->findings, syn, states && i < 64 ? &states[i] : NULL,
-                             touched, side, nside, {0}};
-        sb_init(&ctx.status);
-        double c0 = now_ms();
-        collectors_all[i]->run(&ctx);
-        if (timing)
-            fprintf(stderr, "review-lsp: collector %s %.2f ms\n", collectors_all[i]->name, now_ms() - c0);
-        r->collector_status[r->ncollectors++] =
-            xasprintf("%s: %s", collectors_all[i]->name, ctx.status.len ? ctx.status.buf : "ran");
-        sb_free(&ctx.status);
-    }
-    syntax_cache_trim(syn);
-    filter_suppressed(r);
-    precision_policy_apply(policy, &r->findings);
-    effective_apply(cfg, &r->findings); /* after the policy: a team's own level wins */
-    findings_sort(&r->findings);
-}
-
-static bool is_dirty(const engine *e, const char *path)
-{
-    for (size_t i = 0; i < e->ndirty; i++)
-        if (strcmp(e->dirty[i], path) == 0)
-            return true;
-    return false;
-}
-
 /* True when a note is about a dirty path ("PATH: ..."), so a re-diff replaces it. */
 static bool note_about_dirty(const engine *e, const char *note)
 {
@@ -493,14 +461,6 @@ static bool note_about_dirty(const engine *e, const char *note)
             return true;
     }
     return false;
-}
-
-static const overlay_entry *overlay_of(const engine *e, const char *path)
-{
-    for (size_t i = 0; i < e->novl; i++)
-        if (strcmp(e->ovl[i].path, path) == 0)
-            return &e->ovl[i];
-    return NULL;
 }
 
 /* True when an unsaved buffer is not part of the change: git's own files (the commit buffer
@@ -522,6 +482,104 @@ static collector_buffer *side_buffers(engine *e, size_t *n)
     if (e->desc_text)
         side[(*n)++] = (collector_buffer){e->desc_name, e->desc_text, e->desc_len, true};
     return side;
+}
+
+/* Change files in path order. */
+static int file_cmp(const void *a, const void *b)
+{
+    return strcmp(((const change_file *)a)->path, ((const change_file *)b)->path);
+}
+
+/* Run derivation and every collector over r->chg. */
+/* True for a C/C++ file that is included rather than compiled on its own. */
+static bool is_header(const char *path)
+{
+    static const char *const units[] = {".cu", ".hip", ".cpp", ".cc", ".cxx", ".c", NULL};
+    if (syntax_lang_of_path(path) != SYN_CPP)
+        return false;
+    for (size_t i = 0; units[i]; i++)
+        if (str_ends(path, units[i]))
+            return false;
+    return true;
+}
+
+/* True when a header the parser takes decorations from may differ from the previous review's:
+ * the tree changed in ways not known (no list of touched paths), a touched path is C/C++, or
+ * the change's headers (whose text may be an unsaved buffer) are other paths or other texts.
+ * Otherwise what the header reader learned stays good, and every file's decorations are found
+ * again without re-reading its includes. */
+static bool headers_may_differ(engine *e, const change *c, const char *const *touched)
+{
+    bool differ = !touched;
+    for (size_t i = 0; touched && touched[i] && !differ; i++)
+        differ = syntax_lang_of_path(touched[i]) == SYN_CPP;
+    uint64_t sum = 1;
+    for (size_t i = 0; i < c->nfiles; i++)
+        if (is_header(c->files[i].path)) {
+            uint64_t parts[2] = {hash_bytes(c->files[i].path, strlen(c->files[i].path)),
+                                 collector_cache_file_hash(&c->files[i])};
+            sum = sum * 1099511628211u ^ hash_bytes(parts, sizeof parts);
+        }
+    differ |= !e->have_header_sum || sum != e->header_sum;
+    e->header_sum = sum;
+    e->have_header_sum = true;
+    return differ;
+}
+
+static void run_all(engine *e, review *r, const char *const *touched, const char *root)
+{
+    bool timing = e->timing;
+    collector_runner_set_timing(e->runner, timing ? stderr : NULL);
+    double t0 = now_ms();
+    /* derivation and collectors read the files of a repository's change in path order, however
+     * the change was built (an incremental one lists re-diffed files last), so a review reads
+     * the same after any sequence of edits; a diff keeps its own order */
+    change view = *r->chg;
+    if (e->rp && view.nfiles > 1) {
+        view.files = xmalloc(view.nfiles * sizeof *view.files);
+        memcpy(view.files, r->chg->files, view.nfiles * sizeof *view.files);
+        qsort(view.files, view.nfiles, sizeof *view.files, file_cmp);
+    }
+    if (headers_may_differ(e, &view, touched))
+        syntax_cache_headers_changed(e->syn);
+    derive_run(e->families, &view, view.title, &r->derived);
+    if (timing)
+        fprintf(stderr, "review-lsp: derive %.2f ms\n", now_ms() - t0);
+    size_t nside;
+    collector_buffer *side = side_buffers(e, &nside);
+    const char **open = xcalloc(e->novl + 1, sizeof *open);
+    for (size_t i = 0; i < e->novl; i++)
+        open[i] = e->ovl[i].path;
+    collector_inputs in = {&view, e->rp, root, e->syn, touched, side, nside, open};
+    r->collector_status = collector_runner_run(e->runner, &in, &r->findings, &r->ncollectors);
+    free(open);
+    free(side);
+    if (view.files != r->chg->files)
+        free(view.files);
+    syntax_cache_trim(e->syn);
+    filter_suppressed(r);
+    precision_policy_apply(&e->policy, &r->findings);
+    effective_apply(config_state_effective(e->cfgs), &r->findings); /* after the policy: a
+                                                                       team's own level wins */
+    findings_sort(&r->findings);
+    if (timing)
+        fprintf(stderr, "review-lsp: review %.2f ms\n", now_ms() - t0);
+}
+
+static bool is_dirty(const engine *e, const char *path)
+{
+    for (size_t i = 0; i < e->ndirty; i++)
+        if (strcmp(e->dirty[i], path) == 0)
+            return true;
+    return false;
+}
+
+static const overlay_entry *overlay_of(const engine *e, const char *path)
+{
+    for (size_t i = 0; i < e->novl; i++)
+        if (strcmp(e->ovl[i].path, path) == 0)
+            return &e->ovl[i];
+    return NULL;
 }
 
 /* The change for this review: rebuilt from the whole work tree, or (incremental mode, same
@@ -613,12 +671,7 @@ static review *review_diff(engine *e)
     r->chg = c;
     r->base_desc = xstrdup("(diff file)");
     note_config(e, r);
-    size_t nside;
-    collector_buffer *side = side_buffers(e, &nside);
-    /* no state kept between reviews of a diff: there is no tree to watch */
-    run_all(r, NULL, e->syn, NULL, NULL, side, nside, e->tree, c->title,
-            config_state_effective(e->cfgs), &e->policy);
-    free(side);
+    run_all(e, r, NULL, e->tree);
     return r;
 }
 
@@ -682,11 +735,7 @@ int engine_review(engine *e, review **out, char **cause)
     r->base_desc = desc;
     r->base_error = base_error;
     note_config(e, r);
-    size_t nside;
-    collector_buffer *side = side_buffers(e, &nside);
-    run_all(r, e->rp, e->syn, e->states, (const char *const *)e->touched, side, nside,
-            repo_workdir(e->rp), c->title, config_state_effective(e->cfgs), &e->policy);
-    free(side);
+    run_all(e, r, (const char *const *)e->touched, repo_workdir(e->rp));
     *out = r;
     return 0;
 }

@@ -36,6 +36,8 @@ typedef struct engine_settings {
     int face;                      /* FACE_COMMAND_LINE (0) or FACE_EDITOR: names the sources */
     const char *const *severity;   /* "ID=level" (error, warning, information, hint), or NULL */
     const char *derived_hints;     /* "file", "line", "off", or NULL */
+    bool timing;                   /* each review step's cost on stderr (the caller reads
+                                      REVIEW_LSP_TIMING: the engine reads no environment) */
 } engine_settings;
 
 typedef struct review {

@@ -326,32 +326,32 @@ static int line_cmp(const void *a, const void *b)
     return c ? c : x->line - y->line;
 }
 
-/* With REVIEW_LSP_TIMING set, the time a step took on stderr (as the engine's steps). */
-static void step_time(const char *step, struct timespec *t0)
+/* With timing, the time a step took on stderr (as the engine's steps). */
+static void step_time(bool timing, const char *step, struct timespec *t0)
 {
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (getenv("REVIEW_LSP_TIMING"))
+    if (timing)
         fprintf(stderr, "review-lsp: evidence %s %.2f ms\n", step,
                 (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6);
     *t0 = t1;
 }
 
-void evidence_collect(const change *c, const char *root, evidence_report *out)
+void evidence_collect(const change *c, const char *root, bool timing, evidence_report *out)
 {
     memset(out, 0, sizeof *out);
     ev_state st = {.c = c, .out = out};
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     load_files(&st);
-    step_time("parse", &t0);
+    step_time(timing, "parse", &t0);
     trace_signatures(&st);
     ev_trace_guards(&st);
-    step_time("signatures and guards", &t0);
+    step_time(timing, "signatures and guards", &t0);
     for (size_t i = 0; i < st.ntargets; i++)
         st.targets[i].item = &out->items[st.targets[i].item_index];
     out->nfiles = ev_find_calls(c, root, st.targets, st.ntargets);
-    step_time("call sites", &t0);
+    step_time(timing, "call sites", &t0);
     strbuf lim;
     sb_init(&lim);
     if (out->nno_head)

@@ -64,8 +64,9 @@ typedef struct evidence_report {
 #define EVIDENCE_TEXT_MAX 160
 
 /* Trace every removed guard and changed signature of the change c, searching call sites under
- * root (NULL: only the changed files). Fills out (zeroed first). */
-void evidence_collect(const change *c, const char *root, evidence_report *out);
+ * root (NULL: only the changed files). Fills out (zeroed first). With timing, each step's cost
+ * goes to stderr. */
+void evidence_collect(const change *c, const char *root, bool timing, evidence_report *out);
 void evidence_report_free(evidence_report *r);
 
 #endif

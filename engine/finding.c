@@ -22,7 +22,7 @@ static char *message_of(const char *fmt, va_list ap)
 }
 
 finding *findings_add(finding_list *l, const char *rule_id, severity sev, const char *path,
-                      int line, const char *collector, const char *fmt, ...)
+                      int line, const char *fmt, ...)
 {
     finding *f = ARRAY_PUSH(l->items, l->n, l->cap);
     memset(f, 0, sizeof *f);
@@ -33,7 +33,6 @@ finding *findings_add(finding_list *l, const char *rule_id, severity sev, const 
     f->range.col = 0;
     f->range.end_line = line + 1;
     f->range.end_col = 0;
-    f->collector = xstrdup(collector);
     va_list ap;
     va_start(ap, fmt);
     f->message = message_of(fmt, ap);

@@ -78,7 +78,7 @@ typedef struct finding {
     char *path;     /* relative to the repository root */
     text_range range;
     char *message;
-    char *collector; /* "guards", "siblings", "derive", ... */
+    char *collector; /* "guards", "siblings", ... (set by the collector runner) */
     char *severity_note; /* why the severity was lowered (precision_policy.h), or NULL */
     related_location *related;
     size_t nrelated, related_cap;
@@ -91,10 +91,10 @@ typedef struct finding_list {
     size_t n, cap;
 } finding_list;
 
-/* Append a finding on a whole line and return it for adding related locations. */
+/* Append a finding on a whole line and return it for adding related locations. Its collector
+ * is left NULL: the collector runner stamps the name of the collector that made it. */
 finding *findings_add(finding_list *l, const char *rule_id, severity sev, const char *path,
-                      int line, const char *collector, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
+                      int line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void finding_add_related(finding *f, const char *path, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Deep copy of src into dst (which owns nothing yet): strings, related locations, exhibits. */

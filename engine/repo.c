@@ -346,38 +346,44 @@ static bool overlay_too_large(change *c, change_file *f, const overlay *ov, size
     return true;
 }
 
-change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_bytes, char **cause)
+/* What building a change from the work tree works with. */
+typedef struct build_ctx {
+    repo *r;
+    git_tree *tree;        /* the base */
+    git_diff *diff;        /* base to work tree */
+    change *c;
+    const overlay *ovl;    /* unsaved buffers */
+    size_t novl;
+    bool *overlay_used;    /* which buffers a delta of the diff took */
+    size_t max_bytes;
+} build_ctx;
+
+/* The diff from the base tree to the work tree (through the index), renames found. When the
+ * index cannot be read the work tree is compared through an empty in-memory index (a broken
+ * .git/index is neither read nor touched; *index_replaced set, reopen the repository after).
+ * NULL with *cause when the work tree cannot be diffed at all. */
+static git_diff *workdir_diff(repo *r, git_tree *tree, change *c, bool *index_replaced,
+                              char **cause)
 {
-    if (!max_bytes)
-        max_bytes = 2u << 20;
-    git_tree *tree = base_tree(r);
     git_diff_options o;
     git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
     o.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
               GIT_DIFF_SHOW_UNTRACKED_CONTENT | GIT_DIFF_INCLUDE_TYPECHANGE;
     o.context_lines = 3;
     git_diff *diff = NULL;
-    bool index_replaced = false;
-    change *c = change_new();
     if (git_diff_tree_to_workdir_with_index(&diff, r->git, tree, &o) < 0) {
         char *why = git_cause("the index cannot be read");
         change_note(c, "%s; comparing with the work tree directly", why);
         free(why);
-        /* Compare against the work tree through an empty in-memory index, so a broken
-           .git/index is neither read nor touched. */
         git_index *empty = NULL;
         if (git_index_new(&empty) == 0) {
             git_repository_set_index(r->git, empty);
-            index_replaced = true;
+            *index_replaced = true;
         }
         int drc = git_diff_tree_to_workdir(&diff, r->git, tree, &o);
         git_index_free(empty);
         if (drc < 0) {
             *cause = git_cause("cannot diff the work tree");
-            git_tree_free(tree);
-            change_free(c);
-            if (index_replaced)
-                reopen(r);
             return NULL;
         }
     }
@@ -385,134 +391,171 @@ change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_b
     git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
     fo.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_FOR_UNTRACKED;
     git_diff_find_similar(diff, &fo);
+    return diff;
+}
 
-    size_t nd = git_diff_num_deltas(diff);
-    bool *overlay_used = xcalloc(novl + 1, sizeof(bool));
-    for (size_t i = 0; i < nd; i++) {
-        const git_diff_delta *d = git_diff_get_delta(diff, i);
-        if (d->status == GIT_DELTA_UNMODIFIED || d->status == GIT_DELTA_IGNORED)
-            continue;
-        const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
-        bool deleted = d->status == GIT_DELTA_DELETED;
-        if (deleted)
-            path = d->old_file.path;
-        change_file *f = change_add_file(c, path);
-        free(f->old_path);
-        f->old_path = xstrdup(d->old_file.path ? d->old_file.path : path);
-        f->is_new = d->status == GIT_DELTA_ADDED || d->status == GIT_DELTA_UNTRACKED;
-        f->is_deleted = deleted;
-        f->is_renamed = d->status == GIT_DELTA_RENAMED;
-        if (d->new_file.mode == GIT_FILEMODE_COMMIT || d->old_file.mode == GIT_FILEMODE_COMMIT) {
-            f->is_skipped = true;
-            f->skip_reason = xstrdup("submodule");
-            change_note(c, "%s: submodule, not reviewed", path);
-            continue;
-        }
-        const overlay *ov = deleted ? NULL : find_overlay(ovl, novl, path);
-        if (!ov && d->status == GIT_DELTA_CONFLICTED) {
-            /* a merge or rebase stopped here: review the file as it stands on disk */
-            char *why = NULL;
-            size_t len = 0;
-            char *text = workdir_text(r, path, max_bytes, &len, &why);
-            free(why);
-            git_blob *old = base_blob(r, tree, f->old_path);
-            f->is_new = old == NULL;
-            bool differs = text && diff_blob_text(r, old, f->old_path, path, text, len, f);
-            git_blob_free(old);
-            if (!differs) {
-                free(text);
-                change_file_clear(f);
-                c->nfiles--;
-                continue;
-            }
-            f->head_text = text;
-            f->head_len = len;
-            change_note(c, "%s: has merge conflicts; reviewed as it stands", path);
-            continue;
-        }
-        if (ov) {
-            overlay_used[ov - ovl] = true;
-            if (overlay_too_large(c, f, ov, max_bytes))
-                continue;
-            git_blob *old = f->is_new ? NULL : base_blob(r, tree, f->old_path);
-            bool differs = diff_blob_text(r, old, f->old_path, path, ov->text, ov->len, f);
-            git_blob_free(old);
-            if (!differs && !f->is_renamed) {
-                change_file_clear(f);
-                c->nfiles--;
-                continue;
-            }
-            f->head_text = xstrndup(ov->text, ov->len);
-            f->head_len = ov->len;
-            continue;
-        }
-        if (!deleted && d->new_file.mode == GIT_FILEMODE_LINK) {
-            mark_symlink(r, c, f);
-            continue;
-        }
-        if (!deleted && d->new_file.size > max_bytes) {
-            f->is_skipped = true;
-            f->skip_reason = xasprintf("larger than %zu bytes", max_bytes);
-            change_note(c, "%s: %s, not reviewed", path, f->skip_reason);
-            continue;
-        }
-        git_patch *p = NULL;
-        if (git_patch_from_diff(&p, diff, i) < 0 || !p) {
-            char *why = git_cause(path);
-            change_note(c, "%s", why);
-            free(why);
-            f->is_skipped = true;
-            f->skip_reason = xstrdup("could not be read");
-            continue;
-        }
-        if (git_patch_get_delta(p)->flags & GIT_DIFF_FLAG_BINARY) {
-            f->is_binary = f->is_skipped = true;
-            f->skip_reason = xstrdup("binary file");
-            change_note(c, "%s: binary file, not reviewed", path);
-        } else {
-            copy_patch(p, f);
-            if (!deleted) {
-                char *why = NULL;
-                f->head_text = workdir_text(r, path, max_bytes, &f->head_len, &why);
-                free(why);
-            }
-        }
-        git_patch_free(p);
+/* A conflicted path with no unsaved buffer (a merge or rebase stopped here): reviewed as it
+ * stands on disk. False when it does not differ from the base after all. */
+static bool add_conflicted(build_ctx *b, change_file *f)
+{
+    char *why = NULL;
+    size_t len = 0;
+    char *text = workdir_text(b->r, f->path, b->max_bytes, &len, &why);
+    free(why);
+    git_blob *old = base_blob(b->r, b->tree, f->old_path);
+    f->is_new = old == NULL;
+    bool differs = text && diff_blob_text(b->r, old, f->old_path, f->path, text, len, f);
+    git_blob_free(old);
+    if (!differs) {
+        free(text);
+        return false;
     }
-    /* Overlays of files that are identical on disk: the buffer alone makes them differ. */
-    for (size_t k = 0; k < novl; k++) {
-        if (overlay_used[k] || change_find(c, ovl[k].path))
-            continue;
-        git_blob *old = base_blob(r, tree, ovl[k].path);
-        change_file *f = change_add_file(c, ovl[k].path);
-        f->is_new = old == NULL;
-        if (overlay_too_large(c, f, &ovl[k], max_bytes)) {
-            git_blob_free(old);
-            continue;
+    f->head_text = text;
+    f->head_len = len;
+    change_note(b->c, "%s: has merge conflicts; reviewed as it stands", f->path);
+    return true;
+}
+
+/* A path with an unsaved buffer: the buffer against the base. False when they are equal
+ * (and the path was not renamed). */
+static bool add_buffer(build_ctx *b, change_file *f, const overlay *ov)
+{
+    b->overlay_used[ov - b->ovl] = true;
+    if (overlay_too_large(b->c, f, ov, b->max_bytes))
+        return true;
+    git_blob *old = f->is_new ? NULL : base_blob(b->r, b->tree, f->old_path);
+    bool differs = diff_blob_text(b->r, old, f->old_path, f->path, ov->text, ov->len, f);
+    git_blob_free(old);
+    if (!differs && !f->is_renamed)
+        return false;
+    f->head_text = xstrndup(ov->text, ov->len);
+    f->head_len = ov->len;
+    return true;
+}
+
+/* A path as it is on disk: delta i of the diff, its head read through the path gate; links,
+ * large, unreadable and binary files are kept as skipped with a note. */
+static void add_from_disk(build_ctx *b, change_file *f, const git_diff_delta *d, size_t i)
+{
+    bool deleted = f->is_deleted;
+    if (!deleted && d->new_file.mode == GIT_FILEMODE_LINK) {
+        mark_symlink(b->r, b->c, f);
+        return;
+    }
+    if (!deleted && d->new_file.size > b->max_bytes) {
+        f->is_skipped = true;
+        f->skip_reason = xasprintf("larger than %zu bytes", b->max_bytes);
+        change_note(b->c, "%s: %s, not reviewed", f->path, f->skip_reason);
+        return;
+    }
+    git_patch *p = NULL;
+    if (git_patch_from_diff(&p, b->diff, i) < 0 || !p) {
+        char *why = git_cause(f->path);
+        change_note(b->c, "%s", why);
+        free(why);
+        f->is_skipped = true;
+        f->skip_reason = xstrdup("could not be read");
+        return;
+    }
+    if (git_patch_get_delta(p)->flags & GIT_DIFF_FLAG_BINARY) {
+        f->is_binary = f->is_skipped = true;
+        f->skip_reason = xstrdup("binary file");
+        change_note(b->c, "%s: binary file, not reviewed", f->path);
+    } else {
+        copy_patch(p, f);
+        if (!deleted) {
+            char *why = NULL;
+            f->head_text = workdir_text(b->r, f->path, b->max_bytes, &f->head_len, &why);
+            free(why);
         }
-        if (diff_blob_text(r, old, ovl[k].path, ovl[k].path, ovl[k].text, ovl[k].len, f)) {
-            f->head_text = xstrndup(ovl[k].text, ovl[k].len);
-            f->head_len = ovl[k].len;
-        } else {
-            change_file_clear(f);
-            c->nfiles--;
+    }
+    git_patch_free(p);
+}
+
+/* Add delta i of the diff to the change (unless it turns out not to differ). */
+static void add_delta(build_ctx *b, size_t i)
+{
+    const git_diff_delta *d = git_diff_get_delta(b->diff, i);
+    if (d->status == GIT_DELTA_UNMODIFIED || d->status == GIT_DELTA_IGNORED)
+        return;
+    bool deleted = d->status == GIT_DELTA_DELETED;
+    const char *path = deleted || !d->new_file.path ? d->old_file.path : d->new_file.path;
+    change_file *f = change_add_file(b->c, path);
+    free(f->old_path);
+    f->old_path = xstrdup(d->old_file.path ? d->old_file.path : path);
+    f->is_new = d->status == GIT_DELTA_ADDED || d->status == GIT_DELTA_UNTRACKED;
+    f->is_deleted = deleted;
+    f->is_renamed = d->status == GIT_DELTA_RENAMED;
+    if (d->new_file.mode == GIT_FILEMODE_COMMIT || d->old_file.mode == GIT_FILEMODE_COMMIT) {
+        f->is_skipped = true;
+        f->skip_reason = xstrdup("submodule");
+        change_note(b->c, "%s: submodule, not reviewed", path);
+        return;
+    }
+    const overlay *ov = deleted ? NULL : find_overlay(b->ovl, b->novl, path);
+    bool kept = true;
+    if (ov)
+        kept = add_buffer(b, f, ov);
+    else if (d->status == GIT_DELTA_CONFLICTED)
+        kept = add_conflicted(b, f);
+    else
+        add_from_disk(b, f, d, i);
+    if (!kept)
+        change_drop_last(b->c);
+}
+
+/* Unsaved buffers of files that are identical on disk: the buffer alone makes them differ. */
+static void add_clean_buffers(build_ctx *b)
+{
+    for (size_t k = 0; k < b->novl; k++) {
+        const overlay *ov = &b->ovl[k];
+        if (b->overlay_used[k] || change_find(b->c, ov->path))
+            continue;
+        git_blob *old = base_blob(b->r, b->tree, ov->path);
+        change_file *f = change_add_file(b->c, ov->path);
+        f->is_new = old == NULL;
+        if (!overlay_too_large(b->c, f, ov, b->max_bytes)) {
+            if (diff_blob_text(b->r, old, ov->path, ov->path, ov->text, ov->len, f)) {
+                f->head_text = xstrndup(ov->text, ov->len);
+                f->head_len = ov->len;
+            } else {
+                change_drop_last(b->c);
+            }
         }
         git_blob_free(old);
     }
-    free(overlay_used);
-    git_diff_free(diff);
-    git_tree_free(tree);
+}
+
+change *repo_build_change(repo *r, const overlay *ovl, size_t novl, size_t max_bytes, char **cause)
+{
+    build_ctx b = {.r = r, .tree = base_tree(r), .c = change_new(), .ovl = ovl, .novl = novl,
+                   .max_bytes = max_bytes ? max_bytes : REVIEW_MAX_FILE_BYTES};
+    bool index_replaced = false;
+    b.diff = workdir_diff(r, b.tree, b.c, &index_replaced, cause);
+    if (b.diff) {
+        b.overlay_used = xcalloc(novl + 1, sizeof(bool));
+        size_t nd = git_diff_num_deltas(b.diff);
+        for (size_t i = 0; i < nd; i++)
+            add_delta(&b, i);
+        add_clean_buffers(&b);
+        free(b.overlay_used);
+        git_diff_free(b.diff);
+        b.c->head_root = xstrdup(r->workdir);
+    } else {
+        change_free(b.c);
+        b.c = NULL;
+    }
+    git_tree_free(b.tree);
     if (index_replaced)
         reopen(r);
-    c->head_root = xstrdup(r->workdir);
-    return c;
+    return b.c;
 }
 
 int repo_diff_path(repo *r, const char *path, const char *text, size_t len, size_t max_bytes,
                    change_file **out, char **cause)
 {
     if (!max_bytes)
-        max_bytes = 2u << 20;
+        max_bytes = REVIEW_MAX_FILE_BYTES;
     *out = NULL;
     git_tree *tree = base_tree(r);
     git_blob *old = base_blob(r, tree, path);

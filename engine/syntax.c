@@ -1,12 +1,15 @@
 /* The syntax layer's documents: parsing with tree-sitter, the HIP masking that lets the C++
- * grammar read kernels, incremental reparse, positions, queries (compiled once per process and
- * shared), and the small position/comment helpers. The structural helpers built on top of it
- * (functions, calls, structs, layout pins, imports, comments) live in syntax_helpers.c. */
+ * grammar read kernels, incremental reparse, positions, queries (compiled once per query set:
+ * a cache's or a lone doc's), and the small position/comment helpers. The extractors built on
+ * top of it live in files named for what they extract (syntax_functions.c, syntax_calls.c,
+ * syntax_structs.c, syntax_layout.c, syntax_imports.c, syntax_comments.c, with the node helpers
+ * they share in syntax_nodes.c), and the document cache above both in syntax_cache.c: no file
+ * here calls back into one built on it. */
 #include "engine/syntax.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/syntax_internal.h"
 #include "engine/util.h"
@@ -193,6 +196,8 @@ void syntax_free(syntax_doc *d)
     free(d->hidden);
     free(d->keep);
     free(d->decorations);
+    if (d->own_queries)
+        syntax_queries_free(d->queries);
     free(d);
 }
 
@@ -677,7 +682,8 @@ char *syntax_text_nocomment(syn_lang lang, const char *text, size_t len)
     return text_code(lang, text, len, true);
 }
 
-/* --- queries: compiled once per process, shared by every doc ---------------------------- */
+/* --- queries: compiled once per query set, the syntax cache's (shared by its docs) or a lone
+ * doc's own; no process-wide state --------------------------------------------------------- */
 
 typedef struct query_entry {
     struct query_entry *next;
@@ -686,60 +692,72 @@ typedef struct query_entry {
     TSQuery *q;
 } query_entry;
 
-static pthread_mutex_t query_lock = PTHREAD_MUTEX_INITIALIZER;
-static query_entry *query_cache; /* append-only until syntax_cleanup; guarded by query_lock */
+struct syntax_queries {
+    query_entry *head;
+};
 
-/* The compiled query for (lang, source), compiling it on first use. */
-const TSQuery *syntax_compiled_query(syn_lang lang, const char *source, char **cause)
+syntax_queries *syntax_queries_new(void)
 {
-    const TSQuery *found = NULL;
-    pthread_mutex_lock(&query_lock);
-    for (query_entry *e = query_cache; e; e = e->next)
-        if (e->lang == lang && strcmp(e->source, source) == 0) {
-            found = e->q;
-            break;
-        }
-    if (!found) {
-        uint32_t err_off = 0;
-        TSQueryError err = TSQueryErrorNone;
-        TSQuery *q = ts_query_new(syntax_ts_language(lang), source, (uint32_t)strlen(source),
-                                  &err_off, &err);
-        if (!q) {
-            *cause = xasprintf("query does not compile for %s: error %d at offset %u",
-                               syntax_lang_name(lang), (int)err, err_off);
-        } else {
-            query_entry *e = xcalloc(1, sizeof *e);
-            e->lang = lang;
-            e->source = xstrdup(source);
-            e->q = q;
-            e->next = query_cache;
-            query_cache = e;
-            found = q;
-        }
-    }
-    pthread_mutex_unlock(&query_lock);
-    return found;
+    return xcalloc(1, sizeof(syntax_queries));
 }
 
-/* Free every compiled query (at exit, so leak checkers see a clean heap). */
-void syntax_cleanup(void)
+void syntax_queries_free(syntax_queries *qs)
 {
-    pthread_mutex_lock(&query_lock);
-    while (query_cache) {
-        query_entry *e = query_cache;
-        query_cache = e->next;
+    if (!qs)
+        return;
+    while (qs->head) {
+        query_entry *e = qs->head;
+        qs->head = e->next;
         ts_query_delete(e->q);
         free(e->source);
         free(e);
     }
-    pthread_mutex_unlock(&query_lock);
+    free(qs);
+}
+
+/* The compiled query for (lang, source) in qs, compiling it on first use. */
+static const TSQuery *queries_get(syntax_queries *qs, syn_lang lang, const char *source,
+                                  char **cause)
+{
+    for (query_entry *e = qs->head; e; e = e->next)
+        if (e->lang == lang && strcmp(e->source, source) == 0)
+            return e->q;
+    uint32_t err_off = 0;
+    TSQueryError err = TSQueryErrorNone;
+    TSQuery *q = ts_query_new(syntax_ts_language(lang), source, (uint32_t)strlen(source),
+                              &err_off, &err);
+    if (!q) {
+        if (cause)
+            *cause = xasprintf("query does not compile for %s: error %d at offset %u",
+                               syntax_lang_name(lang), (int)err, err_off);
+        return NULL;
+    }
+    query_entry *e = xcalloc(1, sizeof *e);
+    e->lang = lang;
+    e->source = xstrdup(source);
+    e->q = q;
+    e->next = qs->head;
+    qs->head = e;
+    return q;
+}
+
+/* The query set of a doc: its cache's, or (for a doc parsed alone) its own, made on first
+ * need like the spans. */
+static syntax_queries *doc_queries(const syntax_doc *d)
+{
+    syntax_doc *m = (syntax_doc *)d;
+    if (!m->queries) {
+        m->queries = syntax_queries_new();
+        m->own_queries = true;
+    }
+    return m->queries;
 }
 
 /* Run a query over a line range of the doc, calling fn per match. */
 int syntax_query(const syntax_doc *d, const char *source, int first_line, int last_line,
                  syntax_match_fn fn, void *arg, char **cause)
 {
-    const TSQuery *q = syntax_compiled_query(d->lang, source, cause);
+    const TSQuery *q = queries_get(doc_queries(d), d->lang, source, cause);
     if (!q)
         return -1;
     TSQueryCursor *qc = ts_query_cursor_new();
@@ -762,184 +780,4 @@ const char *syntax_capture_name(const TSQuery *q, uint32_t i)
 {
     uint32_t n;
     return ts_query_capture_name_for_id(q, i, &n);
-}
-
-/* --- the document cache ----------------------------------------------------------------- */
-
-typedef struct cache_entry {
-    char *key;
-    syntax_doc *doc;
-    syn_func_list funcs;
-    bool have_funcs;
-    bool used;          /* asked for since the last trim */
-} cache_entry;
-
-struct syntax_cache {
-    cache_entry *items;
-    size_t n, cap;
-    size_t nparses, nupdates;
-    syntax_headers *headers;  /* decoration macros of the tree's headers, or NULL */
-};
-
-/* A new, empty cache. */
-syntax_cache *syntax_cache_new(void)
-{
-    return xcalloc(1, sizeof(syntax_cache));
-}
-
-/* Release one entry's doc, list and key. */
-static void cache_entry_clear(cache_entry *e)
-{
-    free(e->key);
-    syntax_free(e->doc);
-    syn_func_list_free(&e->funcs);
-}
-
-/* Release the cache and every doc in it. */
-void syntax_cache_free(syntax_cache *c)
-{
-    if (!c)
-        return;
-    for (size_t i = 0; i < c->n; i++)
-        cache_entry_clear(&c->items[i]);
-    free(c->items);
-    syntax_headers_free(c->headers);
-    free(c);
-}
-
-/* The doc for key with this text: kept, updated incrementally, or parsed. */
-const syntax_doc *syntax_cache_get(syntax_cache *c, const char *key, syn_lang lang,
-                                   const char *text, size_t len, char **cause)
-{
-    return syntax_cache_get_with(c, key, lang, text, len, NULL, cause);
-}
-
-/* True when a doc was parsed with options equal to o. */
-static bool same_opts(const syntax_doc *d, const syntax_parse_opts *o)
-{
-    size_t nkeep = o ? o->nkeep : 0;
-    const char *deco = o && o->decorations && *o->decorations ? o->decorations : NULL;
-    if (d->nkeep != nkeep || (o ? o->view : 0) != d->view || (deco == NULL) != (d->decorations == NULL) ||
-        (deco && strcmp(deco, d->decorations) != 0))
-        return false;
-    return nkeep == 0 || memcmp(d->keep, o->keep_lines, nkeep * sizeof *d->keep) == 0;
-}
-
-/* The doc kept for key when it holds exactly text in the view of o (decorations aside) and was
- * asked for since the last trim; NULL otherwise. */
-const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang lang,
-                                    const char *text, size_t len, const syntax_parse_opts *o)
-{
-    for (size_t i = 0; i < c->n; i++) {
-        cache_entry *e = &c->items[i];
-        if (strcmp(e->key, key) != 0)
-            continue;
-        syntax_parse_opts view = o ? *o : (syntax_parse_opts){0};
-        view.decorations = e->doc->decorations;
-        if (e->used && e->doc->lang == lang && e->doc->len == len &&
-            memcmp(e->doc->text, text, len) == 0 && same_opts(e->doc, &view))
-            return e->doc;
-        return NULL;
-    }
-    return NULL;
-}
-
-/* The doc for key with this text and these options: kept, updated incrementally, or parsed. */
-const syntax_doc *syntax_cache_get_with(syntax_cache *c, const char *key, syn_lang lang,
-                                        const char *text, size_t len,
-                                        const syntax_parse_opts *o, char **cause)
-{
-    cache_entry *e = NULL;
-    for (size_t i = 0; i < c->n; i++)
-        if (strcmp(c->items[i].key, key) == 0) {
-            e = &c->items[i];
-            break;
-        }
-    if (e && e->doc->lang == lang) {
-        e->used = true;
-        bool same_text = e->doc->len == len && memcmp(e->doc->text, text, len) == 0;
-        if (same_text && same_opts(e->doc, o))
-            return e->doc;
-        TSTree *before = e->doc->tree;
-        if (syntax_update_with(e->doc, text, len, o, cause) < 0)
-            return NULL;
-        if (same_text && e->doc->tree == before)
-            return e->doc; /* other options, same blanked copy: nothing was reparsed */
-        c->nupdates++;
-        syn_func_list_free(&e->funcs);
-        e->have_funcs = false;
-        return e->doc;
-    }
-    syntax_doc *d = syntax_parse_with(lang, text, len, o, cause);
-    if (!d)
-        return NULL;
-    c->nparses++;
-    if (e) {
-        syntax_free(e->doc);
-        syn_func_list_free(&e->funcs);
-    } else {
-        e = ARRAY_PUSH(c->items, c->n, c->cap);
-        memset(e, 0, sizeof *e);
-        e->key = xstrdup(key);
-    }
-    e->doc = d;
-    e->have_funcs = false;
-    e->used = true;
-    return d;
-}
-
-/* The cached function list of a doc from this cache. */
-const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d)
-{
-    for (size_t i = 0; i < c->n; i++) {
-        cache_entry *e = &c->items[i];
-        if (e->doc != d)
-            continue;
-        if (!e->have_funcs) {
-            syntax_functions(d, &e->funcs);
-            e->have_funcs = true;
-        }
-        return &e->funcs;
-    }
-    return NULL;
-}
-
-/* The cache's header reader for root. */
-syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root)
-{
-    if (!root)
-        return NULL;
-    const char *have = syntax_headers_root(c->headers);
-    if (!have || strcmp(have, root) != 0) {
-        syntax_headers_free(c->headers);
-        c->headers = syntax_headers_new(root);
-    }
-    return c->headers;
-}
-
-/* Drop the docs nobody asked for since the previous trim, and start a new header round. */
-void syntax_cache_trim(syntax_cache *c)
-{
-    syntax_headers_next_round(c->headers);
-    size_t k = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        if (c->items[i].used) {
-            c->items[i].used = false;
-            c->items[k++] = c->items[i];
-        } else {
-            cache_entry_clear(&c->items[i]);
-        }
-    }
-    c->n = k;
-}
-
-/* Counts for logs and tests. */
-void syntax_cache_stats(const syntax_cache *c, size_t *ndocs, size_t *nparses, size_t *nupdates)
-{
-    if (ndocs)
-        *ndocs = c->n;
-    if (nparses)
-        *nparses = c->nparses;
-    if (nupdates)
-        *nupdates = c->nupdates;
 }

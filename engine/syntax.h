@@ -64,6 +64,8 @@ syn_lang syntax_lang_of_path(const char *path);
 /* "python", "cpp" or "none". */
 const char *syntax_lang_name(syn_lang lang);
 
+typedef struct syntax_queries syntax_queries; /* compiled queries (private to syntax.c) */
+
 typedef struct syntax_doc {
     syn_lang lang;
     char *text;          /* the text as given (owned, NUL-terminated) */
@@ -87,6 +89,8 @@ typedef struct syntax_doc {
     int view;
     char *decorations;
     syntax_parse_opts opts;   /* pointing at the four above */
+    syntax_queries *queries;  /* the compiled queries it uses: its cache's, or its own */
+    bool own_queries;
 } syntax_doc;
 
 /* Parse text (copied) as lang. Returns NULL with *cause (caller frees) when lang is SYN_NONE
@@ -126,6 +130,9 @@ size_t syntax_error_bytes(const syntax_doc *d, bool *root_is_error);
 size_t syntax_hidden_bytes(const syntax_doc *d);
 /* True when a line lies in a branch the view leaves out (it is not parsed in this view). */
 bool syntax_line_hidden(const syntax_doc *d, int line);
+/* The lines syntax_line_hidden says are left out, as [first, last] pairs in a new array of *n
+ * ints (NULL when none), for a caller that keeps the answer without the doc. */
+int *syntax_hidden_lines(const syntax_doc *d, size_t *n);
 /* How many views (syntax_parse_opts.view) it takes for every keep line of a C++ text to be
  * in a kept branch of one of them: 1 unless keep lines fall in two branches of one block. */
 int syntax_view_count(const char *text, size_t len, const int *keep, size_t nkeep);
@@ -179,21 +186,17 @@ char *syntax_text_nocomment(syn_lang lang, const char *text, size_t len);
 
 /* Run a tree-sitter query (S-expression source) over the doc, restricted to the lines
  * [first_line, last_line] (0, 0 for the whole doc), calling fn once per match. Returns 0, or
- * -1 with *cause when the query does not compile (a bug: queries are constants). The match
- * is borrowed for the call only. fn returns false to stop early. */
+ * -1 with *cause when the query does not compile (a bug: queries are constants). A query is
+ * compiled once per syntax cache (a doc parsed alone keeps its own). The match is borrowed for
+ * the call only. fn returns false to stop early. */
 typedef bool (*syntax_match_fn)(const syntax_doc *d, const TSQuery *q, const TSQueryMatch *m,
                                 void *arg);
 int syntax_query(const syntax_doc *d, const char *source, int first_line, int last_line,
                  syntax_match_fn fn, void *arg, char **cause);
 /* The name of capture index i of q (borrowed). */
 const char *syntax_capture_name(const TSQuery *q, uint32_t i);
-/* The compiled form of a query (compiled on first use, then shared by every doc and thread;
- * borrowed, valid until syntax_cleanup), or NULL with *cause. */
-const TSQuery *syntax_compiled_query(syn_lang lang, const char *source, char **cause);
 /* The tree-sitter grammar of a language (NULL for SYN_NONE). */
 const TSLanguage *syntax_ts_language(syn_lang lang);
-/* Free the shared compiled queries; call once at exit, when no doc is being queried. */
-void syntax_cleanup(void);
 
 /* --- functions -------------------------------------------------------------------------- */
 
@@ -419,12 +422,26 @@ const syntax_doc *syntax_cache_get_with(syntax_cache *c, const char *key, syn_la
 const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang lang,
                                     const char *text, size_t len, const syntax_parse_opts *o);
 /* The cache's header reader for root (created on first use, replaced when root changes;
- * borrowed). Each syntax_cache_trim starts a new round of it. NULL when root is NULL. */
+ * borrowed): what it read is reused until syntax_cache_headers_changed. NULL when root is
+ * NULL. */
 syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root);
 /* The functions of a doc returned by this cache, computed once per text (borrowed). */
 const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d);
+/* The structs of a doc returned by this cache, computed once per text (borrowed). */
+const syn_struct_list *syntax_cache_structs(syntax_cache *c, const syntax_doc *d);
+/* Drop the doc kept for key and those of its other views (keys "key#N"), releasing their
+ * trees: for a caller done with a file it does not expect to be asked for again soon. */
+void syntax_cache_drop(syntax_cache *c, const char *key);
+/* The total length of the texts of the docs it holds (their trees take some tens of times
+ * more), for a caller keeping its memory within a budget. */
+size_t syntax_cache_bytes(const syntax_cache *c);
 /* Drop every doc not asked for since the previous trim (call between reviews). */
 void syntax_cache_trim(syntax_cache *c);
+/* Headers may have changed (on disk, or in the change): read them again from the next ask on
+ * (a new round of the header reader). */
+void syntax_cache_headers_changed(syntax_cache *c);
+/* The time spent parsing and reparsing in syntax_cache_get_with since the cache was made. */
+double syntax_cache_parse_ms(const syntax_cache *c);
 /* How many docs the cache holds, and how many parses and incremental updates it has done. */
 void syntax_cache_stats(const syntax_cache *c, size_t *ndocs, size_t *nparses, size_t *nupdates);
 

@@ -62,6 +62,24 @@ bool syntax_line_hidden(const syntax_doc *d, int line)
     return in_ranges(d->hidden, d->nhidden, syntax_line_start(d, line));
 }
 
+int *syntax_hidden_lines(const syntax_doc *d, size_t *n)
+{
+    int *out = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (size_t i = 0; i < d->nhidden; i++) {
+        int lo = syntax_line_of(d, d->hidden[i].start);
+        if (syntax_line_start(d, lo) < d->hidden[i].start)
+            lo++;
+        int hi = d->hidden[i].end ? syntax_line_of(d, d->hidden[i].end - 1) : 0;
+        if (lo > hi)
+            continue;
+        *ARRAY_PUSH(out, *n, cap) = lo;
+        *ARRAY_PUSH(out, *n, cap) = hi;
+    }
+    return out;
+}
+
 int syntax_view_count(const char *text, size_t len, const int *keep, size_t nkeep)
 {
     if (!nkeep)

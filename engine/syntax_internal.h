@@ -1,7 +1,8 @@
 /* Internals shared by the files of the syntax layer (syntax.c, syntax_pp.c, syntax_mask.c,
- * syntax_headers.c); nothing outside engine/syntax*.c includes this. They build the copy of a
- * C/C++ text the parser reads: the preprocessor view (syntax_pp.c) and the blanking of HIP
- * syntax and decoration macros (syntax_mask.c), both keeping every byte offset and newline.
+ * syntax_headers.c, syntax_cache.c); nothing outside engine/syntax*.c includes this. They build
+ * the copy of a C/C++ text the parser reads: the preprocessor view (syntax_pp.c) and the
+ * blanking of HIP syntax and decoration macros (syntax_mask.c), both keeping every byte offset
+ * and newline; and the compiled queries docs share (syntax.c).
  *
  * Ownership: as in syntax.h; a pp_map or deco_set is owned by its creator and freed with its
  * *_free; strings passed in are borrowed. */
@@ -75,5 +76,13 @@ void deco_mask(char *s, size_t len, const deco_set *set);
  * grammar cannot read into ones it can: `= {}` default arguments, built-in types as call
  * arguments, statement macros without ";", the ";" after a function body. */
 void gaps_rewrite(char *s, size_t len);
+
+/* --- compiled queries (syntax.c) ------------------------------------------------------- */
+
+/* A set of compiled queries, each compiled on first use: a syntax cache's, shared by its docs
+ * (syntax_cache.c), or a lone doc's own. */
+typedef struct syntax_queries syntax_queries;
+syntax_queries *syntax_queries_new(void);
+void syntax_queries_free(syntax_queries *qs);
 
 #endif

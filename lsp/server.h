@@ -74,6 +74,7 @@ typedef struct settings {
     size_t max_file_bytes;        /* 0: unset */
     int log_level;
     const char *precision_policy; /* REVIEW_LSP_PRECISION_POLICY, read once at start; borrowed */
+    bool timing;                  /* REVIEW_LSP_TIMING set at start: step costs on stderr */
 } settings;
 
 /* What the client said it can do (from initialize). */

@@ -11,7 +11,6 @@
 #include "lsp/server.h"
 
 #define DEFAULT_DEBOUNCE_MS 150
-#define DEFAULT_MAX_FILE_BYTES ((size_t)2 << 20)
 
 static const char *const HINT_NAMES[] = {"off", "file", "line"};
 
@@ -26,6 +25,7 @@ void settings_init(settings *c)
     c->log_level = LOG_INFO;
     /* Another precision policy file (README "Precision"); the test suites pin one. */
     c->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
+    c->timing = getenv("REVIEW_LSP_TIMING") != NULL;
 }
 
 /* Free a NULL-terminated string array. */
@@ -71,6 +71,7 @@ void settings_to_engine(const settings *c, const char *root, engine_settings *ou
     out->max_file_bytes = c->max_file_bytes;
     out->disabled_rules = (const char *const *)c->disabled_rules;
     out->precision_policy = c->precision_policy;
+    out->timing = c->timing;
     out->face = FACE_EDITOR;
     out->severity = (const char *const *)c->severity_levels;
     out->derived_hints = c->derived_hints == HINTS_UNSET ? NULL : HINT_NAMES[c->derived_hints];
@@ -311,11 +312,11 @@ int settings_apply(server *s, json_t *obj)
             json_integer_value(v) > ((json_int_t)1 << 30))
             show_message(&s->log, LOG_WARNING,
                          "review.maxFileBytes: expected a positive integer up to 1 GiB; keeping %zu",
-                         c->max_file_bytes ? c->max_file_bytes : DEFAULT_MAX_FILE_BYTES);
+                         c->max_file_bytes ? c->max_file_bytes : REVIEW_MAX_FILE_BYTES);
         else if ((size_t)json_integer_value(v) != (c->max_file_bytes ? c->max_file_bytes
-                                                                        : DEFAULT_MAX_FILE_BYTES)) {
+                                                                        : REVIEW_MAX_FILE_BYTES)) {
             /* the default, as plugins send it, leaves the key to the repository file */
-            c->max_file_bytes = (size_t)json_integer_value(v) == DEFAULT_MAX_FILE_BYTES
+            c->max_file_bytes = (size_t)json_integer_value(v) == REVIEW_MAX_FILE_BYTES
                                     ? 0
                                     : (size_t)json_integer_value(v);
             mask |= SET_ENGINE;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "engine/collector.h"
+#include "engine/diff_lines.h"
 #include "engine/repo.h"
 #include "engine/syntax.h"
 
@@ -254,15 +255,6 @@ static char *aot_added_text(const change *c)
     return sb_detach(&sb);
 }
 
-/* True when line of f is an added line. */
-static bool is_added(const change_file *f, int line)
-{
-    for (size_t i = 0; i < f->nlines; i++)
-        if (f->lines[i].kind == '+' && f->lines[i].new_no == line)
-            return true;
-    return false;
-}
-
 /* The dotted module of an ops path ("aiter/ops/flydsl/x/__init__.py" is aiter.ops.flydsl.x). */
 static char *module_of(const char *path)
 {
@@ -335,7 +327,7 @@ static int check_module(collector_ctx *ctx, const aot_table *t, const change_fil
         for (size_t k = 0; k < nn; k++) {
             char *name = syntax_node_text(d, names[k]);
             int line = syntax_node_line(names[k]);
-            if (name[0] == '_' || table_has_name(t, module, name) || !is_added(f, line) ||
+            if (name[0] == '_' || table_has_name(t, module, name) || !diff_lines_added(f, line) ||
                 has_word(aot_added, name)) {
                 free(name);
                 continue;
@@ -350,7 +342,7 @@ static int check_module(collector_ctx *ctx, const aot_table *t, const change_fil
             }
             TSPoint s = ts_node_start_point(names[k]), e = ts_node_end_point(names[k]);
             finding *fd = findings_add(
-                ctx->out, "D12", SEV_INFORMATION, f->path, line, "aot_pairing",
+                ctx->out, "D12", SEV_INFORMATION, f->path, line,
                 "`%s` is new and public in %s, which the FlyDSL pre-compiler imports from (%s), "
                 "but no line this change adds under " AOT_DIR " mentions it — if it decides "
                 "which variant gets built, teach AOT or its prebuilt variants drift from the "

@@ -269,8 +269,7 @@ static int uncollectable(collector_ctx *ctx)
     rx_free(coll);
     int found = 0;
     for (size_t i = 0; !any_collectable && i < ncand; i++) {
-        findings_add(ctx->out, "HK12b", SEV_HINT, cand[i]->path, script_entry_line(cand[i]),
-                     "ci_coverage", "%s is named like a test but has no def test_… or class "
+        findings_add(ctx->out, "HK12b", SEV_HINT, cand[i]->path, script_entry_line(cand[i]), "%s is named like a test but has no def test_… or class "
                      "Test…, so pytest collects nothing from it, and no other file of the "
                      "change adds a collectable test", base_name(cand[i]->path));
         found++;
@@ -328,7 +327,7 @@ static void ci_coverage_run(collector_ctx *ctx)
                 /* op_tests/multigpu_tests -> the "multigpu" label */
                 const char *lb = gate + 9;
                 int ll = (int)(strlen(lb) - 6);
-                fd = findings_add(ctx->out, "HK12", SEV_INFORMATION, f->path, 1, "ci_coverage",
+                fd = findings_add(ctx->out, "HK12", SEV_INFORMATION, f->path, 1,
                                   "CI runs %s only when the `%.*s` label is set: skipped by "
                                   "default, so a merge without the label never runs it",
                                   base_name(f->path), ll, lb);
@@ -341,7 +340,7 @@ static void ci_coverage_run(collector_ctx *ctx)
                     sb_addf(&cov, "%s%s/", cov.len ? ", " : "", v.trees.d[k]);
                 if (v.trees.n > 4)
                     sb_addf(&cov, " and %zu more", v.trees.n - 4);
-                fd = findings_add(ctx->out, "HK12", SEV_INFORMATION, f->path, 1, "ci_coverage",
+                fd = findings_add(ctx->out, "HK12", SEV_INFORMATION, f->path, 1,
                                   "no CI job runs tests in %.*s/ (the workflows run %s) — move "
                                   "%s where CI runs it, or say how it is run",
                                   slash ? (int)(slash - f->path) : 1, slash ? f->path : ".",

@@ -150,7 +150,7 @@ static void comment_only_run(collector_ctx *ctx)
         nreal += cl[i].code && !cl[i].cancelled;
     if (!nreal) {
         findings_add(ctx->out, "COMMENT-ONLY", SEV_INFORMATION, cl[0].f->path,
-                     cl[0].l->new_no > 0 ? cl[0].l->new_no : 1, "comment_only",
+                     cl[0].l->new_no > 0 ? cl[0].l->new_no : 1,
                      "comment-only change: none of its %zu changed lines is code once "
                      "trailing-comment edits are set aside", n);
     }
@@ -168,7 +168,7 @@ static void comment_only_run(collector_ctx *ctx)
         for (size_t k = i; k < n; k++)
             here += cl[k].f == cl[i].f && cl[k].code && !cl[k].cancelled;
         finding *fd = findings_add(ctx->out, "COMMENT-ONLY", SEV_INFORMATION, cl[i].f->path,
-                                   cl[i].l->new_no > 0 ? cl[i].l->new_no : 1, "comment_only",
+                                   cl[i].l->new_no > 0 ? cl[i].l->new_no : 1,
                                    "comment-dominated change: %zu changed lines, %zu of them code "
                                    "(%.1f%%); %zu of those are in this file and are the lines "
                                    "to review", n, nreal, 100.0 * (double)nreal / (double)n, here);

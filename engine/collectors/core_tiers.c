@@ -268,8 +268,7 @@ static void core_tiers_run(collector_ctx *ctx)
         const change_file *f = &c->files[i];
         int tier = in_list(tier1, f->path) ? 1 : in_list(tier2, f->path) ? 2 : 0;
         if (tier) {
-            findings_add(ctx->out, "STEP4", SEV_INFORMATION, f->path, first_changed_line(f),
-                         "core_tiers", tier == 1 ?
+            findings_add(ctx->out, "STEP4", SEV_INFORMATION, f->path, first_changed_line(f), tier == 1 ?
                          "%s is a Tier 1 core file: if it breaks, `import aiter` fails and "
                          "every op with it — check the import chain, default dispatch and "
                          "public API" :
@@ -299,7 +298,7 @@ static void core_tiers_run(collector_ctx *ctx)
                 most = h->fanin;
             if (h->fanin >= FANIN_TIER2) {
                 finding *fd = findings_add(ctx->out, "STEP4", SEV_INFORMATION, h->f->path,
-                                           first_changed_line(h->f), "core_tiers",
+                                           first_changed_line(h->f),
                                            "%s is a Tier 2 core header: %d files of the tree "
                                            "#include it — check every includer still builds and "
                                            "behaves", h->base, h->fanin);

@@ -30,6 +30,7 @@
 #include <strings.h>
 
 #include "engine/collector.h"
+#include "engine/diff_lines.h"
 #include "engine/collectors/flydsl_access.h"
 #include "engine/syntax.h"
 
@@ -54,19 +55,6 @@ static bool is_flydsl_python(const char *path)
     for (const char *p = path; *p; p++)
         if (strncasecmp(p, "flydsl", 6) == 0)
             return true;
-    return false;
-}
-
-/* True when the change adds a line in [first, last] of f, or deletes one from inside it. */
-static bool call_touched(const change_file *f, int first, int last)
-{
-    for (size_t i = 0; i < f->nlines; i++) {
-        const diff_line *l = &f->lines[i];
-        if (l->kind == '+' && l->new_no >= first && l->new_no <= last)
-            return true;
-        if (l->kind == '-' && l->new_no > first && l->new_no <= last)
-            return true;
-    }
     return false;
 }
 
@@ -632,7 +620,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, left
             if (strcmp(c->name, buffer_calls[k].name) == 0)
                 bc = &buffer_calls[k];
         bool is_desc = strcmp(c->name, "make_tensor_descriptor_2d") == 0;
-        if ((!bc && !is_desc) || !call_touched(f, c->line, c->end_line))
+        if ((!bc && !is_desc) || !diff_lines_touches(f, c->line, c->end_line))
             continue;
         if (!have_fns) {
             syntax_functions(d, &fns);
@@ -651,7 +639,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, left
             /* the calls the change did not touch account for their own base calls first */
             for (size_t k = 0; k < calls.n && base.n; k++) {
                 const syn_call *u = &calls.items[k];
-                if (!is_judged_call(u) || call_touched(f, u->line, u->end_line))
+                if (!is_judged_call(u) || diff_lines_touches(f, u->line, u->end_line))
                     continue;
                 char *us = bound_signature(&fns, u);
                 sig_take(&base, us);
@@ -673,7 +661,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, left
         }
         char *buf = buffer_name(c);
         finding *fd = findings_add(ctx->out, "B8", SEV_WARNING, f->path,
-                                   v.at ? v.at->line : c->line, "flydsl_bounds", "%s(%s): %s%s%s%s",
+                                   v.at ? v.at->line : c->line, "%s(%s): %s%s%s%s",
                                    c->name, buf, v.why,
                                    bc ? " instead of the extent of `" : "", bc ? buf : "",
                                    bc ? "`: out-of-range offsets read and write past it rather "
@@ -739,54 +727,70 @@ static void describe_left_out(strbuf *tail, const left_out *lo)
     sb_adds(tail, ")");
 }
 
-/* Run the collector over the change. */
-static void flydsl_bounds_run(collector_ctx *ctx)
+/* What one file's stage found, for the status line. */
+typedef struct fb_facts {
+    int found;
+    left_out lo;
+} fb_facts;
+
+/* The files it reads: FlyDSL Python files the change edits. */
+static bool reads(const change_file *f)
 {
-    size_t nfiles = 0, nskipped = 0;
+    return is_flydsl_python(f->path) && !f->is_deleted && !f->is_skipped && f->nadd + f->ndel;
+}
+
+/* The per-file stage: judge the buffer resources and descriptors on the file's changed lines. */
+static void flydsl_bounds_file(collector_file_ctx *fx)
+{
+    fb_facts *t = xcalloc(1, sizeof *t);
+    t->found = check_file(fx->review, fx->f, &fx->skip, &t->lo);
+    if (t->found < 0) {
+        free(t);
+        return;
+    }
+    fx->facts = t;
+}
+
+/* The change-wide stage: the status line from every file's counts. */
+static void flydsl_bounds_change(collector_ctx *ctx, const collector_files *files)
+{
+    if (collector_files_status(ctx, files, "no FlyDSL Python file in the change"))
+        return;
     int total = 0;
     left_out lo = {0, 0, 0, 0, 0};
-    char *first_skip = NULL;
-    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
-        const change_file *f = &ctx->chg->files[i];
-        if (!is_flydsl_python(f->path) || f->is_deleted || f->is_skipped || f->nadd + f->ndel == 0)
+    for (size_t i = 0; i < files->n; i++) {
+        const fb_facts *t = files->items[i].facts;
+        if (!t)
             continue;
-        nfiles++;
-        char *why = NULL;
-        int n = check_file(ctx, f, &why, &lo);
-        if (n < 0) {
-            nskipped++;
-            if (!first_skip)
-                first_skip = why;
-            else
-                free(why);
-            continue;
-        }
-        total += n;
+        total += t->found;
+        lo.carried += t->lo.carried;
+        lo.guarded += t->lo.guarded;
+        lo.uniform += t->lo.uniform;
+        lo.fixed += t->lo.fixed;
+        lo.unfollowed += t->lo.unfollowed;
     }
+    size_t nread = files->n - files->nskipped;
     strbuf tail;
     sb_init(&tail);
     describe_left_out(&tail, &lo);
-    if (nskipped)
-        sb_addf(&tail, "; skipped: %s", first_skip);
-    if (!nfiles)
-        collector_status(ctx, "nothing found: no FlyDSL Python file in the change");
-    else if (nskipped == nfiles)
-        collector_status(ctx, "skipped: %s", first_skip ? first_skip : "head text not available");
-    else if (total)
+    if (files->nskipped)
+        sb_addf(&tail, "; skipped: %s", files->first_skip);
+    if (total)
         collector_status(ctx, "found %d unbounded buffer resource%s or descriptor%s with an access "
                          "that can run past the tensor on changed lines%s", total,
                          total == 1 ? "" : "s", total == 1 ? "" : "s", tail.len ? tail.buf : "");
     else
         collector_status(ctx, "nothing found: no unbounded buffer resource or descriptor with an "
                          "access that can run past the tensor on a changed line of %zu FlyDSL "
-                         "file%s%s", nfiles - nskipped, nfiles - nskipped == 1 ? "" : "s",
-                         tail.len ? tail.buf : "");
+                         "file%s%s", nread, nread == 1 ? "" : "s", tail.len ? tail.buf : "");
     sb_free(&tail);
-    free(first_skip);
 }
 
 const collector collector_flydsl_bounds = {
     .name = "flydsl_bounds",
     .rules = "B8",
-    .run = flydsl_bounds_run,
+    .langs = COLLECT_PYTHON,
+    .reads = reads,
+    .file_stage = flydsl_bounds_file,
+    .change_stage = flydsl_bounds_change,
 };

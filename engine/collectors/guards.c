@@ -18,18 +18,25 @@
 #include <string.h>
 
 #include "engine/collectors/guards.h"
+#include "engine/diff_lines.h"
 
 #define JOIN_MAX 8
 
 /* --- reading the change ------------------------------------------------------------------ */
 
-/* Load a file's head and base and compute every diff line's code view. */
-static void gfile_load(collector_ctx *ctx, gfile *gf, const change_file *f, int *nbase_missing)
+/* A file as the collector sees it, before anything is read. */
+static void gfile_init(gfile *gf, const change_file *f)
 {
     memset(gf, 0, sizeof *gf);
     gf->f = f;
     gf->lang = syntax_lang_of_path(f->path);
     gf->is_test = guards_is_test_path(f->path);
+}
+
+/* Read a file's head and base text and their trees (and function lists). */
+static void gfile_load_docs(collector_ctx *ctx, gfile *gf, int *nbase_missing)
+{
+    const change_file *f = gf->f;
     char *cause = NULL;
     if (!f->is_deleted) {
         gf->head = change_head_text(ctx->chg, f, &gf->head_len, &cause);
@@ -57,10 +64,28 @@ static void gfile_load(collector_ctx *ctx, gfile *gf, const change_file *f, int 
             (*nbase_missing)++;
         }
     }
-    if (gf->hdoc)
+    /* the cache keeps each doc's functions: an unchanged base is not walked again */
+    gf->funcs_shared = ctx->syn && !gf->hown && !gf->bown;
+    if (gf->hdoc && gf->funcs_shared)
+        gf->hfuncs = *syntax_cache_functions(ctx->syn, gf->hdoc);
+    else if (gf->hdoc)
         syntax_functions(gf->hdoc, &gf->hfuncs);
-    if (gf->bdoc)
+    if (gf->bdoc && gf->funcs_shared)
+        gf->bfuncs = *syntax_cache_functions(ctx->syn, gf->bdoc);
+    else if (gf->bdoc)
         syntax_functions(gf->bdoc, &gf->bfuncs);
+    gf->head_nlines = gf->hdoc ? gf->hdoc->nlines : 0;
+    if (gf->hdoc && gf->hdoc->has_errors) {
+        int col;
+        gf->head_errors = true;
+        gf->error_line = syntax_first_error(gf->hdoc, &col, NULL);
+    }
+}
+
+/* Compute every diff line's code view (from the trees where they matter). */
+static void gfile_line_views(gfile *gf)
+{
+    const change_file *f = gf->f;
     gf->dcode = xcalloc(f->nlines ? f->nlines : 1, sizeof *gf->dcode);
     gf->dtext = xcalloc(f->nlines ? f->nlines : 1, sizeof *gf->dtext);
     for (size_t i = 0; i < f->nlines; i++) {
@@ -106,73 +131,21 @@ static void gfile_load(collector_ctx *ctx, gfile *gf, const change_file *f, int 
 
 static void gfile_free(gfile *gf)
 {
-    for (size_t i = 0; i < gf->f->nlines; i++) {
+    for (size_t i = 0; !gf->texts_borrowed && i < gf->f->nlines; i++) {
         free(gf->dcode[i]);
         free(gf->dtext[i]);
     }
-    free(gf->dcode);
-    free(gf->dtext);
+    if (!gf->texts_borrowed) {
+        free(gf->dcode);
+        free(gf->dtext);
+    }
     free(gf->head);
-    syn_func_list_free(&gf->hfuncs);
-    syn_func_list_free(&gf->bfuncs);
+    if (!gf->funcs_shared) {
+        syn_func_list_free(&gf->hfuncs);
+        syn_func_list_free(&gf->bfuncs);
+    }
     syntax_free(gf->hown);
     syntax_free(gf->bown);
-}
-
-/* Length of the longest run of bytes shared by a[0..an) and b[0..bn), white space runs
- * counted as they are; capped inputs keep it cheap. */
-static size_t text_run(const char *a, size_t an, const char *b, size_t bn)
-{
-    if (an > 160)
-        an = 160;
-    if (bn > 160)
-        bn = 160;
-    size_t best = 0, prev[161] = {0}, cur[161] = {0};
-    for (size_t i = 1; i <= an; i++) {
-        for (size_t j = 1; j <= bn; j++) {
-            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : 0;
-            if (cur[j] > best)
-                best = cur[j];
-        }
-        memcpy(prev, cur, sizeof prev);
-    }
-    return best;
-}
-
-/* The head line for deleted diff line i: in a block of deletions followed by additions (a
- * rewrite), the added line most like it; otherwise where the deletion happened. Clamped to
- * the head's last line. */
-static int deleted_head_line(const gfile *gf, size_t i)
-{
-    const change_file *f = gf->f;
-    size_t s = i, e = i;
-    while (s > 0 && f->lines[s - 1].kind == '-')
-        s--;
-    while (e < f->nlines && f->lines[e].kind == '-')
-        e++;
-    size_t a = e;
-    while (a < f->nlines && f->lines[a].kind == '+')
-        a++;
-    int line = f->lines[i].new_no;
-    if (a > e) {
-        /* the added line most like the deleted one (longest shared run of text), else the
-         * one at the same position in the block */
-        size_t k = i - s, pick = k < a - e ? e + k : a - 1, best = 0;
-        if (e - s <= 24 && a - e <= 24)
-            for (size_t j = e; j < a; j++) {
-                size_t run = text_run(f->lines[i].text, f->lines[i].len, f->lines[j].text, f->lines[j].len);
-                if (run > best || (run == best && run > 0 && j == e + k)) {
-                    best = run;
-                    pick = j;
-                }
-            }
-        if (best >= 8 || k < a - e)
-            line = f->lines[pick].new_no;
-    }
-    int last = gf->hdoc ? gf->hdoc->nlines : 0;
-    if (last > 0 && line > last)
-        line = last;
-    return line < 1 ? 1 : line;
 }
 
 /* Add line j of the diff to a statement being built. */
@@ -255,7 +228,9 @@ static size_t build_stmt(gfile *gf, size_t i, char kind, gstmt *s)
     s->kind = guards_kind(s->code);
     s->old_line = kind == '-' ? f->lines[i].old_no : 0;
     /* only a deleted guard needs its exact anchor (the similarity search costs) */
-    s->head_line = kind == '-' && s->kind != GK_NONE ? deleted_head_line(gf, i) : f->lines[i].new_no;
+    s->head_line = kind == '-' && s->kind != GK_NONE
+                       ? diff_lines_deleted_head(f, i, gf->head_nlines, 160)
+                       : f->lines[i].new_no;
     s->is_empty_alloc = kind == '+' && guards_is_empty_alloc(s->code);
     s->target = guards_target(s->code);
     s->subject = guards_subject(s->code, s->kind, s->target);
@@ -323,9 +298,33 @@ static void collect_statements(gfile *files, size_t nfiles, gstmt_list *dels, gs
     }
 }
 
+/* Sort every deleted guard into kept, moved, changed or gone, with its finding. */
+static void report_all(collector_ctx *ctx, gfile *files, size_t nfiles, gstmt_list *dels,
+                       const gstmt_list *adds, const gstmt_list *test_adds, gcounts *c)
+{
+    for (size_t i = 0; i < dels->n; i++) {
+        /* a function rewritten elsewhere in its file: its guards' findings go with it */
+        const syn_func *to = guards_relocated(dels->items[i].gf, &dels->items[i]);
+        if (to) {
+            dels->items[i].head_line = to->name_line;
+            dels->items[i].moved_to = to->body_line;
+        }
+    }
+    for (size_t i = 0; i < dels->n; i++) {
+        /* the same guard deleted twice onto one head line (a block moved out) reads once */
+        bool dup = false;
+        for (size_t k = 0; k < i && !dup; k++)
+            dup = dels->items[k].gf == dels->items[i].gf &&
+                  dels->items[k].head_line == dels->items[i].head_line &&
+                  strcmp(dels->items[k].norm, dels->items[i].norm) == 0;
+        if (!dup)
+            guards_report(ctx, files, nfiles, &dels->items[i], adds, test_adds, c);
+    }
+}
+
 /* Set the collector's status line from what the classification counted. */
 static void status_line(collector_ctx *ctx, const gfile *files, size_t nfiles, size_t ndels,
-                        const gcounts *c, int nbase_missing)
+                        const gcounts *c, int nbase_missing, const collector_coverage *cov)
 {
     int nfound = c->gone + c->changed + c->zero + c->conditional;
     strbuf extra;
@@ -349,16 +348,13 @@ static void status_line(collector_ctx *ctx, const gfile *files, size_t nfiles, s
     /* parse errors are for the log: say where the first one is, never make a finding of it */
     int nerr = 0;
     for (size_t k = 0; k < nfiles; k++) {
-        const syntax_doc *d = files[k].hdoc && files[k].hdoc->has_errors ? files[k].hdoc : NULL;
-        if (!d)
+        if (!files[k].head_errors)
             continue;
-        if (nerr++ == 0) {
-            int col;
-            int line = syntax_first_error(d, &col, NULL);
-            sb_addf(&extra, "; syntax errors in the head of %s (first at line %d)", files[k].f->path, line);
-        }
+        if (nerr++ == 0)
+            sb_addf(&extra, "; syntax errors in the head of %s (first at line %d)", files[k].f->path,
+                    files[k].error_line);
     }
-    collector_coverage_note(ctx, false, &extra);
+    collector_coverage_join(cov, nfiles, &extra);
     if (nerr > 1)
         sb_addf(&extra, " and %d more file(s)", nerr - 1);
     const char *x = extra.buf ? extra.buf : "";
@@ -377,51 +373,108 @@ static void status_line(collector_ctx *ctx, const gfile *files, size_t nfiles, s
     sb_free(&extra);
 }
 
-/* Run the collector over the whole change. */
-static void guards_run(collector_ctx *ctx)
+/* What one file's stage keeps: its diff lines' code views and what the status line says of it.
+ * Enough to find the guards the change deletes without its trees. */
+typedef struct gfacts {
+    char **dcode, **dtext;
+    size_t nlines;
+    int head_nlines, error_line;
+    bool head_errors, base_missing;
+    collector_coverage cov;  /* how much of its added C/C++ code the parser read */
+} gfacts;
+
+static void gfacts_free(void *p)
 {
-    const change *chg = ctx->chg;
-    gfile *files = xcalloc(chg->nfiles ? chg->nfiles : 1, sizeof *files);
-    size_t nfiles = 0;
+    gfacts *t = p;
+    for (size_t i = 0; i < t->nlines; i++) {
+        free(t->dcode[i]);
+        free(t->dtext[i]);
+    }
+    free(t->dcode);
+    free(t->dtext);
+    free(t);
+}
+
+/* The files it reads: every changed file that is read (not binary or skipped). */
+static bool reads(const change_file *f)
+{
+    return !f->is_skipped && !f->is_binary && (f->ndel || f->nadd);
+}
+
+/* The per-file stage: read the file's head and base and keep its diff lines' code views. */
+static void guards_file(collector_file_ctx *fx)
+{
+    gfile gf;
+    gfile_init(&gf, fx->f);
     int nbase_missing = 0;
-    for (size_t k = 0; k < chg->nfiles; k++) {
-        const change_file *f = &chg->files[k];
-        if (f->is_skipped || f->is_binary || (f->ndel == 0 && f->nadd == 0))
-            continue;
-        gfile_load(ctx, &files[nfiles++], f, &nbase_missing);
+    gfile_load_docs(fx->review, &gf, &nbase_missing);
+    gfile_line_views(&gf);
+    gfacts *t = xcalloc(1, sizeof *t);
+    t->dcode = gf.dcode;
+    t->dtext = gf.dtext;
+    t->nlines = fx->f->nlines;
+    t->head_nlines = gf.head_nlines;
+    t->error_line = gf.error_line;
+    t->head_errors = gf.head_errors;
+    t->base_missing = nbase_missing > 0;
+    collector_file_coverage(fx->review, fx->f, false, &t->cov);
+    gf.texts_borrowed = true;
+    gfile_free(&gf);
+    fx->facts = t;
+}
+
+/* A file of the change-wide stage, from its per-file facts (its trees not read yet). */
+static void gfile_from_facts(gfile *gf, const change_file *f, const gfacts *t)
+{
+    gfile_init(gf, f);
+    gf->dcode = t->dcode;
+    gf->dtext = t->dtext;
+    gf->texts_borrowed = true;
+    gf->head_nlines = t->head_nlines;
+    gf->error_line = t->error_line;
+    gf->head_errors = t->head_errors;
+}
+
+/* The change-wide stage: the statements of every file; when the change deletes a guard, every
+ * file's trees are read and each deleted guard sorted into kept, moved, changed or gone. */
+static void guards_change(collector_ctx *ctx, const collector_files *files)
+{
+    gfile *gfs = xcalloc(files->n + 1, sizeof *gfs);
+    collector_coverage *cov = xcalloc(files->n + 1, sizeof *cov);
+    int nbase_missing = 0;
+    for (size_t k = 0; k < files->n; k++) {
+        const gfacts *t = files->items[k].facts;
+        gfile_from_facts(&gfs[k], files->items[k].f, t);
+        nbase_missing += t->base_missing;
+        cov[k] = t->cov;
+        cov[k].path = files->items[k].f->path; /* the kept count may be an earlier review's */
     }
     gcounts c = {0};
     gstmt_list dels = {0}, adds = {0}, test_adds = {0};
-    collect_statements(files, nfiles, &dels, &adds, &test_adds, &c);
-    for (size_t i = 0; i < dels.n; i++) {
-        /* a function rewritten elsewhere in its file: its guards' findings go with it */
-        const syn_func *to = guards_relocated(dels.items[i].gf, &dels.items[i]);
-        if (to) {
-            dels.items[i].head_line = to->name_line;
-            dels.items[i].moved_to = to->body_line;
-        }
+    collect_statements(gfs, files->n, &dels, &adds, &test_adds, &c);
+    if (dels.n) {
+        int ignored = 0;
+        for (size_t k = 0; k < files->n; k++)
+            gfile_load_docs(ctx, &gfs[k], &ignored);
+        report_all(ctx, gfs, files->n, &dels, &adds, &test_adds, &c);
     }
-    for (size_t i = 0; i < dels.n; i++) {
-        /* the same guard deleted twice onto one head line (a block moved out) reads once */
-        bool dup = false;
-        for (size_t k = 0; k < i && !dup; k++)
-            dup = dels.items[k].gf == dels.items[i].gf &&
-                  dels.items[k].head_line == dels.items[i].head_line &&
-                  strcmp(dels.items[k].norm, dels.items[i].norm) == 0;
-        if (!dup)
-            guards_report(ctx, files, nfiles, &dels.items[i], &adds, &test_adds, &c);
-    }
-    status_line(ctx, files, nfiles, dels.n, &c, nbase_missing);
+    /* every file the coverage note counts (added C/C++ lines) is one guards reads */
+    status_line(ctx, gfs, files->n, dels.n, &c, nbase_missing, cov);
+    free(cov);
     gstmt_list_free(&dels);
     gstmt_list_free(&adds);
     gstmt_list_free(&test_adds);
-    for (size_t k = 0; k < nfiles; k++)
-        gfile_free(&files[k]);
-    free(files);
+    for (size_t k = 0; k < files->n; k++)
+        gfile_free(&gfs[k]);
+    free(gfs);
 }
 
 const collector collector_guards = {
     .name = "guards",
     .rules = "D4 B7",
-    .run = guards_run,
+    .langs = COLLECT_ANY,
+    .reads = reads,
+    .file_stage = guards_file,
+    .free_facts = gfacts_free,
+    .change_stage = guards_change,
 };

@@ -34,8 +34,13 @@ typedef struct gfile {
     syntax_doc *hown, *bown;
     syn_func_list hfuncs;   /* functions of hdoc / bdoc (empty without a doc) */
     syn_func_list bfuncs;
+    bool funcs_shared;      /* the two lists are the syntax cache's (borrowed), not owned */
     char **dcode;           /* per diff line: its code (comments gone, strings blanked) */
     char **dtext;           /* per diff line: its text with comments blanked, strings kept */
+    bool texts_borrowed;    /* dcode and dtext belong to the per-file stage's facts */
+    int head_nlines;        /* lines of the parsed head (0 without one) */
+    bool head_errors;       /* the parsed head has syntax errors, the first at error_line */
+    int error_line;
     bool is_test;
 } gfile;
 

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "engine/collectors/guards.h"
+#include "engine/diff_lines.h"
+#include "engine/strset.h"
 
 #define STEPS_MAX 64
 #define PARAMS_MAX 32
@@ -709,6 +711,36 @@ static int rewrite_end(const gfile *gf, const gstmt *del, int g)
     return last > gf->hdoc->nlines ? gf->hdoc->nlines : last;
 }
 
+/* The names the function holding line g of dgf calls (a new set; empty without one). */
+static void calls_of_function(const gfile *dgf, int g, strset *out)
+{
+    const syn_func *gfn = dgf->hdoc ? guards_function_at(&dgf->hfuncs, g) : NULL;
+    if (!gfn)
+        return;
+    syn_call_list calls = {0};
+    syntax_calls(dgf->hdoc, gfn->start_line, gfn->end_line, &calls);
+    for (size_t i = 0; i < calls.n; i++)
+        strset_add(out, calls.items[i].name);
+    syn_call_list_free(&calls);
+}
+
+/* True when a check in another file than the deleted guard's can be on its path (on_path):
+ * that file names the guard's function (a caller), or one of the functions the guard's
+ * function calls (a callee). A cheap text test that passes over unrelated files. */
+static bool may_reach(const gfile *ef, const gfile *dgf, int g, const strset *callees)
+{
+    const syn_func *gfn = dgf->hdoc ? guards_function_at(&dgf->hfuncs, g) : NULL;
+    if (!gfn || !ef->head)
+        return false;
+    if (*gfn->name && memmem(ef->head, ef->head_len, gfn->name, strlen(gfn->name)))
+        return true;
+    for (size_t i = 0; i < callees->n; i++)
+        if (*callees->items[i] && memmem(ef->head, ef->head_len, callees->items[i],
+                                         strlen(callees->items[i])))
+            return true;
+    return false;
+}
+
 size_t guards_find_enforcement(gfile *files, size_t nfiles, const gstmt *del,
                                const gfile *skip_gf, int skip, genforce *out)
 {
@@ -716,9 +748,13 @@ size_t guards_find_enforcement(gfile *files, size_t nfiles, const gstmt *del,
     if (!del->subject)
         return 0;
     int g = guards_anchor_line(del->gf, del), g_exit = rewrite_end(del->gf, del, g);
+    strset callees = {0};
+    calls_of_function(del->gf, g, &callees);
     for (size_t k = 0; k < nfiles && n < GUARDS_EVIDENCE_MAX; k++) {
         gfile *gf = &files[k];
         if (!gf->head || !gf->hdoc || gf->is_test)
+            continue;
+        if (gf != del->gf && !may_reach(gf, del->gf, g, &callees))
             continue;
         int line = 0;
         for (const char *p = gf->head, *end = gf->head + gf->head_len;
@@ -750,6 +786,7 @@ size_t guards_find_enforcement(gfile *files, size_t nfiles, const gstmt *del,
             p = nl ? nl + 1 : end;
         }
     }
+    strset_free(&callees);
     return n;
 }
 
@@ -830,19 +867,11 @@ size_t guards_param_names(const syntax_doc *d, const syn_func *fn, char **out, s
     return n;
 }
 
-static bool is_added_line(const change_file *f, int line)
-{
-    for (size_t i = 0; i < f->nlines; i++)
-        if (f->lines[i].kind == '+' && f->lines[i].new_no == line)
-            return true;
-    return false;
-}
-
 /* True when fn of file gf is new: its def line is added and the base has no function of that
  * qualified name. */
 static bool is_new_function(const gfile *gf, const syn_func *fn)
 {
-    if (!is_added_line(gf->f, fn->name_line))
+    if (!diff_lines_added(gf->f, fn->name_line))
         return false;
     for (size_t i = 0; i < gf->bfuncs.n; i++)
         if (strcmp(gf->bfuncs.items[i].qualname, fn->qualname) == 0)

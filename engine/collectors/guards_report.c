@@ -359,20 +359,20 @@ static bool report_zero_swap(collector_ctx *ctx, gfile *files, size_t nfiles, co
     char *neu = guards_quote(swap->text);
     finding *fi;
     if (ze.says == ZS_NEEDED) {
-        fi = findings_add(ctx->out, "D4", SEV_WARNING, path, del->head_line, "guards",
+        fi = findings_add(ctx->out, "D4", SEV_WARNING, path, del->head_line,
                           "zero-initialisation removed: `%s` became `%s`, but the %scomment "
                           "%s \"%s\" — cite the spec, asm or test that makes it safe",
                           old, neu, ze.deleted ? "deleted " : "", ze.deleted ? "said" : "says", ze.text);
         finding_add_related(fi, path, ze.line, "%s: %s",
                             ze.deleted ? "the deleted comment (removed here)" : "the comment", ze.text);
     } else if (ze.says == ZS_SAFE) {
-        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
+        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line,
                           "zero-initialisation removed: `%s` became `%s`; the comment says why "
                           "that is safe: \"%s\"", old, neu, ze.text);
         finding_add_related(fi, path, ze.line, "the comment: %s", ze.text);
         c->hinted++;
     } else {
-        fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line, "guards",
+        fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line,
                           "zero-initialisation removed: `%s` became `%s` — every element "
                           "must now be written before it is read", old, neu);
     }
@@ -584,24 +584,24 @@ static finding *report_changed(collector_ctx *ctx, const gstmt *del, const gstmt
     }
     finding *fi;
     if (str_starts(how, "replaced by the named predicate"))
-        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
+        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line,
                           "guard replaced: `%s` became `%s` (%s)", old, neu, how);
     else if (stricter)
-        fi = findings_add(ctx->out, "B7", SEV_INFORMATION, path, del->head_line, "guards",
+        fi = findings_add(ctx->out, "B7", SEV_INFORMATION, path, del->head_line,
                           "guard tightened: `%s` became `%s` (%s) — check the kernel's padding "
                           "before turning these shapes away", old, neu, how);
     else if (str_starts(how, "the accepted values changed"))
-        fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line, "guards",
+        fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line,
                           "guard re-pinned: `%s` became `%s` (%s) — check that the code follows "
                           "the new values", old, neu, how);
     else if (str_starts(how, "more values now pass") || str_starts(how, "an equality became"))
         /* a list of accepted values that grew is usually the feature the change adds: worth a
          * look at the new case, not a reversed invariant */
-        fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line, "guards",
+        fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line,
                           "guard widened: `%s` became `%s` (%s) — check that the code handles the "
                           "new case", old, neu, how);
     else
-        fi = findings_add(ctx->out, "D4", SEV_WARNING, path, del->head_line, "guards",
+        fi = findings_add(ctx->out, "D4", SEV_WARNING, path, del->head_line,
                           "guard changed: `%s` became `%s` (%s) — cite why the old invariant no "
                           "longer holds", old, neu, how);
     finding_add_related(fi, best->gf->f->path, best->head_line, "the new guard: %s", neu);
@@ -621,7 +621,7 @@ static finding *report_gone(collector_ctx *ctx, const gstmt *del, const gstmt_li
                                                 : "guard removed";
     finding *fi;
     if (del->kind == GK_CHECK && subject_gone(del)) {
-        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
+        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line,
                           "%s: `%s` is deleted, and `%s` no longer appears in this file — check "
                           "that nothing else now needs the invariant", what, old, del->subject);
         c->hinted++;
@@ -631,7 +631,7 @@ static finding *report_gone(collector_ctx *ctx, const gstmt *del, const gstmt_li
          * about in every case judged on real history (kernels take strides, packers copy), so
          * both are information */
         fi = findings_add(ctx->out, "D4", del->kind == GK_CHECK ? SEV_WARNING : SEV_INFORMATION,
-                          path, del->head_line, "guards",
+                          path, del->head_line,
                           "%s: `%s` is deleted and no guard on %s%s%s replaces it — cite why the "
                           "invariant no longer holds", what, old,
                           del->subject ? "`" : "the same subject", del->subject ? del->subject : "",
@@ -724,7 +724,7 @@ static bool contig_kept(collector_ctx *ctx, const gstmt *del, const char *old, g
         free(lc);
         free(r);
         if (same) {
-            finding *fi = findings_add(ctx->out, "D4", SEV_HINT, gf->f->path, del->head_line, "guards",
+            finding *fi = findings_add(ctx->out, "D4", SEV_HINT, gf->f->path, del->head_line,
                                        ".contiguous() removed: `%s`, but `%s` is still made "
                                        "contiguous at line %d", old, root, line);
             finding_add_related(fi, gf->f->path, line, "still made contiguous here");
@@ -745,7 +745,7 @@ static bool contig_kept(collector_ctx *ctx, const gstmt *del, const char *old, g
         free(pat);
         free(body);
         if (strided) {
-            findings_add(ctx->out, "D4", SEV_HINT, del->gf->f->path, del->head_line, "guards",
+            findings_add(ctx->out, "D4", SEV_HINT, del->gf->f->path, del->head_line,
                          ".contiguous() removed: `%s`, but the kernel is given `%s`'s strides "
                          "here, so it reads any layout", old, names[k]);
             c->hinted++;
@@ -769,7 +769,7 @@ static bool subject_left_function(collector_ctx *ctx, const gstmt *del, const ch
     free(body);
     if (!gone)
         return false;
-    findings_add(ctx->out, "D4", SEV_HINT, gf->f->path, del->head_line, "guards",
+    findings_add(ctx->out, "D4", SEV_HINT, gf->f->path, del->head_line,
                  "guard removed: `%s` is deleted, and `%s` no longer appears in `%s` — check that "
                  "nothing it calls still needs the invariant", old, sym, hf->name);
     c->hinted++;
@@ -964,7 +964,7 @@ static bool explained_or_padded(collector_ctx *ctx, const gstmt *del, const char
     }
     if (!at)
         return false;
-    finding *fi = findings_add(ctx->out, "D4", SEV_HINT, del->gf->f->path, del->head_line, "guards",
+    finding *fi = findings_add(ctx->out, "D4", SEV_HINT, del->gf->f->path, del->head_line,
                                "guard removed: `%s`; %s (line %d)", old, why, at);
     finding_add_related(fi, del->gf->f->path, at, "the reason");
     c->hinted++;
@@ -989,7 +989,7 @@ static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const 
             return true;
         }
         char *neu = guards_quote(moved->text);
-        finding *fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line, "guards",
+        finding *fi = findings_add(ctx->out, "D4", SEV_INFORMATION, path, del->head_line,
                                    "guard now conditional: `%s` is re-added as `%s` under a branch "
                                    "it was not in, so it no longer runs on every path here — "
                                    "check the paths that now skip it", old, neu);
@@ -1008,12 +1008,12 @@ static bool report_moved(collector_ctx *ctx, gfile *files, size_t nfiles, const 
         return false;
     finding *fi;
     if (helper)
-        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
+        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line,
                           "guard moved, not removed: `%s` is now done by `%s`, which %sthis code "
                           "calls (%s:%d)", old, helper, new_helper ? "the change adds and " : "",
                           where->f->path, line);
     else
-        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line, "guards",
+        fi = findings_add(ctx->out, "D4", SEV_HINT, path, del->head_line,
                           "guard moved, not removed: `%s` is now at %s:%d%s", old, where->f->path,
                           line, reworded ? " (reworded)" : "");
     finding_add_related(fi, where->f->path, line, "the guard now");
@@ -1094,7 +1094,7 @@ static void report_deleted(collector_ctx *ctx, gfile *files, size_t nfiles, cons
         int at = 0;
         const char *why = del->kind == GK_CHECK ? handled_case(del, &at) : NULL;
         if (why) {
-            fi = findings_add(ctx->out, "D4", SEV_HINT, del->gf->f->path, del->head_line, "guards",
+            fi = findings_add(ctx->out, "D4", SEV_HINT, del->gf->f->path, del->head_line,
                               "guard removed: `%s`, and %s (line %d) — check that path", old, why, at);
             finding_add_related(fi, del->gf->f->path, at, "handled here");
             c->hinted++;

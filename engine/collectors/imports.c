@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "engine/collector.h"
+#include "engine/diff_lines.h"
 #include "engine/repo.h"
 #include "engine/syntax.h"
 
@@ -378,15 +379,6 @@ static name_state module_defines(const tree_view *tv, const char *module, const 
 
 /* --- the added imports ------------------------------------------------------------------ */
 
-/* True when line of f is an added line. */
-static bool is_added(const change_file *f, int line)
-{
-    for (size_t i = 0; i < f->nlines; i++)
-        if (f->lines[i].kind == '+' && f->lines[i].new_no == line)
-            return true;
-    return false;
-}
-
 /* True when the import at (line, col) sits in the body of a try whose handlers catch an
  * ImportError (or everything): the author planned for it to be missing. */
 static bool guarded_by_try(const syntax_doc *d, int line, int col)
@@ -509,7 +501,7 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
     int found = 0;
     for (size_t i = 0; i < ims.n; i++) {
         const syn_import *im = &ims.items[i];
-        if (!is_added(f, im->line) || strcmp(im->module, "__future__") == 0)
+        if (!diff_lines_added(f, im->line) || strcmp(im->module, "__future__") == 0)
             continue;
         char *module = im->level ? relative_module(f->path, im->level, im->module)
                                  : xstrdup(im->module);
@@ -524,15 +516,13 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
         size_t mlen = strlen(im->name ? im->name : im->module);
         finding *fd = NULL;
         if (k == MOD_NONE && module_deleted(tv, module)) {
-            fd = findings_add(ctx->out, "UNRESOLVED-IMPORT", SEV_WARNING, f->path, im->line,
-                              "imports", "module `%s` (%s) is in the base tree but this change "
+            fd = findings_add(ctx->out, "UNRESOLVED-IMPORT", SEV_WARNING, f->path, im->line, "module `%s` (%s) is in the base tree but this change "
                               "deletes or moves it — point the import at its new place", module,
                               stmt);
         } else if (k == MOD_NONE && redirected_by_package(tv, module)) {
             (*nredirected)++;
         } else if (k == MOD_NONE) {
-            fd = findings_add(ctx->out, "UNRESOLVED-IMPORT", SEV_WARNING, f->path, im->line,
-                              "imports", "module `%s` (%s) exists neither in the base tree nor "
+            fd = findings_add(ctx->out, "UNRESOLVED-IMPORT", SEV_WARNING, f->path, im->line, "module `%s` (%s) exists neither in the base tree nor "
                               "in this change — if the target branch deleted or moved it, "
                               "rebase and re-point the import", module, stmt);
         } else if (im->name && strcmp(im->name, "*") != 0 && k != MOD_NAMESPACE) {
@@ -544,8 +534,7 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
             char *subdir = xasprintf("%s/%s", rel, im->name);
             bool sub = k == MOD_PACKAGE && (tree_has_file(tv, subpy) || tree_has_dir(tv, subdir));
             if (!sub && module_defines(tv, module, file, im->name, 0) == NAME_ABSENT)
-                fd = findings_add(ctx->out, "UNRESOLVED-IMPORT", SEV_WARNING, f->path, im->line,
-                                  "imports", "`%s` is defined neither in %s (%s) nor in this "
+                fd = findings_add(ctx->out, "UNRESOLVED-IMPORT", SEV_WARNING, f->path, im->line, "`%s` is defined neither in %s (%s) nor in this "
                                   "change — if the target branch removed or renamed it, rebase "
                                   "and re-point the import", im->name, file, module);
             free(subpy);
@@ -568,43 +557,58 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
     return found;
 }
 
-/* Run the collector over the change. */
-static void imports_run(collector_ctx *ctx)
+/* What one file's stage counted, for the status line. */
+typedef struct imports_facts {
+    int found, nimports, nredirected;
+} imports_facts;
+
+/* The files it reads: Python files that gain lines. */
+static bool reads(const change_file *f)
 {
-    tree_view tv = {ctx, ctx->root ? ctx->root : ctx->chg->head_root};
-    if (!ctx->rp && !tv.root) {
+    return str_ends(f->path, ".py") && !f->is_deleted && !f->is_skipped && f->nadd;
+}
+
+/* The per-file stage: resolve the first-party imports the file's added lines bring, against
+ * the base tree with the change laid over it (so the result depends on the change). */
+static void imports_file(collector_file_ctx *fx)
+{
+    collector_ctx *ctx = fx->review;
+    const change *chg = collector_file_change(fx);
+    tree_view tv = {ctx, ctx->root ? ctx->root : chg->head_root};
+    if (!ctx->rp && !tv.root)
+        return; /* the change-wide stage says why nothing was resolved */
+    imports_facts *t = xcalloc(1, sizeof *t);
+    t->found = check_file(ctx, &tv, fx->f, &t->nimports, &t->nredirected, &fx->skip);
+    if (t->found < 0) {
+        free(t);
+        return;
+    }
+    fx->facts = t;
+}
+
+/* The change-wide stage: the status line from every file's counts. */
+static void imports_change(collector_ctx *ctx, const collector_files *files)
+{
+    if (!ctx->rp && !ctx->root && !ctx->chg->head_root) {
         collector_status(ctx, "skipped: no repository and no root directory to resolve imports "
                               "against");
         return;
     }
-    size_t nfiles = 0, nskipped = 0;
+    if (collector_files_status(ctx, files, "no Python file gains lines"))
+        return;
     int total = 0, nimports = 0, nredirected = 0;
-    char *first_skip = NULL;
-    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
-        const change_file *f = &ctx->chg->files[i];
-        if (!str_ends(f->path, ".py") || f->is_deleted || f->is_skipped || !f->nadd)
+    for (size_t i = 0; i < files->n; i++) {
+        const imports_facts *t = files->items[i].facts;
+        if (!t)
             continue;
-        nfiles++;
-        char *why = NULL;
-        int n = check_file(ctx, &tv, f, &nimports, &nredirected, &why);
-        if (n < 0) {
-            nskipped++;
-            if (!first_skip)
-                first_skip = why;
-            else
-                free(why);
-            continue;
-        }
-        total += n;
+        total += t->found;
+        nimports += t->nimports;
+        nredirected += t->nredirected;
     }
     char *tail = nredirected ? xasprintf("; %d redirected by a package's import hook left alone",
                                          nredirected)
                              : xstrdup("");
-    if (!nfiles)
-        collector_status(ctx, "nothing found: no Python file gains lines");
-    else if (nskipped == nfiles)
-        collector_status(ctx, "skipped: %s", first_skip ? first_skip : "head text not available");
-    else if (total)
+    if (total)
         collector_status(ctx, "found %d unresolved import%s among %d first-party imported "
                          "name%s the change adds%s", total, total == 1 ? "" : "s", nimports,
                          nimports == 1 ? "" : "s", tail);
@@ -613,11 +617,13 @@ static void imports_run(collector_ctx *ctx)
                          "resolve in the base tree or in the change%s", nimports,
                          nimports == 1 ? "" : "s", tail);
     free(tail);
-    free(first_skip);
 }
 
 const collector collector_imports = {
     .name = "imports",
     .rules = "UNRESOLVED-IMPORT",
-    .run = imports_run,
+    .langs = COLLECT_PYTHON,
+    .reads = reads,
+    .file_stage = imports_file,
+    .change_stage = imports_change,
 };

@@ -357,25 +357,42 @@ static ir_val grid_index(bool first_axis)
     return v;
 }
 
-/* The value of a Python or C++ call. */
-static ir_val call(const ir_env *env, TSNode n, int depth)
+/* Give a call's value v through out: the call is one the helper knows. */
+static bool found(ir_val *out, ir_val v)
 {
-    TSNode fn = fld(n, "function");
+    *out = v;
+    return true;
+}
+
+/* A call being valued: its callee's name, its arguments, and for a Python method call the
+ * object it is called on. */
+typedef struct call_site {
+    const ir_env *env;
+    TSNode n, fn, obj, kwv;
     char nm[64];
-    ir_callee_name(env->d, fn, nm, sizeof nm);
-    TSNode a[8], kwv;
-    size_t na = call_args(n, a, 8, "dtype", env, &kwv);
-    bool method = env->py && is(fn, "attribute") && !module_receiver(env, fn);
-    TSNode obj = method ? fld(fn, "object") : (TSNode){{0}, NULL, NULL};
+    TSNode a[8];
+    size_t na;
+    bool method;
+    int depth;
+} call_site;
+
+/* Grid, lane and warp indices, and calls whose value is not an integer; false for others. */
+static bool call_index_builtin(const call_site *c, ir_val *out)
+{
+    const ir_env *env = c->env;
+    const char *nm = c->nm;
+    const TSNode *a = c->a;
+    size_t na = c->na;
+    int depth = c->depth;
     if (!strcmp(nm, "program_id")) {
         long long axis = 0;
-        return grid_index(na == 0 || (int_literal(env, a[0], &axis) && axis == 0));
+        return found(out, grid_index(na == 0 || (int_literal(env, a[0], &axis) && axis == 0)));
     }
     if (!strcmp(nm, "num_programs") || strstr(nm, "grid_dim") || strstr(nm, "griddim") ||
         strstr(nm, "num_groups") || strstr(nm, "num_blocks")) {
         ir_val v = grid_index(true);
         v.grid = true;
-        return v;
+        return found(out, v);
     }
     if (!strcmp(nm, "float32") || !strcmp(nm, "float16") || !strcmp(nm, "bfloat16") ||
         !strcmp(nm, "float") || !strcmp(nm, "f32") || !strcmp(nm, "f16") || !strcmp(nm, "bf16") ||
@@ -383,46 +400,61 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
         !strcmp(nm, "sqrt") || !strcmp(nm, "rsqrt") || !strcmp(nm, "dot") || !strcmp(nm, "mfma")) {
         ir_val v = ir_val_of(0, true);
         v.nonint = true;
-        return v;
+        return found(out, v);
     }
     if (strstr(nm, "block_id") || strstr(nm, "blockidx") || strstr(nm, "workgroup_id") ||
         strstr(nm, "group_id")) {
         size_t l = strlen(nm);
-        return grid_index(l && nm[l - 1] != 'y' && nm[l - 1] != 'z');
+        return found(out, grid_index(l && nm[l - 1] != 'y' && nm[l - 1] != 'z'));
     }
     if (strstr(nm, "thread_id") || strstr(nm, "threadidx") || strstr(nm, "lane_id") ||
         strstr(nm, "local_id")) {
         ir_val v = ir_val_of(ir_extent_bits(IR_LANE), true);
         v.role = IR_LANE;
-        return v;
+        return found(out, v);
     }
     if (strstr(nm, "warp_id") || strstr(nm, "wave_id")) {
         ir_val v = ir_val_of(ir_extent_bits(IR_WARP), true);
         v.role = IR_WARP;
-        return v;
+        return found(out, v);
     }
     if (!strcmp(nm, "arange")) {
         ir_val v = na ? ir_eval(env, a[na > 1 ? 1 : 0], depth) : ir_val_of(8, false);
         v.role = IR_TILE;
         v.key_start = v.key_end = 0;
-        return v;
+        return found(out, v);
     }
+    return false;
+}
+
+/* Casts and integer constructors (their width decides 32 or 64 bits); false for others. */
+static bool call_cast(const call_site *c, ir_val *out)
+{
+    const ir_env *env = c->env;
+    const char *nm = c->nm;
+    TSNode a[8];
+    memcpy(a, c->a, sizeof a);
+    size_t na = c->na;
+    TSNode fn = c->fn, obj = c->obj, kwv = c->kwv, n = c->n;
+    bool method = c->method;
+    int depth = c->depth;
     if (!strcmp(nm, "to") || !strcmp(nm, "astype") || !strcmp(nm, "cast") ||
         !strcmp(nm, "bitcast")) {
         if (method)
-            return cast_to(env, obj, na ? a[0] : kwv, depth);
-        return cast_to(env, na ? a[0] : obj, na > 1 ? a[1] : kwv, depth);
+            return found(out, cast_to(env, obj, na ? a[0] : kwv, depth));
+        return found(out, cast_to(env, na ? a[0] : obj, na > 1 ? a[1] : kwv, depth));
     }
     if (!strcmp(nm, "index_cast") || !strcmp(nm, "extsi") || !strcmp(nm, "extui") ||
         !strcmp(nm, "trunci")) {
         if (method)
-            return cast_to(env, obj, na ? a[0] : kwv, depth);
-        return cast_to(env, na > 1 ? a[1] : (TSNode){{0}, NULL, NULL}, na ? a[0] : kwv, depth);
+            return found(out, cast_to(env, obj, na ? a[0] : kwv, depth));
+        TSNode none = {{0}, NULL, NULL};
+        return found(out, cast_to(env, na > 1 ? a[1] : none, na ? a[0] : kwv, depth));
     }
     if (!strcmp(nm, "static_cast") || !strcmp(nm, "reinterpret_cast") ||
         !strcmp(nm, "bit_cast") || !strcmp(nm, "type_convert")) {
         TSNode targs = is(fn, "template_function") ? fld(fn, "arguments") : fn;
-        return cast_to(env, na ? a[0] : (TSNode){{0}, NULL, NULL}, targs, depth);
+        return found(out, cast_to(env, na ? a[0] : (TSNode){{0}, NULL, NULL}, targs, depth));
     }
     bool wide_ctor = !strcmp(nm, "int64") || !strcmp(nm, "uint64") || !strcmp(nm, "index") ||
                      !strcmp(nm, "long") || !strcmp(nm, "i64");
@@ -435,7 +467,7 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
         ir_val v = na ? ir_eval(env, a[na - 1], depth) : ir_val_of(0, false);
         v.wide = wide_ctor || (v.wide && strcmp(nm, "int32") && strcmp(nm, "i32") &&
                                strcmp(nm, "uint32") && strcmp(nm, "int"));
-        return v;
+        return found(out, v);
     }
     if (!strcmp(nm, "constant")) {
         ir_val v = na ? ir_eval(env, a[0], depth) : ir_val_of(0, false);
@@ -453,8 +485,20 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
             free(t);
         }
         v.runtime = false;
-        return v;
+        return found(out, v);
     }
+    return false;
+}
+
+/* Shifts, min/max, ceil-divisions, selects and loads; false for others. */
+static bool call_math(const call_site *c, ir_val *out)
+{
+    const ir_env *env = c->env;
+    const char *nm = c->nm;
+    const TSNode *a = c->a;
+    size_t na = c->na;
+    bool method = c->method;
+    int depth = c->depth;
     if ((!strcmp(nm, "shrui") || !strcmp(nm, "shrsi") || !strcmp(nm, "shli")) && na == 2) {
         /* arith.shrui(x, k): x shifted by a constant */
         ir_val x = ir_eval(env, a[0], depth);
@@ -466,7 +510,7 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
                                       : x.bits - (int)(k > 64 ? 64 : k));
             x.opaque = false;
         }
-        return x;
+        return found(out, x);
     }
     if (!strcmp(nm, "minimum") || !strcmp(nm, "min") || !strcmp(nm, "umin")) {
         ir_val v = na ? ir_eval(env, a[0], depth) : ir_val_of(0, false);
@@ -476,7 +520,7 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
                 v.bits = x.bits;
             v.runtime |= x.runtime;
         }
-        return v;
+        return found(out, v);
     }
     if (!strcmp(nm, "cdiv") || !strcmp(nm, "ceil_div") || !strcmp(nm, "div_up") ||
         !strcmp(nm, "ceildiv") || !strcmp(nm, "divup")) {
@@ -485,28 +529,42 @@ static ir_val call(const ir_env *env, TSNode n, int depth)
         if (!y.runtime && y.bits)
             x.bits = cap(x.bits - y.bits + 1);
         x.runtime |= y.runtime;
-        return x;
+        return found(out, x);
     }
     if (!strcmp(nm, "len") || !strcmp(nm, "sizeof"))
-        return ir_val_of(8, false);
+        return found(out, ir_val_of(8, false));
     if (!strcmp(nm, "where") || !strcmp(nm, "select"))
-        return merge_args(env, a, na, method || na < 3 ? 0 : 1, depth);
+        return found(out, merge_args(env, a, na, method || na < 3 ? 0 : 1, depth));
     if (!strcmp(nm, "maximum") || !strcmp(nm, "max") || !strcmp(nm, "umax") ||
         !strcmp(nm, "convert_layout") || !strcmp(nm, "multiple_of") ||
         !strcmp(nm, "max_contiguous") || !strcmp(nm, "broadcast_to"))
-        return merge_args(env, a, na, 0, depth);
+        return found(out, merge_args(env, a, na, 0, depth));
     if (strstr(nm, "load") || strstr(nm, "gather") || strstr(nm, "atomic") || strstr(nm, "ldg")) {
         ir_val v = ir_val_of(ir_extent_bits(IR_UNKNOWN), true);
         v.opaque = true;
+        return found(out, v);
+    }
+    return false;
+}
+
+/* The value of a Python or C++ call. */
+static ir_val call(const ir_env *env, TSNode n, int depth)
+{
+    call_site c = {.env = env, .n = n, .fn = fld(n, "function"), .depth = depth};
+    ir_callee_name(env->d, c.fn, c.nm, sizeof c.nm);
+    c.na = call_args(n, c.a, 8, "dtype", env, &c.kwv);
+    c.method = env->py && is(c.fn, "attribute") && !module_receiver(env, c.fn);
+    c.obj = c.method ? fld(c.fn, "object") : (TSNode){{0}, NULL, NULL};
+    ir_val v;
+    if (call_index_builtin(&c, &v) || call_cast(&c, &v) || call_math(&c, &v))
         return v;
-    }
     /* any other call: as large as its arguments (a helper of index math) */
-    ir_val v = merge_args(env, a, na, 0, depth);
-    if (method) {
-        ir_val o = ir_eval(env, obj, depth);
-        v = na ? either(v, o) : o;
+    v = merge_args(env, c.a, c.na, 0, depth);
+    if (c.method) {
+        ir_val o = ir_eval(env, c.obj, depth);
+        v = c.na ? either(v, o) : o;
     }
-    if (!na && !method)
+    if (!c.na && !c.method)
         v = ir_val_of(ir_extent_bits(IR_UNKNOWN), true);
     return v;
 }

@@ -23,6 +23,7 @@
  * the other places it is multiplied in 32 bits are its related locations. Host code is not
  * reported: Python integers do not wrap and a host product is not a device offset. */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,8 +57,12 @@ typedef struct addr {
 } addr;
 
 typedef struct run {
+    collector_file_ctx *fx;
     collector_ctx *ctx;
-    const char *deleted;   /* the change's deleted code, white space removed (see moved_code) */
+    char *deleted;         /* the change's deleted code, white space removed (see was_deleted);
+                              read on first need, since only then does the file's result
+                              depend on the other files of the change */
+    bool deleted_read;
     const change_file *f;
     const syntax_doc *d;
     ix_file xf;
@@ -664,8 +669,12 @@ static char *deleted_code(const change *c)
 
 /* True when the change deleted this very product somewhere (the code moved or was only
  * reformatted): the risk is not new. */
-static bool was_deleted(const run *r, TSNode n)
+static bool was_deleted(run *r, TSNode n)
 {
+    if (!r->deleted_read) {
+        r->deleted_read = true;
+        r->deleted = deleted_code(collector_file_change(r->fx));
+    }
     if (!r->deleted || !*r->deleted)
         return false;
     char *t = syntax_node_text(r->d, n);
@@ -868,7 +877,7 @@ static void report(run *r)
             sb_addf(&tail, "; `%s` is multiplied the same way at %zu more place%s in `%s`", c->key,
                     more, more == 1 ? "" : "s", c->kernel->fname);
         finding *f = findings_add(
-            r->ctx->out, "D9", SEV_WARNING, r->f->path, c->line, "index_width",
+            r->ctx->out, "D9", SEV_WARNING, r->f->path, c->line,
             "`%s` is computed in 32 bits and reaches a global-memory offset: %s can reach ~2^%d, "
             "past 2^31, and wrap; widen `%s` to 64 bits before the multiply%s",
             c->expr, c->why, c->bits, c->key, tail.buf ? tail.buf : "");
@@ -906,6 +915,7 @@ static void run_free(run *r)
     free(r->addrs);
     free(r->moved_at);
     free(r->added);
+    free(r->deleted);
     ix_file_free(&r->xf);
 }
 
@@ -974,35 +984,74 @@ static bool is_test_path(const char *path)
            !strncmp(base, "test_", 5);
 }
 
-/* Run the collector over the change. */
-static void index_width_run(collector_ctx *ctx)
+/* The files it reads: Python and C/C++ files that gain lines, tests aside. */
+static bool reads(const change_file *f)
 {
-    size_t nfiles = 0, nskipped = 0;
-    int findings = 0, sites = 0, moved = 0;
-    char *first_skip = NULL;
-    char *deleted = deleted_code(ctx->chg);
-    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
-        const change_file *f = &ctx->chg->files[i];
-        if (syntax_lang_of_path(f->path) == SYN_NONE || f->is_deleted || f->is_skipped ||
-            !f->nadd || is_test_path(f->path))
-            continue;
-        nfiles++;
-        char *why = NULL;
-        run r = {.feeds = -1};
-        r.deleted = deleted;
-        if (check_file(ctx, f, &r, &why) < 0) {
-            nskipped++;
-            if (!first_skip)
-                first_skip = why;
-            else
-                free(why);
-            run_free(&r);
-            continue;
-        }
-        findings += r.findings;
-        sites += r.sites;
-        moved += (int)r.nmoved;
+    return syntax_lang_of_path(f->path) != SYN_NONE && !f->is_deleted && !f->is_skipped && f->nadd &&
+           !is_test_path(f->path);
+}
+
+/* What one file's stage found, for the status line. */
+typedef struct iw_facts {
+    int findings, sites, moved;
+    collector_coverage cov;  /* how much of its added C/C++ code the parser read */
+} iw_facts;
+
+/* The per-file stage: the 32-bit products that can pass 2^31 on the file's added lines. */
+static void index_width_file(collector_file_ctx *fx)
+{
+    run r = {.feeds = -1, .fx = fx};
+    if (check_file(fx->review, fx->f, &r, &fx->skip) < 0) {
         run_free(&r);
+        return;
+    }
+    iw_facts *t = xcalloc(1, sizeof *t);
+    t->findings = r.findings;
+    t->sites = r.sites;
+    t->moved = (int)r.nmoved;
+    collector_file_coverage(fx->review, fx->f, false, &t->cov);
+    fx->facts = t;
+    run_free(&r);
+}
+
+/* The coverage note over every C/C++ file of the change: from the facts of the files read,
+ * counted here for the others (tests), in the change's order. */
+static void coverage_note(collector_ctx *ctx, const collector_files *files)
+{
+    size_t n = ctx->chg->nfiles;
+    collector_coverage *cov = xcalloc(n + 1, sizeof *cov);
+    const iw_facts **facts = xcalloc(n + 1, sizeof *facts);
+    for (size_t k = 0; k < files->n; k++) {
+        ptrdiff_t i = files->items[k].f - ctx->chg->files;
+        if (i >= 0 && (size_t)i < n)
+            facts[i] = files->items[k].facts;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (facts[i]) {
+            cov[i] = facts[i]->cov;
+            cov[i].path = ctx->chg->files[i].path; /* the kept count may be an earlier review's */
+        } else {
+            collector_file_coverage(ctx, &ctx->chg->files[i], false, &cov[i]);
+        }
+    }
+    free(facts);
+    collector_coverage_join(cov, ctx->chg->nfiles, &ctx->status);
+    free(cov);
+}
+
+/* The change-wide stage: the status line from every file's counts. */
+static void index_width_change(collector_ctx *ctx, const collector_files *files)
+{
+    size_t nfiles = files->n, nskipped = files->nskipped;
+    const char *first_skip = files->first_skip;
+    int findings = 0, sites = 0, moved = 0;
+    for (size_t i = 0; i < files->n; i++) {
+        const iw_facts *t = files->items[i].facts;
+        if (!t)
+            continue;
+        findings += t->findings;
+        sites += t->sites;
+        moved += t->moved;
     }
     const char *sep = nskipped ? "; not scanned (D9 cannot be cleared there): " : "";
     const char *skip = nskipped && first_skip ? first_skip : "";
@@ -1023,13 +1072,14 @@ static void index_width_run(collector_ctx *ctx)
         sb_addf(&ctx->status, " (%d such product%s only moved or reformatted, not reported)",
                 moved, moved == 1 ? "" : "s");
     if (nfiles > nskipped)
-        collector_coverage_note(ctx, false, &ctx->status); /* C/C++ lines the parser could not read */
-    free(first_skip);
-    free(deleted);
+        coverage_note(ctx, files); /* C/C++ lines the parser could not read */
 }
 
 const collector collector_index_width = {
     .name = "index_width",
     .rules = "D9",
-    .run = index_width_run,
+    .langs = COLLECT_PYTHON | COLLECT_CPP,
+    .reads = reads,
+    .file_stage = index_width_file,
+    .change_stage = index_width_change,
 };

@@ -102,7 +102,7 @@ static void kernel_tests_run(collector_ctx *ctx)
         const change_file *f = &c->files[i];
         if (!is_new_kernel(f))
             continue;
-        findings_add(ctx->out, "HK6", SEV_HINT, f->path, 1, "kernel_tests",
+        findings_add(ctx->out, "HK6", SEV_HINT, f->path, 1,
                      "new kernel %s arrives with no collectable test in this change (a "
                      "test_*.py or *_test.py with a def test_… or class Test…; benchmarks "
                      "do not count)", base_name(f->path));

@@ -71,6 +71,7 @@ typedef enum line_view {
  * diff when the head cannot be had) and which of them the change adds. */
 typedef struct pfile {
     collector_ctx *ctx;
+    collector_file_ctx *fx;  /* the per-file stage reading it (for looks beyond the file) */
     const change_file *f;
     syn_lang lang;
     char *head;
@@ -495,7 +496,7 @@ static bool text_has_fake(const char *t, size_t n, const char *name)
  * head tree, holds a fake for name. */
 static bool fake_elsewhere(const pfile *pf, const char *name)
 {
-    const change *c = pf->ctx->chg;
+    const change *c = collector_file_change(pf->fx);
     for (size_t i = 0; i < c->nfiles; i++) {
         const change_file *o = &c->files[i];
         if (o == pf->f || o->is_deleted || !is_python(o->path))
@@ -1029,7 +1030,7 @@ static bool knob_known(const pfile *pf, const char *name)
         if (!pf->added[l] && n && names_knob(s, n, name, nl))
             return true;
     }
-    const change *c = pf->ctx->chg;
+    const change *c = collector_file_change(pf->fx);
     for (size_t i = 0; i < c->nfiles; i++)
         for (size_t j = 0; j < c->files[i].nlines; j++) {
             const diff_line *dl = &c->files[i].lines[j];
@@ -1193,10 +1194,12 @@ static const pattern_rule table[] = {
 /* --- per-file state ------------------------------------------------------------------------ */
 
 /* Split the head (or, without one, the diff's own lines) into lines. */
-static void pfile_init(collector_ctx *ctx, const change_file *f, pfile *pf)
+static void pfile_init(collector_file_ctx *fx, const change_file *f, pfile *pf)
 {
+    collector_ctx *ctx = fx->review;
     memset(pf, 0, sizeof *pf);
     pf->ctx = ctx;
+    pf->fx = fx;
     pf->f = f;
     pf->lang = syntax_lang_of_path(f->path);
     if (pf->lang == SYN_NONE)
@@ -1340,7 +1343,7 @@ typedef struct compiled {
 } compiled;
 
 /* Run every table rule over the added lines of one file; returns the number of findings. */
-static int scan_file(collector_ctx *ctx, const change_file *f, const needle_set *any_needle,
+static int scan_file(collector_file_ctx *fx, const change_file *f, const needle_set *any_needle,
                      compiled *cx, int *per_rule)
 {
     /* which rules read this file, decided once per file */
@@ -1376,7 +1379,7 @@ static int scan_file(collector_ctx *ctx, const change_file *f, const needle_set 
             if (!cx[r].rx)
                 continue;
             if (!ready) {
-                pfile_init(ctx, f, &pf);
+                pfile_init(fx, f, &pf);
                 ready = true;
             }
             char *view = line_in_view(pf.lang, raw, l->len, pr->view);
@@ -1408,8 +1411,7 @@ static int scan_file(collector_ctx *ctx, const change_file *f, const needle_set 
                         const char *arg = what;
                         if (strcmp(pr->rule, "G1b") == 0 || strcmp(pr->rule, "HK3") == 0)
                             arg = "";
-                        finding *fd = findings_add(ctx->out, pr->rule, pr->sev, f->path, l->new_no,
-                                                   "pattern_rules", pr->message, arg);
+                        finding *fd = findings_add(fx->out, pr->rule, pr->sev, f->path, l->new_no, pr->message, arg);
                         fd->range = (text_range){l->new_no, (int)st, l->new_no, (int)en};
                         if (h.related_line)
                             finding_add_related(fd, f->path, h.related_line, "%s", h.related_msg);
@@ -1434,24 +1436,19 @@ static int scan_file(collector_ctx *ctx, const change_file *f, const needle_set 
 
 /* --- whole-file rules: HK1 and HK11 --------------------------------------------------------- */
 
-/* HK1: a new temporary-looking script. */
-static int temp_scripts(collector_ctx *ctx)
+/* HK1: a new temporary-looking script. Returns the findings made (0 or 1). */
+static int temp_script(finding_list *out, const change_file *f)
 {
-    int found = 0;
-    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
-        const change_file *f = &ctx->chg->files[i];
-        const char *b = base_name(f->path);
-        if (!f->is_new || f->is_deleted)
-            continue;
-        bool sh = str_ends(f->path, ".sh") && !str_starts(f->path, ".github/");
-        if (!sh && !str_starts(b, "runperf") && !str_starts(b, "test_local_"))
-            continue;
-        findings_add(ctx->out, "HK1", SEV_INFORMATION, f->path, 1, "pattern_rules",
-                     "%s looks like a local helper script — drop it before merging, or say why "
-                     "it belongs in the tree", b);
-        found++;
-    }
-    return found;
+    const char *b = base_name(f->path);
+    if (!f->is_new || f->is_deleted)
+        return 0;
+    bool sh = str_ends(f->path, ".sh") && !str_starts(f->path, ".github/");
+    if (!sh && !str_starts(b, "runperf") && !str_starts(b, "test_local_"))
+        return 0;
+    findings_add(out, "HK1", SEV_INFORMATION, f->path, 1,
+                 "%s looks like a local helper script — drop it before merging, or say why "
+                 "it belongs in the tree", b);
+    return 1;
 }
 
 /* The package name a dependency line declares (a new string), or NULL: the first word of a
@@ -1480,69 +1477,112 @@ static char *package_of(const char *path, const char *s, size_t n)
     return name;
 }
 
-/* HK11: packages added to requirements*.txt, setup.py or pyproject.toml that were not there. */
-static int new_dependencies(collector_ctx *ctx)
+/* HK11: packages added to requirements*.txt, setup.py or pyproject.toml that were not there.
+ * Returns the findings made. */
+static int new_dependencies(finding_list *out, const change_file *f)
 {
     int found = 0;
-    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
-        const change_file *f = &ctx->chg->files[i];
-        const char *b = base_name(f->path);
-        bool req = str_starts(b, "requirements") && str_ends(b, ".txt");
-        if (f->is_deleted || !(req || strcmp(b, "setup.py") == 0 || strcmp(b, "pyproject.toml") == 0))
+    const char *b = base_name(f->path);
+    bool req = str_starts(b, "requirements") && str_ends(b, ".txt");
+    if (f->is_deleted || !(req || strcmp(b, "setup.py") == 0 || strcmp(b, "pyproject.toml") == 0))
+        return 0;
+    for (size_t k = 0; k < f->nlines; k++) {
+        const diff_line *l = &f->lines[k];
+        if (l->kind != '+')
             continue;
-        for (size_t k = 0; k < f->nlines; k++) {
-            const diff_line *l = &f->lines[k];
-            if (l->kind != '+')
+        char *name = package_of(f->path, l->text, l->len);
+        if (!name)
+            continue;
+        /* already declared on a removed or unchanged line: a bump or a move */
+        bool known = false;
+        for (size_t j = 0; j < f->nlines && !known; j++) {
+            if (f->lines[j].kind == '+')
                 continue;
-            char *name = package_of(f->path, l->text, l->len);
-            if (!name)
-                continue;
-            /* already declared on a removed or unchanged line: a bump or a move */
-            bool known = false;
-            for (size_t j = 0; j < f->nlines && !known; j++) {
-                if (f->lines[j].kind == '+')
-                    continue;
-                char *other = package_of(f->path, f->lines[j].text, f->lines[j].len);
-                known = other && strcasecmp(other, name) == 0;
-                free(other);
-            }
-            if (!known) {
-                findings_add(ctx->out, "HK11", SEV_HINT, f->path, l->new_no, "pattern_rules",
-                             "new dependency %s — declare why it is needed; a ROCm-only "
-                             "package (amdsmi, hip, rccl) wants a guarded import instead", name);
-                found++;
-            }
-            free(name);
+            char *other = package_of(f->path, f->lines[j].text, f->lines[j].len);
+            known = other && strcasecmp(other, name) == 0;
+            free(other);
         }
+        if (!known) {
+            findings_add(out, "HK11", SEV_HINT, f->path, l->new_no,
+                         "new dependency %s — declare why it is needed; a ROCm-only "
+                         "package (amdsmi, hip, rccl) wants a guarded import instead", name);
+            found++;
+        }
+        free(name);
     }
     return found;
 }
 
 /* --- the collector ------------------------------------------------------------------------- */
 
-/* Run the collector over the change. */
-static void pattern_rules_run(collector_ctx *ctx)
-{
-    compiled cx[NRULES];
-    int per_rule[NRULES];
-    memset(cx, 0, sizeof cx);
-    memset(per_rule, 0, sizeof per_rule);
-    int found = 0;
-    size_t nfiles = 0;
+/* What every file stage shares: the needles and the rules' patterns, compiled on first use. */
+typedef struct pr_shared {
     needle_set ns;
-    needles_init(&ns);
-    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
-        const change_file *f = &ctx->chg->files[i];
-        if (f->is_deleted || f->is_skipped || !f->nadd)
-            continue;
-        nfiles++;
-        found += scan_file(ctx, f, &ns, cx, per_rule);
-    }
+    compiled cx[NRULES];
+} pr_shared;
+
+static void *pr_shared_new(void)
+{
+    pr_shared *sh = xcalloc(1, sizeof *sh);
+    needles_init(&sh->ns);
+    return sh;
+}
+
+static void pr_shared_free(void *p)
+{
+    pr_shared *sh = p;
     for (size_t r = 0; r < NRULES; r++) {
-        rx_free(cx[r].rx);
-        rx_free(cx[r].unless);
+        rx_free(sh->cx[r].rx);
+        rx_free(sh->cx[r].unless);
     }
-    int hk1 = temp_scripts(ctx), hk11 = new_dependencies(ctx);
+    free(sh);
+}
+
+/* What one file's stage found, for the status line. */
+typedef struct pr_facts {
+    bool scanned;            /* its added lines were read */
+    int per_rule[NRULES];
+    int hk1, hk11;
+} pr_facts;
+
+/* The files it reads: every file that gains lines, and new files (HK1). */
+static bool reads(const change_file *f)
+{
+    return !f->is_deleted && ((!f->is_skipped && f->nadd) || f->is_new);
+}
+
+/* The per-file stage: the table rules on the added lines, and the whole-file rules. */
+static void pattern_rules_file(collector_file_ctx *fx)
+{
+    pr_shared *sh = fx->shared;
+    const change_file *f = fx->f;
+    pr_facts *t = xcalloc(1, sizeof *t);
+    fx->facts = t;
+    if (!f->is_skipped && f->nadd) {
+        t->scanned = true;
+        scan_file(fx, f, &sh->ns, sh->cx, t->per_rule);
+    }
+    t->hk1 = temp_script(fx->out, f);
+    t->hk11 = new_dependencies(fx->out, f);
+}
+
+/* The change-wide stage: the status line from every file's counts. */
+static void pattern_rules_change(collector_ctx *ctx, const collector_files *files)
+{
+    int per_rule[NRULES];
+    memset(per_rule, 0, sizeof per_rule);
+    int found = 0, hk1 = 0, hk11 = 0;
+    size_t nfiles = 0;
+    for (size_t i = 0; i < files->n; i++) {
+        const pr_facts *t = files->items[i].facts;
+        nfiles += t->scanned;
+        for (size_t r = 0; r < NRULES; r++) {
+            per_rule[r] += t->per_rule[r];
+            found += t->per_rule[r];
+        }
+        hk1 += t->hk1;
+        hk11 += t->hk11;
+    }
     found += hk1 + hk11;
     if (!found) {
         collector_status(ctx, "nothing found: no pattern rule fires on the added lines of %zu "
@@ -1565,5 +1605,10 @@ static void pattern_rules_run(collector_ctx *ctx)
 const collector collector_pattern_rules = {
     .name = "pattern_rules",
     .rules = "D3 C2 C4 D7 D10 D10b G1b HK1 HK3 HK7 HK9 HK11 T8",
-    .run = pattern_rules_run,
+    .langs = COLLECT_ANY,
+    .reads = reads,
+    .file_stage = pattern_rules_file,
+    .shared_new = pr_shared_new,
+    .shared_free = pr_shared_free,
+    .change_stage = pattern_rules_change,
 };

@@ -178,7 +178,7 @@ static void scan(const char *path, const char *text, size_t len, const bool *wan
                 (*nbare)++;
                 if (report) {
                     char *nums = claimed_numbers(r.num, stripped);
-                    findings_add(out, "P1", SEV_HINT, path, line, "perf_claims",
+                    findings_add(out, "P1", SEV_HINT, path, line,
                                  "%s with nothing said about what it is measured against — "
                                  "name the other side (main, torch, CK, the previous kernel) "
                                  "and the shapes", nums);
@@ -194,7 +194,7 @@ static void scan(const char *path, const char *text, size_t len, const bool *wan
         bool gpu = has(r.gpu, all), cmd = has(r.command, all);
         if (!gpu || !cmd) {
             (*np3)++;
-            findings_add(out, "P3", SEV_HINT, path, first_claim, "perf_claims",
+            findings_add(out, "P3", SEV_HINT, path, first_claim,
                          "%d performance claim line%s, but %s%s%s given — nobody could rerun "
                          "the measurement", *nclaims, *nclaims == 1 ? "" : "s",
                          gpu ? "" : "no GPU model", !gpu && !cmd ? " and " : "",

@@ -28,11 +28,13 @@
  * touched functions and their variants are cut into units, so the cost follows the change,
  * not the tree. */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/collector.h"
 #include "engine/collectors/siblings.h"
+#include "engine/diff_lines.h"
 #include "engine/syntax.h"
 
 #define RELATED_MAX 24 /* carried lines listed per finding */
@@ -47,60 +49,9 @@ static bool excluded_path(const char *p)
            str_contains(p, "3rdparty") || str_starts(base, "test_");
 }
 
-/* --- reading the change ------------------------------------------------------------------ */
-
-/* Length of the longest run of bytes shared by a[0..an) and b[0..bn), white space runs
- * counted as they are; capped inputs keep it cheap. */
-static size_t text_run(const char *a, size_t an, const char *b, size_t bn)
-{
-    if (an > 120)
-        an = 120;
-    if (bn > 120)
-        bn = 120;
-    size_t best = 0, prev[121] = {0}, cur[121] = {0};
-    for (size_t i = 1; i <= an; i++) {
-        for (size_t j = 1; j <= bn; j++) {
-            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : 0;
-            if (cur[j] > best)
-                best = cur[j];
-        }
-        memcpy(prev, cur, sizeof prev);
-    }
-    return best;
-}
-
-/* The head line for deleted diff line i: in a rewrite (deletions followed by additions) the
- * added line most like it; otherwise where the deletion happened. */
-static int deleted_head_line(const change_file *f, size_t i, int last)
-{
-    size_t s = i, e = i;
-    while (s > 0 && f->lines[s - 1].kind == '-')
-        s--;
-    while (e < f->nlines && f->lines[e].kind == '-')
-        e++;
-    size_t a = e;
-    while (a < f->nlines && f->lines[a].kind == '+')
-        a++;
-    int line = f->lines[i].new_no;
-    if (a > e) {
-        /* the added line most like the deleted one (longest shared run of text), else the
-         * one at the same position in the block */
-        size_t k = i - s, pick = k < a - e ? e + k : a - 1, best = 0;
-        if (e - s <= 24 && a - e <= 24)
-            for (size_t j = e; j < a; j++) {
-                size_t run = text_run(f->lines[i].text, f->lines[i].len, f->lines[j].text, f->lines[j].len);
-                if (run > best || (run == best && run > 0 && j == e + k)) {
-                    best = run;
-                    pick = j;
-                }
-            }
-        if (best >= 8 || k < a - e)
-            line = f->lines[pick].new_no;
-    }
-    if (last > 0 && line > last)
-        line = last;
-    return line < 1 ? 1 : line;
-}
+/* Bytes of a line compared when matching lines by their longest shared run (engine/diff_lines.h
+ * reads the change's lines for this collector as for the others). */
+#define SIB_RUN_CAP 120
 
 /* --- pairs ------------------------------------------------------------------------------- */
 
@@ -275,7 +226,7 @@ static void emit_pair(collector_ctx *ctx, const change_file *f, const char *head
             sb_addf(&fns, "%s`%s`", nfns++ ? " and " : "", shown_name(cs[i].fn, p->v));
     }
     char *more = ncs > 1 ? xasprintf(" (and %zu more)", ncs - 1) : xstrdup("");
-    finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, path, cs[0].u->line, "siblings",
+    finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, path, cs[0].u->line,
                                "`%s` still has %s this change rewrote in %s: `%s`%s — fix %s here "
                                "too or say why %s",
                                shown_name(p->v, cs[0].fn), ncs == 1 ? "a line" : "lines", fns.buf,
@@ -309,7 +260,8 @@ static const sib_unit *rewritten_as(const sib_unit *u, const sib_unit_list *hu, 
     for (size_t i = 0; i < hu->n; i++) {
         if (!edited[i] || hu->items[i].kind != u->kind)
             continue;
-        size_t run = text_run(u->key, ul, hu->items[i].key, strlen(hu->items[i].key));
+        size_t run = diff_lines_text_run(u->key, ul, hu->items[i].key, strlen(hu->items[i].key),
+                                         SIB_RUN_CAP);
         if (run >= need && run > best_run) {
             best = &hu->items[i];
             best_run = run;
@@ -368,7 +320,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         r->u = u;
         r->prev = prev[i] < 0 ? NULL : &bu->items[prev[i]];
         r->next = next[i] < 0 ? NULL : &bu->items[next[i]];
-        r->at = di < fc->f->nlines ? deleted_head_line(fc->f, di, fc->hn) : hf->name_line;
+        r->at = di < fc->f->nlines ? diff_lines_deleted_head(fc->f, di, fc->hn, SIB_RUN_CAP) : hf->name_line;
         if (r->at < hf->start_line || r->at > hf->end_line)
             r->at = r->at < hf->start_line ? hf->start_line : hf->end_line;
         r->repl = di < fc->f->nlines ? sib_replacement(fc->f, di) : xstrdup("");
@@ -511,18 +463,77 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c)
     free(head);
 }
 
-/* Run the collector over every changed Python and C++ file that existed before. */
-static void siblings_run(collector_ctx *ctx)
+/* The files it reads: changed Python and C++ files that existed before and lose lines (new
+ * files, tests and benchmarks are not checked). */
+static bool reads(const change_file *f)
+{
+    return !f->is_new && !f->is_deleted && !f->is_skipped && !f->is_binary && f->ndel != 0 &&
+           syntax_lang_of_path(f->path) != SYN_NONE && !excluded_path(f->path);
+}
+
+/* What one file's stage counted, for the status line. */
+typedef struct sib_facts {
+    scounts c;                /* first_error is moved to error_line */
+    int error_line;           /* the head's first syntax error (c.parse_errors set), else 0 */
+    collector_coverage cov;   /* how much of its added C/C++ code the parser read */
+} sib_facts;
+
+/* The per-file stage: variants of the file's changed functions still carrying what it rewrote. */
+static void siblings_stage(collector_file_ctx *fx)
+{
+    sib_facts *t = xcalloc(1, sizeof *t);
+    siblings_file(fx->review, fx->f, &t->c);
+    if (t->c.first_error) {
+        const char *colon = strrchr(t->c.first_error, ':');
+        t->error_line = colon ? atoi(colon + 1) : 0;
+        free(t->c.first_error);
+        t->c.first_error = NULL;
+    }
+    collector_file_coverage(fx->review, fx->f, false, &t->cov);
+    fx->facts = t;
+}
+
+/* The coverage note over every C/C++ file of the change: from the facts of the files read,
+ * counted here for the others, in the change's order. */
+static void coverage_note(collector_ctx *ctx, const collector_files *files, strbuf *out)
+{
+    size_t n = ctx->chg->nfiles;
+    collector_coverage *cov = xcalloc(n + 1, sizeof *cov);
+    const sib_facts **facts = xcalloc(n + 1, sizeof *facts);
+    for (size_t k = 0; k < files->n; k++) {
+        ptrdiff_t i = files->items[k].f - ctx->chg->files;
+        if (i >= 0 && (size_t)i < n)
+            facts[i] = files->items[k].facts;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (facts[i]) {
+            cov[i] = facts[i]->cov;
+            cov[i].path = ctx->chg->files[i].path; /* the kept count may be an earlier review's */
+        } else {
+            collector_file_coverage(ctx, &ctx->chg->files[i], false, &cov[i]);
+        }
+    }
+    free(facts);
+    collector_coverage_join(cov, n, out);
+    free(cov);
+}
+
+/* The change-wide stage: the status line from every file's counts. */
+static void siblings_change(collector_ctx *ctx, const collector_files *files)
 {
     scounts c = {0};
-    int candidates = 0;
-    for (size_t k = 0; k < ctx->chg->nfiles; k++) {
-        const change_file *f = &ctx->chg->files[k];
-        if (f->is_new || f->is_deleted || f->is_skipped || f->is_binary || f->ndel == 0 ||
-            syntax_lang_of_path(f->path) == SYN_NONE || excluded_path(f->path))
-            continue;
-        candidates++;
-        siblings_file(ctx, f, &c);
+    int candidates = (int)files->n;
+    for (size_t i = 0; i < files->n; i++) {
+        const sib_facts *t = files->items[i].facts;
+        c.files += t->c.files;
+        c.changed_funcs += t->c.changed_funcs;
+        c.pairs += t->c.pairs;
+        c.lines += t->c.lines;
+        c.rewritten += t->c.rewritten;
+        c.no_head += t->c.no_head;
+        c.no_base |= t->c.no_base;
+        if (t->c.parse_errors && c.parse_errors++ == 0)
+            c.first_error = xasprintf("%s:%d", files->items[i].f->path, t->error_line);
     }
     strbuf nb;
     sb_init(&nb);
@@ -535,7 +546,7 @@ static void siblings_run(collector_ctx *ctx)
         sb_addf(&nb, "; %d changed function(s) not compared: rewritten rather than fixed",
                 c.rewritten);
     /* added C/C++ lines no parse read, or read only in another #if branch: said, not hidden */
-    collector_coverage_note(ctx, false, &nb);
+    coverage_note(ctx, files, &nb);
     const char *note = nb.buf ? nb.buf : "";
     if (candidates > 0 && c.no_head == candidates)
         collector_status(ctx, "skipped: the head text of the %d changed file(s) is not available "
@@ -558,5 +569,8 @@ static void siblings_run(collector_ctx *ctx)
 const collector collector_siblings = {
     .name = "siblings",
     .rules = "A1",
-    .run = siblings_run,
+    .langs = COLLECT_PYTHON | COLLECT_CPP,
+    .reads = reads,
+    .file_stage = siblings_stage,
+    .change_stage = siblings_change,
 };

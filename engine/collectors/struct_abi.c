@@ -11,7 +11,7 @@
  * with base classes, or members declared in both branches of an #if, only differences are
  * trusted, never absolute values.
  *
- * The tree-wide pin index (tree_index.h) then says which offsets and sizes are pinned, counting
+ * The tree-wide pin index (pin_index.h) then says which offsets and sizes are pinned, counting
  * only pins that can see this struct (a struct of a .cu file is private to it; a file defining
  * its own namesake pins its own). A finding is raised only for a pin that shifts and that the
  * change did not touch, on the line of the edit that shifts it, with each pinning assertion as
@@ -25,7 +25,7 @@
 
 #include "engine/collector.h"
 #include "engine/syntax.h"
-#include "engine/tree_index.h"
+#include "engine/pin_index.h"
 
 #define MAX_RELATED 12
 #define LAYOUT_DEPTH 4
@@ -59,7 +59,8 @@ typedef struct struct_layout {
 typedef struct side {
     const syntax_doc *doc;   /* from the shared syntax cache, or owned below */
     syntax_doc *owned;
-    syn_struct_list structs;
+    syn_struct_list structs; /* the cache's (borrowed) when shared is set */
+    bool shared;
     typedef_list typedefs;
     typedef_list constants;  /* integer constants: name -> decimal value text */
     struct pack_point {
@@ -807,11 +808,307 @@ static size_t edit_for_pos(const struct_diff *d, size_t pos)
 
 /* --- the collector ------------------------------------------------------------------------ */
 
+/* --- the per-file stage: structs that changed shape --------------------------------------- */
+
+/* One struct that changed shape, as the per-file stage found it: both versions, how its
+ * members moved, both layouts, and the head lines its preprocessor view leaves out (a pin
+ * there belongs to another configuration). Everything the change-wide stage checks pins
+ * against, so it never reads the file again. */
+typedef struct shaped {
+    syn_struct b, h;        /* owned copies */
+    struct_diff d;          /* aimed at the two above */
+    struct_layout bl, hl;
+    bool size_types_same;   /* same member types in the same order: the size cannot change */
+    int *hidden;            /* head line ranges [first, last] the view leaves out, in pairs */
+    size_t nhidden;
+} shaped;
+
+/* What one file's stage found. */
+typedef struct abi_facts {
+    shaped *items;
+    size_t n, cap;
+    collector_coverage cov; /* how much of its added code the parser read */
+} abi_facts;
+
+/* A deep copy of a struct's fields, names and kinds. */
+static void copy_struct(syn_struct *dst, const syn_struct *src)
+{
+    *dst = *src;
+    dst->name = xstrdup(src->name);
+    dst->qualname = xstrdup(src->qualname);
+    dst->kind = xstrdup(src->kind);
+    dst->fields = xcalloc(src->nfields + 1, sizeof *dst->fields);
+    dst->fields_cap = src->nfields + 1;
+    for (size_t i = 0; i < src->nfields; i++) {
+        syn_field *f = &dst->fields[i];
+        *f = src->fields[i];
+        f->name = xstrdup(src->fields[i].name);
+        f->type = xstrdup(src->fields[i].type);
+        f->declarator = src->fields[i].declarator ? xstrdup(src->fields[i].declarator) : NULL;
+        f->array_dims = src->fields[i].array_dims ? xstrdup(src->fields[i].array_dims) : NULL;
+    }
+}
+
+/* Free a copy made by copy_struct. */
+static void free_struct(syn_struct *s)
+{
+    syn_struct_list l = {0};
+    *ARRAY_PUSH(l.items, l.n, l.cap) = *s;
+    syn_struct_list_free(&l);
+}
+
+/* Free what one struct that changed shape holds. */
+static void shaped_clear(shaped *sh)
+{
+    free_struct(&sh->b);
+    free_struct(&sh->h);
+    struct_diff_free(&sh->d);
+    free(sh->bl.f);
+    free(sh->hl.f);
+    free(sh->hidden);
+}
+
+/* Free what one file's stage found. */
+static void abi_facts_free(void *p)
+{
+    abi_facts *t = p;
+    for (size_t i = 0; i < t->n; i++)
+        shaped_clear(&t->items[i]);
+    free(t->items);
+    free(t);
+}
+
+/* True when the two structs' data members declare the same types in the same order. */
+static bool same_member_types(const syn_struct *b, const syn_struct *h)
+{
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < b->nfields && b->fields[i].is_static)
+            i++;
+        while (j < h->nfields && h->fields[j].is_static)
+            j++;
+        if (i >= b->nfields || j >= h->nfields)
+            return i >= b->nfields && j >= h->nfields;
+        if (!same_type(&b->fields[i], &h->fields[j]))
+            return false;
+        i++;
+        j++;
+    }
+}
+
+/* Record a struct that changed shape (its edits in d, taken over) in the file's facts. */
+static void add_shaped(abi_facts *t, const side *bs, const syn_struct *b, const side *hs,
+                       const syn_struct *h, struct_diff *d)
+{
+    shaped *sh = ARRAY_PUSH(t->items, t->n, t->cap);
+    memset(sh, 0, sizeof *sh);
+    copy_struct(&sh->b, b);
+    copy_struct(&sh->h, h);
+    sh->d = *d;
+    sh->d.b = &sh->b;
+    sh->d.h = &sh->h;
+    compute_layout(bs, b, &sh->bl, 0);
+    compute_layout(hs, h, &sh->hl, 0);
+    sh->size_types_same = same_member_types(b, h);
+    sh->hidden = syntax_hidden_lines(hs->doc, &sh->nhidden);
+}
+
+/* Parse one side's text (NULL text: an empty side) in preprocessor view `view`, through the
+ * shared syntax cache. */
+static bool side_load(side *sd, collector_ctx *ctx, const change_file *f, bool base,
+                      const char *text, size_t len, int view)
+{
+    memset(sd, 0, sizeof *sd);
+    char *cause = NULL;
+    sd->doc = collector_doc_view(ctx, f, base, text ? text : "", text ? len : 0, view, &sd->owned,
+                                 &cause);
+    free(cause);
+    if (!sd->doc)
+        return false;
+    /* the cache keeps each doc's structs: an unchanged base is not walked again */
+    sd->shared = ctx->syn && !sd->owned;
+    if (sd->shared)
+        sd->structs = *syntax_cache_structs(ctx->syn, sd->doc);
+    else
+        syntax_structs(sd->doc, &sd->structs);
+    collect_typedefs(sd->doc->text, &sd->typedefs);
+    collect_constants(sd->doc->text, &sd->constants);
+    collect_packs(sd);
+    return true;
+}
+
+/* Release one side. */
+static void side_free(side *sd)
+{
+    if (!sd->shared)
+        syn_struct_list_free(&sd->structs);
+    typedef_list_free(&sd->typedefs);
+    typedef_list_free(&sd->constants);
+    free(sd->packs);
+    syntax_free(sd->owned);
+}
+
+/* How many data members two structs share by name. */
+static size_t common_fields(const syn_struct *a, const syn_struct *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->nfields; i++)
+        if (!a->fields[i].is_static && a->fields[i].name[0] && find_field(b, a->fields[i].name) >= 0)
+            n++;
+    return n;
+}
+
+/* The base struct paired with head struct h: the one namesake when each side has one; among
+ * several (definitions under #if / #else), the base namesake sharing the most members with h,
+ * provided no other head namesake shares more with it. NULL when h is new. */
+static const syn_struct *pair_struct(const side *bs, const side *hs, const syn_struct *h)
+{
+    const syn_struct *best = NULL;
+    size_t best_score = 0, nbase = 0;
+    for (size_t i = 0; i < bs->structs.n; i++) {
+        const syn_struct *b = &bs->structs.items[i];
+        if (strcmp(b->qualname, h->qualname) != 0)
+            continue;
+        nbase++;
+        size_t sc = common_fields(h, b);
+        if (!best || sc > best_score) {
+            best = b;
+            best_score = sc;
+        }
+    }
+    size_t nhead = 0;
+    for (size_t i = 0; i < hs->structs.n; i++)
+        nhead += strcmp(hs->structs.items[i].qualname, h->qualname) == 0;
+    if (!best || (nbase == 1 && nhead == 1))
+        return best;
+    if (best_score == 0)
+        return NULL;
+    for (size_t i = 0; i < hs->structs.n; i++) {
+        const syn_struct *o = &hs->structs.items[i];
+        if (o != h && strcmp(o->qualname, h->qualname) == 0 && common_fields(o, best) > best_score)
+            return NULL;
+    }
+    return best;
+}
+
+/* True when one of lines[0..n) lies in [first, last]. */
+static bool any_line_in(const int *lines, size_t n, int first, int last)
+{
+    for (size_t i = 0; i < n; i++)
+        if (lines[i] >= first && lines[i] <= last)
+            return true;
+    return false;
+}
+
+/* Compare the structs of one file in preprocessor view `view`. View 0 compares every struct
+ * whose text the change touches and records in *left_out the added lines it could not see (in
+ * a branch it leaves out); a later view compares only the structs holding one of those. */
+static bool check_view(collector_ctx *ctx, abi_facts *t, const change_file *f, const char *head,
+                       size_t hlen, const char *base, size_t blen, int view, int **left_out,
+                       size_t *nleft)
+{
+    side bs, hs;
+    if (!side_load(&hs, ctx, f, false, head, hlen, view))
+        return false;
+    if (!side_load(&bs, ctx, f, true, base, blen, view)) {
+        side_free(&hs);
+        return false;
+    }
+    size_t cap = 0;
+    for (size_t k = 0; view == 0 && k < f->nlines; k++)
+        if (f->lines[k].kind == '+' && syntax_line_hidden(hs.doc, f->lines[k].new_no))
+            *ARRAY_PUSH(*left_out, *nleft, cap) = f->lines[k].new_no;
+    for (size_t i = 0; i < hs.structs.n; i++) {
+        const syn_struct *h = &hs.structs.items[i];
+        if (!h->name[0] || (view > 0 && !any_line_in(*left_out, *nleft, h->start_line, h->end_line)))
+            continue;
+        const syn_struct *b = pair_struct(&bs, &hs, h);
+        if (!b || !change_in_spans(f, h->start_line, h->end_line, b->start_line, b->end_line))
+            continue;
+        struct_diff d;
+        diff_fields(f, b, h, &d);
+        if (d.nedits)
+            add_shaped(t, &bs, b, &hs, h, &d);
+        else
+            struct_diff_free(&d);
+    }
+    side_free(&bs);
+    side_free(&hs);
+    return true;
+}
+
+/* Compare every struct of one changed file. Returns false (with *why) when it was skipped. */
+static bool check_file(collector_ctx *ctx, abi_facts *t, const change_file *f, char **why)
+{
+    size_t hlen = 0, blen = 0;
+    char *cause = NULL;
+    char *head = change_head_text(ctx->chg, f, &hlen, &cause);
+    if (!head) {
+        *why = cause;
+        return false;
+    }
+    char *base = NULL;
+    if (!f->is_new) {
+        base = collector_base_text(ctx, f, &blen, &cause);
+        if (!base) {
+            free(cause);
+            cause = NULL;
+            base = base_from_diff(f, head, hlen, &cause);
+            if (!base) {
+                *why = cause;
+                free(head);
+                return false;
+            }
+            blen = strlen(base);
+        }
+    }
+    /* a change touching two branches of one #if block needs a view per branch: the first view
+     * checks every struct, the others only the structs holding changed lines it left out */
+    int nviews = collector_view_count(ctx, f, false, head, hlen);
+    int nbase_views = base ? collector_view_count(ctx, f, true, base, blen) : 1;
+    if (nbase_views > nviews)
+        nviews = nbase_views;
+    int *left_out = NULL;
+    size_t nleft = 0;
+    bool ok = true;
+    for (int v = 0; v < nviews && ok; v++)
+        ok = check_view(ctx, t, f, head, hlen, base, blen, v, &left_out, &nleft);
+    if (!ok)
+        *why = xasprintf("%s: could not be parsed", f->path);
+    free(left_out);
+    free(head);
+    free(base);
+    return ok;
+}
+
+/* The files it reads: C/C++ files the change edits. */
+static bool reads(const change_file *f)
+{
+    return pin_index_wants_path(f->path) && !f->is_deleted && !f->is_skipped && !f->is_binary &&
+           f->nadd + f->ndel > 0;
+}
+
+/* The per-file stage: the structs of the file that changed shape, and how much of its added
+ * code the parser read. */
+static void struct_abi_file(collector_file_ctx *fx)
+{
+    abi_facts *t = xcalloc(1, sizeof *t);
+    fx->facts = t;
+    if (!check_file(fx->review, t, fx->f, &fx->skip)) {
+        for (size_t i = 0; i < t->n; i++)
+            shaped_clear(&t->items[i]);
+        t->n = 0;
+    }
+    collector_file_coverage(fx->review, fx->f, true, &t->cov);
+}
+
+/* --- the change-wide stage: the pins each shape change shifts ----------------------------- */
+
 /* What the collector keeps between reviews (in *ctx->state): the pin index over one root,
  * kept current from the paths each review says were touched. */
 typedef struct abi_state {
     char *root;
-    tree_index *ix;        /* NULL until a struct first changes shape */
+    pin_index *ix;        /* NULL until a struct first changes shape */
 } abi_state;
 
 /* Free the state kept between reviews. */
@@ -820,7 +1117,7 @@ static void struct_abi_free_state(void *p)
     abi_state *st = p;
     if (!st)
         return;
-    tree_index_free(st->ix);
+    pin_index_free(st->ix);
     free(st->root);
     free(st);
 }
@@ -828,7 +1125,7 @@ static void struct_abi_free_state(void *p)
 typedef struct run_state {
     collector_ctx *ctx;
     abi_state *kept;       /* the state kept between reviews, or NULL (batch, unit tests) */
-    tree_index *ix;        /* built on first need (owned by kept when there is one) */
+    pin_index *ix;        /* built on first need (owned by kept when there is one) */
     bool ix_failed;
     char *ix_note;
     size_t nshaped;        /* structs that changed shape */
@@ -865,7 +1162,7 @@ static void reuse_kept_index(run_state *rs)
     rs->kept = st;
     bool same_root = st->root && root && strcmp(st->root, root) == 0;
     if (st->ix && (!same_root || !ctx->touched)) {
-        tree_index_free(st->ix);
+        pin_index_free(st->ix);
         st->ix = NULL;
     }
     if (!same_root) {
@@ -876,27 +1173,27 @@ static void reuse_kept_index(run_state *rs)
         return;
     for (size_t i = 0; ctx->touched[i]; i++) {
         const char *path = ctx->touched[i];
-        if (!tree_index_wants_path(path))
+        if (!pin_index_wants_path(path))
             continue;
         size_t len = 0;
         char *text = index_text(ctx, root, path, &len);
-        tree_index_update_file(st->ix, path, text, len);
+        pin_index_update_file(st->ix, path, text, len);
         free(text);
     }
     rs->ix = st->ix;
 }
 
 /* Build the pin index over the head tree, with the change's C/C++ files laid over it. */
-static tree_index *get_index(run_state *rs)
+static pin_index *get_index(run_state *rs)
 {
     if (rs->ix || rs->ix_failed)
         return rs->ix;
     const char *root = rs->ctx->root ? rs->ctx->root : rs->ctx->chg->head_root;
-    tree_index *ix = tree_index_new(root);
+    pin_index *ix = pin_index_new(root);
     bool built = false;
     if (root) {
         char *cause = NULL;
-        built = tree_index_build(ix, &cause) == 0;
+        built = pin_index_build(ix, &cause) == 0;
         if (!built) {
             rs->ix_note = xasprintf("pins searched only in the changed files (%s)", cause);
             free(cause);
@@ -907,18 +1204,18 @@ static tree_index *get_index(run_state *rs)
     const change *c = rs->ctx->chg;
     for (size_t i = 0; i < c->nfiles; i++) {
         const change_file *f = &c->files[i];
-        if (!tree_index_wants_path(f->path) || f->is_skipped || f->is_binary)
+        if (!pin_index_wants_path(f->path) || f->is_skipped || f->is_binary)
             continue;
         if (f->is_renamed && f->old_path)
-            tree_index_update_file(ix, f->old_path, NULL, 0);
+            pin_index_update_file(ix, f->old_path, NULL, 0);
         if (f->is_deleted) {
-            tree_index_update_file(ix, f->path, NULL, 0);
+            pin_index_update_file(ix, f->path, NULL, 0);
             continue;
         }
         size_t len;
         char *text = change_head_text(c, f, &len, NULL);
         if (text)
-            tree_index_update_file(ix, f->path, text, len);
+            pin_index_update_file(ix, f->path, text, len);
         free(text);
     }
     rs->ix = ix;
@@ -1000,29 +1297,135 @@ static bool is_header(const char *path)
 /* Keep the pins that can be about the struct defined in path: for a struct in a source file,
  * only that file's; for one in a header, any file's except those defining a namesake of their
  * own (each .cu may have its own `struct KernelArgs`). Returns the new count. */
-static size_t scope_pins(const tree_index *ix, const char *path, const char *name,
+static size_t scope_pins(const pin_index *ix, const char *path, const char *name,
                          const layout_pin **pins, size_t n)
 {
     size_t k = 0;
     bool header = is_header(path);
     for (size_t i = 0; i < n; i++) {
         bool same = strcmp(pins[i]->path, path) == 0;
-        if (same || (header && !tree_index_file_defines(ix, pins[i]->path, name)))
+        if (same || (header && !pin_index_file_defines(ix, pins[i]->path, name)))
             pins[k++] = pins[i];
     }
     return k;
 }
 
+/* True when a pin line of the struct's own file lies in a branch its head view leaves out. */
+static bool pin_hidden(const shaped *sh, int line)
+{
+    for (size_t i = 0; i + 1 < sh->nhidden; i += 2)
+        if (line >= sh->hidden[i] && line <= sh->hidden[i + 1])
+            return true;
+    return false;
+}
+
 /* Keep the pins the head's preprocessor view reads: a pin in this file inside an #if branch the
  * view leaves out belongs to another configuration (`#if NEW_ABI ... #else` legacy struct and
  * its own size assertion). Returns how many are kept, compacted in place. */
-static size_t view_pins(const side *hs, const char *path, const layout_pin **pins, size_t n)
+static size_t view_pins(const shaped *sh, const char *path, const layout_pin **pins, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (strcmp(pins[i]->path, path) != 0 || !syntax_line_hidden(hs->doc, pins[i]->line))
+        if (strcmp(pins[i]->path, path) != 0 || !pin_hidden(sh, pins[i]->line))
             pins[k++] = pins[i];
     return k;
+}
+
+/* Whether a pin shifts with the struct's edits (false: it holds, or the change updated it);
+ * when it does, *sp says how and which edit it is attributed to. */
+static bool pin_shifts(const change *c, const shaped *sh, const layout_pin *pin, shifted_pin *sp)
+{
+    const struct_diff *d = &sh->d;
+    const syn_struct *b = &sh->b, *h = &sh->h;
+    const struct_layout *bl = &sh->bl, *hl = &sh->hl;
+    if (change_touches(c, pin->path, pin->first_line, pin->last_line))
+        return false;  /* the change updated this pin: the right shape */
+    *sp = (shifted_pin){.pin = pin};
+    if (pin->kind == PIN_SIZEOF) {
+        if (bl->size_known && hl->size_known) {
+            if (bl->size == hl->size)
+                return false;
+            sp->amount_known = true;
+            sp->before = bl->size;
+            sp->after = hl->size;
+            if (pin->has_value && pin->value == hl->size)
+                return false;
+        } else if (sh->size_types_same) {
+            return false;
+        }
+        /* the first edit that can change the size */
+        for (size_t e = 0; e < d->nedits; e++)
+            if (d->edits[e].kind != EDIT_MOVE) {
+                sp->edit = e;
+                break;
+            }
+        return true;
+    }
+    long hi = find_field(h, pin->field), bi = find_field(b, pin->field);
+    if (bi < 0)
+        return false;  /* pins a field the base did not have */
+    if (hi < 0) {
+        sp->removed_field = true;
+        for (size_t e = 0; e < d->nedits; e++)
+            if (d->edits[e].kind == EDIT_REMOVE && (size_t)bi >= d->edits[e].first &&
+                (size_t)bi < d->edits[e].first + d->edits[e].count)
+                sp->edit = e;
+        return true;
+    }
+    if (bl->f[bi].known && hl->f[hi].known) {
+        if (bl->f[bi].off == hl->f[hi].off)
+            return false;
+        sp->amount_known = true;
+        sp->relative = bl->relative || hl->relative;
+        sp->before = bl->f[bi].off;
+        sp->after = hl->f[hi].off;
+        if (!sp->relative && pin->has_value && pin->value == hl->f[hi].off)
+            return false;
+    } else if (same_prefix(b, (size_t)bi, h, (size_t)hi)) {
+        return false;
+    }
+    sp->edit = edit_for_pos(d, (size_t)hi);
+    return true;
+}
+
+/* The finding's message for edit e: what the edit does, the shifts, and whether the change
+ * updates the pins. A new string. */
+static char *edit_message(const shaped *sh, size_t e, const shifted_pin *shifted, size_t nshifted,
+                          size_t npinned, bool any_pin_touched)
+{
+    strbuf sb;
+    sb_init(&sb);
+    describe_edit(&sb, &sh->d, &sh->d.edits[e]);
+    sb_adds(&sb, ": pinned layout shifts — ");
+    size_t shown = 0;
+    for (size_t k = 0; k < nshifted; k++) {
+        if (shifted[k].edit != e)
+            continue;
+        bool dup = false;  /* the same field (or the size) pinned twice is said once */
+        for (size_t j = 0; j < k && !dup; j++)
+            dup = shifted[j].edit == e && shifted[j].pin->kind == shifted[k].pin->kind &&
+                  strcmp(shifted[j].pin->field ? shifted[j].pin->field : "",
+                         shifted[k].pin->field ? shifted[k].pin->field : "") == 0;
+        if (dup)
+            continue;
+        if (shown == 6) {
+            sb_adds(&sb, ", …");
+            break;
+        }
+        if (shown)
+            sb_adds(&sb, ", ");
+        describe_shift(&sb, &shifted[k]);
+        shown++;
+    }
+    if (npinned == 1)
+        sb_addf(&sb, "; 1 layout assertion pins it, and this change %s",
+                any_pin_touched ? "updates other pins of the struct but not this one"
+                                : "does not update it");
+    else
+        sb_addf(&sb, "; %zu layout assertions pin them, and this change %s", npinned,
+                any_pin_touched ? "updates other pins of the struct but not these"
+                                : "updates none of them");
+    return sb_detach(&sb);
 }
 
 /* A field's type as declared, with its pointer and array parts: "const void*", "int[4]". */
@@ -1147,416 +1550,155 @@ static void add_pins_exhibit(finding *fd, const shifted_pin *shifted, size_t n, 
     }
 }
 
-/* Compare one struct between base and head and report the pins its edits shift. */
-static void check_struct(run_state *rs, const change_file *cf, const side *bs, const syn_struct *b,
-                         const side *hs, const syn_struct *h)
+/* Each pinning assertion of edit e as related information of its finding. */
+static void add_pin_evidence(finding *fd, size_t e, const shifted_pin *shifted, size_t nshifted,
+                             size_t npinned)
 {
-    struct_diff d;
-    diff_fields(cf, b, h, &d);
-    if (!d.nedits) {
-        struct_diff_free(&d);
-        return;
+    size_t nrel = 0;
+    for (size_t k = 0; k < nshifted; k++) {
+        if (shifted[k].edit != e)
+            continue;
+        const layout_pin *pin = shifted[k].pin;
+        if (nrel++ == MAX_RELATED) {
+            finding_add_related(fd, pin->path, pin->line, "and %zu more pinning assertions",
+                                npinned - MAX_RELATED);
+            break;
+        }
+        strbuf r;
+        sb_init(&r);
+        if (pin->kind == PIN_SIZEOF)
+            sb_addf(&r, "sizeof(%s) is pinned here", pin->type);
+        else
+            sb_addf(&r, "offsetof(%s, %s) is pinned here", pin->type, pin->field);
+        if (pin->via_macro)
+            sb_addf(&r, " through %s", pin->via_macro);
+        if (pin->has_value)
+            sb_addf(&r, " (asserts %lld", pin->value);
+        if (pin->has_value && shifted[k].amount_known && !shifted[k].relative)
+            sb_addf(&r, "; the head layout gives %lld)", shifted[k].after);
+        else if (pin->has_value)
+            sb_adds(&r, ")");
+        sb_addf(&r, ": %s", pin->text);
+        finding_add_related(fd, pin->path, pin->line, "%s", r.buf);
+        sb_free(&r);
     }
+}
+
+/* Check the pins of one struct that changed shape, and report each edit that shifts one. */
+static void check_pins(run_state *rs, const char *path, const shaped *sh)
+{
+    const syn_struct *h = &sh->h;
     rs->nshaped++;
-    tree_index *ix = get_index(rs);
+    pin_index *ix = get_index(rs);
     const layout_pin **pins = NULL;
-    size_t npins = h->name[0] ? tree_index_find(ix, h->name, &pins) : 0;
-    npins = scope_pins(ix, cf->path, h->name, pins, npins);
-    npins = view_pins(hs, cf->path, pins, npins);
+    size_t npins = h->name[0] ? pin_index_find(ix, h->name, &pins) : 0;
+    npins = scope_pins(ix, path, h->name, pins, npins);
+    npins = view_pins(sh, path, pins, npins);
     if (!npins) {
         rs->nunpinned++;
         free(pins);
-        struct_diff_free(&d);
         return;
     }
-    struct_layout bl, hl;
-    compute_layout(bs, b, &bl, 0);
-    compute_layout(hs, h, &hl, 0);
+    const change *c = rs->ctx->chg;
     bool any_pin_touched = false;
     for (size_t p = 0; p < npins; p++)
-        if (change_touches(rs->ctx->chg, pins[p]->path, pins[p]->first_line, pins[p]->last_line))
-            any_pin_touched = true;
-
+        any_pin_touched |= change_touches(c, pins[p]->path, pins[p]->first_line, pins[p]->last_line);
     shifted_pin *shifted = NULL;
     size_t nshifted = 0, shifted_cap = 0;
-    bool size_types_same = true;
-    {
-        /* same member types in the same order (names aside): the size cannot change */
-        size_t i = 0, j = 0;
-        for (;;) {
-            while (i < b->nfields && b->fields[i].is_static)
-                i++;
-            while (j < h->nfields && h->fields[j].is_static)
-                j++;
-            if (i >= b->nfields || j >= h->nfields) {
-                size_types_same = i >= b->nfields && j >= h->nfields;
-                break;
-            }
-            if (!same_type(&b->fields[i], &h->fields[j])) {
-                size_types_same = false;
-                break;
-            }
-            i++;
-            j++;
-        }
-    }
+    size_t *per_edit = xcalloc(sh->d.nedits + 1, sizeof *per_edit);
     for (size_t p = 0; p < npins; p++) {
-        const layout_pin *pin = pins[p];
-        if (change_touches(rs->ctx->chg, pin->path, pin->first_line, pin->last_line))
-            continue;  /* the change updated this pin: the right shape */
-        shifted_pin sp = {.pin = pin};
-        if (pin->kind == PIN_SIZEOF) {
-            if (bl.size_known && hl.size_known) {
-                if (bl.size == hl.size)
-                    continue;
-                sp.amount_known = true;
-                sp.before = bl.size;
-                sp.after = hl.size;
-                if (pin->has_value && pin->value == hl.size)
-                    continue;
-            } else if (size_types_same) {
-                continue;
-            }
-            /* the first edit that can change the size */
-            sp.edit = 0;
-            for (size_t e = 0; e < d.nedits; e++)
-                if (d.edits[e].kind != EDIT_MOVE) {
-                    sp.edit = e;
-                    break;
-                }
-        } else {
-            long hi = find_field(h, pin->field), bi = find_field(b, pin->field);
-            if (bi < 0)
-                continue;  /* pins a field the base did not have */
-            if (hi < 0) {
-                sp.removed_field = true;
-                for (size_t e = 0; e < d.nedits; e++)
-                    if (d.edits[e].kind == EDIT_REMOVE && (size_t)bi >= d.edits[e].first &&
-                        (size_t)bi < d.edits[e].first + d.edits[e].count)
-                        sp.edit = e;
-            } else {
-                if (bl.f[bi].known && hl.f[hi].known) {
-                    if (bl.f[bi].off == hl.f[hi].off)
-                        continue;
-                    sp.amount_known = true;
-                    sp.relative = bl.relative || hl.relative;
-                    sp.before = bl.f[bi].off;
-                    sp.after = hl.f[hi].off;
-                    if (!sp.relative && pin->has_value && pin->value == hl.f[hi].off)
-                        continue;
-                } else if (same_prefix(b, (size_t)bi, h, (size_t)hi)) {
-                    continue;
-                }
-                sp.edit = edit_for_pos(&d, (size_t)hi);
-            }
-        }
-        *ARRAY_PUSH(shifted, nshifted, shifted_cap) = sp;
-        d.edits[sp.edit].npins++;
-    }
-
-    for (size_t e = 0; e < d.nedits; e++) {
-        field_edit *ed = &d.edits[e];
-        if (!ed->npins)
+        shifted_pin sp;
+        if (!pin_shifts(c, sh, pins[p], &sp))
             continue;
-        strbuf sb;
-        sb_init(&sb);
-        describe_edit(&sb, &d, ed);
-        sb_adds(&sb, ": pinned layout shifts — ");
-        size_t shown = 0;
-        for (size_t k = 0; k < nshifted; k++) {
-            if (shifted[k].edit != e)
-                continue;
-            bool dup = false;  /* the same field (or the size) pinned twice is said once */
-            for (size_t j = 0; j < k && !dup; j++)
-                dup = shifted[j].edit == e && shifted[j].pin->kind == shifted[k].pin->kind &&
-                      strcmp(shifted[j].pin->field ? shifted[j].pin->field : "",
-                             shifted[k].pin->field ? shifted[k].pin->field : "") == 0;
-            if (dup)
-                continue;
-            if (shown == 6) {
-                sb_adds(&sb, ", …");
-                break;
-            }
-            if (shown)
-                sb_adds(&sb, ", ");
-            describe_shift(&sb, &shifted[k]);
-            shown++;
-        }
-        size_t npinned = 0;
-        for (size_t k = 0; k < nshifted; k++)
-            npinned += shifted[k].edit == e;
-        if (npinned == 1)
-            sb_addf(&sb, "; 1 layout assertion pins it, and this change %s",
-                    any_pin_touched ? "updates other pins of the struct but not this one"
-                                    : "does not update it");
-        else
-            sb_addf(&sb, "; %zu layout assertions pin them, and this change %s", npinned,
-                    any_pin_touched ? "updates other pins of the struct but not these"
-                                    : "updates none of them");
-        finding *fd = findings_add(rs->ctx->out, "D11", SEV_WARNING, cf->path, ed->line,
-                                   "struct_abi", "%s", sb.buf);
-        sb_free(&sb);
-        add_layout_exhibit(fd, &d, &bl, &hl);
+        *ARRAY_PUSH(shifted, nshifted, shifted_cap) = sp;
+        per_edit[sp.edit]++;
+    }
+    for (size_t e = 0; e < sh->d.nedits; e++) {
+        if (!per_edit[e])
+            continue;
+        char *msg = edit_message(sh, e, shifted, nshifted, per_edit[e], any_pin_touched);
+        finding *fd = findings_add(rs->ctx->out, "D11", SEV_WARNING, path, sh->d.edits[e].line,
+                                   "%s", msg);
+        free(msg);
+        add_layout_exhibit(fd, &sh->d, &sh->bl, &sh->hl);
         add_pins_exhibit(fd, shifted, nshifted, e);
-        size_t nrel = 0;
-        for (size_t k = 0; k < nshifted; k++) {
-            if (shifted[k].edit != e)
-                continue;
-            if (nrel++ == MAX_RELATED) {
-                finding_add_related(fd, shifted[k].pin->path, shifted[k].pin->line,
-                                    "and %zu more pinning assertions", npinned - MAX_RELATED);
-                break;
-            }
-            const layout_pin *pin = shifted[k].pin;
-            strbuf r;
-            sb_init(&r);
-            if (pin->kind == PIN_SIZEOF)
-                sb_addf(&r, "sizeof(%s) is pinned here", pin->type);
-            else
-                sb_addf(&r, "offsetof(%s, %s) is pinned here", pin->type, pin->field);
-            if (pin->via_macro)
-                sb_addf(&r, " through %s", pin->via_macro);
-            if (pin->has_value)
-                sb_addf(&r, " (asserts %lld", pin->value);
-            if (pin->has_value && shifted[k].amount_known && !shifted[k].relative)
-                sb_addf(&r, "; the head layout gives %lld)", shifted[k].after);
-            else if (pin->has_value)
-                sb_adds(&r, ")");
-            sb_addf(&r, ": %s", pin->text);
-            finding_add_related(fd, pin->path, pin->line, "%s", r.buf);
-            sb_free(&r);
-        }
+        add_pin_evidence(fd, e, shifted, nshifted, per_edit[e]);
         rs->nfindings++;
     }
     if (nshifted)
         rs->nstructs_found++;
+    free(per_edit);
     free(shifted);
-    free(bl.f);
-    free(hl.f);
     free(pins);
-    struct_diff_free(&d);
 }
 
-/* Parse one side's text (NULL text: an empty side) in preprocessor view `view`, through the
- * shared syntax cache. */
-static bool side_load(side *sd, collector_ctx *ctx, const change_file *f, bool base,
-                      const char *text, size_t len, int view)
+/* The status line from what the stages counted. */
+static void status_line(collector_ctx *ctx, const collector_files *files, const run_state *rs)
 {
-    memset(sd, 0, sizeof *sd);
-    char *cause = NULL;
-    sd->doc = collector_doc_view(ctx, f, base, text ? text : "", text ? len : 0, view, &sd->owned,
-                                 &cause);
-    free(cause);
-    if (!sd->doc)
-        return false;
-    syntax_structs(sd->doc, &sd->structs);
-    collect_typedefs(sd->doc->text, &sd->typedefs);
-    collect_constants(sd->doc->text, &sd->constants);
-    collect_packs(sd);
-    return true;
+    const char *note = rs->ix_note;
+    const char *sep = note ? "; " : "";
+    if (!note)
+        note = "";
+    if (collector_files_status(ctx, files, "no C/C++ file in the change"))
+        return;
+    if (rs->nfindings)
+        collector_status(ctx, "found %zu pinned layout shift%s in %zu struct%s%s%s",
+                         rs->nfindings, rs->nfindings == 1 ? "" : "s", rs->nstructs_found,
+                         rs->nstructs_found == 1 ? "" : "s", sep, note);
+    else if (rs->nshaped && rs->nunpinned == rs->nshaped)
+        collector_status(ctx, "nothing found: %zu struct%s changed shape, none pinned by a "
+                         "layout assertion%s%s", rs->nshaped, rs->nshaped == 1 ? "" : "s", sep,
+                         note);
+    else if (rs->nshaped)
+        collector_status(ctx, "nothing found: %zu struct%s changed shape; no pinned offset or "
+                         "size shifts without the change updating its assertion%s%s",
+                         rs->nshaped, rs->nshaped == 1 ? "" : "s", sep, note);
+    else
+        collector_status(ctx, "nothing found: no struct changed shape in %zu C/C++ file%s%s%s",
+                         files->n, files->n == 1 ? "" : "s", sep, note);
 }
 
-/* Release one side. */
-static void side_free(side *sd)
-{
-    syn_struct_list_free(&sd->structs);
-    typedef_list_free(&sd->typedefs);
-    typedef_list_free(&sd->constants);
-    free(sd->packs);
-    syntax_free(sd->owned);
-}
-
-/* How many data members two structs share by name. */
-static size_t common_fields(const syn_struct *a, const syn_struct *b)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < a->nfields; i++)
-        if (!a->fields[i].is_static && a->fields[i].name[0] && find_field(b, a->fields[i].name) >= 0)
-            n++;
-    return n;
-}
-
-/* The base struct paired with head struct h: the one namesake when each side has one; among
- * several (definitions under #if / #else), the base namesake sharing the most members with h,
- * provided no other head namesake shares more with it. NULL when h is new. */
-static const syn_struct *pair_struct(const side *bs, const side *hs, const syn_struct *h)
-{
-    const syn_struct *best = NULL;
-    size_t best_score = 0, nbase = 0;
-    for (size_t i = 0; i < bs->structs.n; i++) {
-        const syn_struct *b = &bs->structs.items[i];
-        if (strcmp(b->qualname, h->qualname) != 0)
-            continue;
-        nbase++;
-        size_t sc = common_fields(h, b);
-        if (!best || sc > best_score) {
-            best = b;
-            best_score = sc;
-        }
-    }
-    size_t nhead = 0;
-    for (size_t i = 0; i < hs->structs.n; i++)
-        nhead += strcmp(hs->structs.items[i].qualname, h->qualname) == 0;
-    if (!best || (nbase == 1 && nhead == 1))
-        return best;
-    if (best_score == 0)
-        return NULL;
-    for (size_t i = 0; i < hs->structs.n; i++) {
-        const syn_struct *o = &hs->structs.items[i];
-        if (o != h && strcmp(o->qualname, h->qualname) == 0 && common_fields(o, best) > best_score)
-            return NULL;
-    }
-    return best;
-}
-
-/* True when one of lines[0..n) lies in [first, last]. */
-static bool any_line_in(const int *lines, size_t n, int first, int last)
-{
-    for (size_t i = 0; i < n; i++)
-        if (lines[i] >= first && lines[i] <= last)
-            return true;
-    return false;
-}
-
-/* Check the structs of one file in preprocessor view `view`. View 0 checks every struct whose
- * text the change touches and records in *left_out the added lines it could not see (in a
- * branch it leaves out); a later view checks only the structs holding one of those. */
-static bool check_view(run_state *rs, const change_file *f, const char *head, size_t hlen,
-                       const char *base, size_t blen, int view, int **left_out, size_t *nleft)
-{
-    side bs, hs;
-    if (!side_load(&hs, rs->ctx, f, false, head, hlen, view))
-        return false;
-    if (!side_load(&bs, rs->ctx, f, true, base, blen, view)) {
-        side_free(&hs);
-        return false;
-    }
-    size_t cap = 0;
-    for (size_t k = 0; view == 0 && k < f->nlines; k++)
-        if (f->lines[k].kind == '+' && syntax_line_hidden(hs.doc, f->lines[k].new_no))
-            *ARRAY_PUSH(*left_out, *nleft, cap) = f->lines[k].new_no;
-    for (size_t i = 0; i < hs.structs.n; i++) {
-        const syn_struct *h = &hs.structs.items[i];
-        if (!h->name[0] || (view > 0 && !any_line_in(*left_out, *nleft, h->start_line, h->end_line)))
-            continue;
-        const syn_struct *b = pair_struct(&bs, &hs, h);
-        if (!b || !change_in_spans(f, h->start_line, h->end_line, b->start_line, b->end_line))
-            continue;
-        check_struct(rs, f, &bs, b, &hs, h);
-    }
-    side_free(&bs);
-    side_free(&hs);
-    return true;
-}
-
-/* Check every struct of one changed file. Returns false (with *why) when it was skipped. */
-static bool check_file(run_state *rs, const change_file *f, char **why)
-{
-    size_t hlen = 0, blen = 0;
-    char *cause = NULL;
-    char *head = change_head_text(rs->ctx->chg, f, &hlen, &cause);
-    if (!head) {
-        *why = cause;
-        return false;
-    }
-    char *base = NULL;
-    if (!f->is_new) {
-        base = collector_base_text(rs->ctx, f, &blen, &cause);
-        if (!base) {
-            free(cause);
-            cause = NULL;
-            base = base_from_diff(f, head, hlen, &cause);
-            if (!base) {
-                *why = cause;
-                free(head);
-                return false;
-            }
-            blen = strlen(base);
-        }
-    }
-    /* a change touching two branches of one #if block needs a view per branch: the first view
-     * checks every struct, the others only the structs holding changed lines it left out */
-    int nviews = collector_view_count(rs->ctx, f, false, head, hlen);
-    int nbase_views = base ? collector_view_count(rs->ctx, f, true, base, blen) : 1;
-    if (nbase_views > nviews)
-        nviews = nbase_views;
-    int *left_out = NULL;
-    size_t nleft = 0;
-    bool ok = true;
-    for (int v = 0; v < nviews && ok; v++)
-        ok = check_view(rs, f, head, hlen, base, blen, v, &left_out, &nleft);
-    if (!ok)
-        *why = xasprintf("%s: could not be parsed", f->path);
-    free(left_out);
-    free(head);
-    free(base);
-    return ok;
-}
-
-/* Run the collector over the change. */
-static void struct_abi_run(collector_ctx *ctx)
+/* The change-wide stage: every shape change's pins looked up in the tree-wide index (built
+ * only when some struct changed shape), findings for those that shift, and the status line. */
+static void struct_abi_change(collector_ctx *ctx, const collector_files *files)
 {
     run_state rs = {.ctx = ctx};
     reuse_kept_index(&rs);
-    size_t nfiles = 0, nskipped = 0;
-    char *first_skip = NULL;
-    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
-        const change_file *f = &ctx->chg->files[i];
-        if (!tree_index_wants_path(f->path) || f->is_deleted || f->is_skipped || f->is_binary ||
-            f->nadd + f->ndel == 0)
+    collector_coverage *cov = xcalloc(files->n + 1, sizeof *cov);
+    for (size_t i = 0; i < files->n; i++) {
+        const abi_facts *t = files->items[i].facts;
+        if (!t)
             continue;
-        nfiles++;
-        char *why = NULL;
-        if (!check_file(&rs, f, &why)) {
-            nskipped++;
-            if (!first_skip)
-                first_skip = why;
-            else
-                free(why);
-        }
+        for (size_t k = 0; k < t->n; k++)
+            check_pins(&rs, files->items[i].f->path, &t->items[k]);
+        cov[i] = t->cov;
+        cov[i].path = files->items[i].f->path; /* facts outlive the change they came from */
     }
     /* lines the parser could not read are said, with where they are */
-    strbuf cov;
-    sb_init(&cov);
-    if (nfiles > nskipped)
-        collector_coverage_note(ctx, true, &cov);
-    if (cov.len) {
-        char *note = rs.ix_note ? xasprintf("%s%s", rs.ix_note, cov.buf) : xstrdup(cov.buf + 2);
+    strbuf note;
+    sb_init(&note);
+    if (files->n > files->nskipped)
+        collector_coverage_join(cov, files->n, &note);
+    free(cov);
+    if (note.len) {
+        char *all = rs.ix_note ? xasprintf("%s%s", rs.ix_note, note.buf) : xstrdup(note.buf + 2);
         free(rs.ix_note);
-        rs.ix_note = note;
+        rs.ix_note = all;
     }
-    sb_free(&cov);
-    if (!nfiles)
-        collector_status(ctx, "nothing found: no C/C++ file in the change");
-    else if (nskipped == nfiles)
-        collector_status(ctx, "skipped: %s", first_skip ? first_skip : "no file could be read");
-    else if (rs.nfindings)
-        collector_status(ctx, "found %zu pinned layout shift%s in %zu struct%s%s%s",
-                         rs.nfindings, rs.nfindings == 1 ? "" : "s", rs.nstructs_found,
-                         rs.nstructs_found == 1 ? "" : "s", rs.ix_note ? "; " : "",
-                         rs.ix_note ? rs.ix_note : "");
-    else if (rs.nshaped && rs.nunpinned == rs.nshaped)
-        collector_status(ctx, "nothing found: %zu struct%s changed shape, none pinned by a "
-                         "layout assertion%s%s", rs.nshaped, rs.nshaped == 1 ? "" : "s",
-                         rs.ix_note ? "; " : "", rs.ix_note ? rs.ix_note : "");
-    else if (rs.nshaped)
-        collector_status(ctx, "nothing found: %zu struct%s changed shape; no pinned offset or "
-                         "size shifts without the change updating its assertion%s%s",
-                         rs.nshaped, rs.nshaped == 1 ? "" : "s", rs.ix_note ? "; " : "",
-                         rs.ix_note ? rs.ix_note : "");
-    else
-        collector_status(ctx, "nothing found: no struct changed shape in %zu C/C++ file%s%s%s",
-                         nfiles, nfiles == 1 ? "" : "s", rs.ix_note ? "; " : "",
-                         rs.ix_note ? rs.ix_note : "");
-    free(first_skip);
+    sb_free(&note);
+    status_line(ctx, files, &rs);
     free(rs.ix_note);
     if (!rs.kept || rs.kept->ix != rs.ix)
-        tree_index_free(rs.ix);
+        pin_index_free(rs.ix);
 }
 
 const collector collector_struct_abi = {
     .name = "struct_abi",
     .rules = "D11",
-    .run = struct_abi_run,
+    .langs = COLLECT_CPP,
+    .reads = reads,
+    .file_stage = struct_abi_file,
+    .free_facts = abi_facts_free,
+    .change_stage = struct_abi_change,
     .free_state = struct_abi_free_state,
 };

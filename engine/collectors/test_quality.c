@@ -136,63 +136,95 @@ static void read_file_facts(const patterns *px, const change_file *f, file_facts
     }
 }
 
-/* Run the collector over the change. */
-static void test_quality_run(collector_ctx *ctx)
+/* Compile the patterns, once for every file stage (the collector's shared things). */
+static void *patterns_new(void)
 {
-    const change *c = ctx->chg;
-    size_t ntest = 0;
-    for (size_t i = 0; i < c->nfiles; i++)
-        ntest += is_test_file(&c->files[i]) && c->files[i].nadd > 0;
-    if (!ntest) {
+    patterns *px = xcalloc(1, sizeof *px);
+    px->assert_prim = rx_compile("\\bassert\\b|assert_close|allclose|checkAllclose|"
+                                 "pytest\\.raises|\\.approx|np\\.testing|torch\\.testing",
+                                 false, NULL);
+    px->tol = rx_compile("\\b(?:atol|rtol)\\s*=\\s*\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?", false, NULL);
+    px->shape = rx_compile("\\b(?:M|N|K|batch|num_tokens|seqlen|seq_len)\\s*[=:]\\s*\\d+",
+                           false, NULL);
+    return px;
+}
+
+static void patterns_free(void *p)
+{
+    patterns *px = p;
+    rx_free(px->assert_prim);
+    rx_free(px->tol);
+    rx_free(px->shape);
+    free(px);
+}
+
+/* What one file's stage read, for the status line. */
+typedef struct tq_facts {
+    bool read;           /* it adds a test, an assertion, a tolerance or a shape */
+    int found, tests, asserts;
+} tq_facts;
+
+/* The files it reads: Python test files that gain lines. */
+static bool reads(const change_file *f)
+{
+    return is_test_file(f) && f->nadd > 0;
+}
+
+/* The per-file stage: the file's facts, and a Hint for each weak check or toy shape set. */
+static void test_quality_file(collector_file_ctx *fx)
+{
+    const change_file *f = fx->f;
+    file_facts ff;
+    read_file_facts(fx->shared, f, &ff);
+    tq_facts *t = xcalloc(1, sizeof *t);
+    fx->facts = t;
+    if (!ff.tests && !ff.asserts && ff.loosest < 0 && ff.biggest < 0)
+        return;
+    t->read = true;
+    t->tests = ff.tests;
+    t->asserts = ff.asserts;
+    bool bench = is_bench(f->path);
+    if (ff.biggest >= 0 && ff.biggest <= TOY_MAX) {
+        findings_add(fx->out, "P2", SEV_HINT, f->path, ff.biggest_line,
+                     "every shape this %s adds is %d or smaller (%s) — P2 asks for "
+                     "production sizes as well", bench ? "benchmark" : "test", TOY_MAX,
+                     ff.shapes);
+        t->found++;
+    }
+    if (!bench && ff.loosest >= LOOSE_TOL) {
+        findings_add(fx->out, "HK19", SEV_HINT, f->path, ff.loosest_line,
+                     "tolerance %s is loose for a kernel comparison: a result this far off "
+                     "still passes", ff.loosest_text);
+        t->found++;
+    }
+    if (!bench && ff.tests && !ff.asserts) {
+        findings_add(fx->out, "HK19", SEV_HINT, f->path, ff.first_test_line,
+                     "%d test function%s added and no assertion primitive (assert, "
+                     "allclose, checkAllclose, assert_close, pytest.raises) in the added "
+                     "lines — the check may live in a helper, or there may be none",
+                     ff.tests, ff.tests == 1 ? "" : "s");
+        t->found++;
+    }
+}
+
+/* The change-wide stage: the status line from every file's facts. */
+static void test_quality_change(collector_ctx *ctx, const collector_files *files)
+{
+    if (!files->n) {
         collector_status(ctx, "nothing found: no test file touched");
         return;
     }
-    patterns px;
-    px.assert_prim = rx_compile("\\bassert\\b|assert_close|allclose|checkAllclose|"
-                                "pytest\\.raises|\\.approx|np\\.testing|torch\\.testing",
-                                false, NULL);
-    px.tol = rx_compile("\\b(?:atol|rtol)\\s*=\\s*\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?", false, NULL);
-    px.shape = rx_compile("\\b(?:M|N|K|batch|num_tokens|seqlen|seq_len)\\s*[=:]\\s*\\d+",
-                          false, NULL);
+    size_t ntest = files->n, nread = 0;
     int found = 0, tests = 0, asserts = 0;
-    size_t nread = 0;
-    for (size_t i = 0; i < c->nfiles; i++) {
-        const change_file *f = &c->files[i];
-        if (!is_test_file(f) || !f->nadd)
-            continue;
-        file_facts ff;
-        read_file_facts(&px, f, &ff);
-        if (!ff.tests && !ff.asserts && ff.loosest < 0 && ff.biggest < 0)
+    for (size_t i = 0; i < files->n; i++) {
+        const tq_facts *t = files->items[i].facts;
+        if (!t || !t->read)
             continue;
         nread++;
-        tests += ff.tests;
-        asserts += ff.asserts;
-        bool bench = is_bench(f->path);
-        if (ff.biggest >= 0 && ff.biggest <= TOY_MAX) {
-            findings_add(ctx->out, "P2", SEV_HINT, f->path, ff.biggest_line, "test_quality",
-                         "every shape this %s adds is %d or smaller (%s) — P2 asks for "
-                         "production sizes as well", bench ? "benchmark" : "test", TOY_MAX,
-                         ff.shapes);
-            found++;
-        }
-        if (!bench && ff.loosest >= LOOSE_TOL) {
-            findings_add(ctx->out, "HK19", SEV_HINT, f->path, ff.loosest_line, "test_quality",
-                         "tolerance %s is loose for a kernel comparison: a result this far off "
-                         "still passes", ff.loosest_text);
-            found++;
-        }
-        if (!bench && ff.tests && !ff.asserts) {
-            findings_add(ctx->out, "HK19", SEV_HINT, f->path, ff.first_test_line, "test_quality",
-                         "%d test function%s added and no assertion primitive (assert, "
-                         "allclose, checkAllclose, assert_close, pytest.raises) in the added "
-                         "lines — the check may live in a helper, or there may be none",
-                         ff.tests, ff.tests == 1 ? "" : "s");
-            found++;
-        }
+        found += t->found;
+        tests += t->tests;
+        asserts += t->asserts;
     }
-    rx_free(px.assert_prim);
-    rx_free(px.tol);
-    rx_free(px.shape);
     if (!nread)
         collector_status(ctx, "nothing found: %zu test file%s touched, none adds a test, an "
                          "assertion, a tolerance or a shape", ntest, ntest == 1 ? "" : "s");
@@ -212,5 +244,10 @@ static void test_quality_run(collector_ctx *ctx)
 const collector collector_test_quality = {
     .name = "test_quality",
     .rules = "P2 HK19",
-    .run = test_quality_run,
+    .langs = COLLECT_PYTHON,
+    .reads = reads,
+    .file_stage = test_quality_file,
+    .shared_new = patterns_new,
+    .shared_free = patterns_free,
+    .change_stage = test_quality_change,
 };

@@ -26,6 +26,8 @@
 #include <strings.h>
 
 #include "engine/collector.h"
+#include "engine/diff_lines.h"
+#include "engine/strset.h"
 #include "engine/syntax.h"
 
 #define MAX_NODES 256
@@ -64,39 +66,6 @@ static char *callee_name(const syntax_doc *d, TSNode call)
     return syntax_node_text(d, fn);
 }
 
-/* A set of names. */
-typedef struct names {
-    char **v;
-    size_t n, cap;
-} names;
-
-/* True when the set holds s. */
-static bool names_has(const names *s, const char *x)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->v[i], x) == 0)
-            return true;
-    return false;
-}
-
-/* Add a name unless present; returns whether it was added. */
-static bool names_add(names *s, const char *x)
-{
-    if (names_has(s, x))
-        return false;
-    *ARRAY_PUSH(s->v, s->n, s->cap) = xstrdup(x);
-    return true;
-}
-
-/* Free a set. */
-static void names_free(names *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free(s->v[i]);
-    free(s->v);
-    memset(s, 0, sizeof *s);
-}
-
 /* One assignment in the function: target name, value, and whether it is an augmented one. */
 typedef struct assign {
     char *name;
@@ -109,10 +78,10 @@ typedef struct assign {
 /* What the collector knows about the function around a call. */
 typedef struct fn_info {
     TSNode node;           /* function_definition, or null at module level */
-    names consts;          /* constexpr parameters and locals with only compile-time values */
-    names params;          /* every parameter */
-    names loopvars;        /* for-loop targets */
-    names runtime_loopvars; /* ... of a loop whose trip count is known only at run time */
+    strset consts;          /* constexpr parameters and locals with only compile-time values */
+    strset params;          /* every parameter */
+    strset loopvars;        /* for-loop targets */
+    strset runtime_loopvars; /* ... of a loop whose trip count is known only at run time */
     assign *as;
     size_t nas, ascap;
     assign *loops;         /* each for-loop: its target name and its iterable */
@@ -122,10 +91,10 @@ typedef struct fn_info {
 /* Free what a fn_info owns. */
 static void fn_info_free(fn_info *fi)
 {
-    names_free(&fi->consts);
-    names_free(&fi->params);
-    names_free(&fi->loopvars);
-    names_free(&fi->runtime_loopvars);
+    strset_free(&fi->consts);
+    strset_free(&fi->params);
+    strset_free(&fi->loopvars);
+    strset_free(&fi->runtime_loopvars);
     for (size_t i = 0; i < fi->nas; i++)
         free(fi->as[i].name);
     free(fi->as);
@@ -200,7 +169,7 @@ static void collect_assigns(const syntax_doc *d, TSNode n, fn_info *fi)
         TSNode left = fld(n, "left"), right = fld(n, "right");
         if (is(left, "identifier")) {
             char *nm = syntax_node_text(d, left);
-            names_add(&fi->loopvars, nm);
+            strset_add(&fi->loopvars, nm);
             assign *lp = ARRAY_PUSH(fi->loops, fi->nloops, fi->loopcap);
             lp->name = nm;
             lp->value = right;
@@ -239,9 +208,9 @@ static void fn_info_build(const syntax_doc *d, TSNode fn, fn_info *fi)
         if (!is(name, "identifier"))
             continue;
         char *nm = syntax_node_text(d, name);
-        names_add(&fi->params, nm);
+        strset_add(&fi->params, nm);
         if (!ts_node_is_null(type) && is_constexpr_type(d, type))
-            names_add(&fi->consts, nm);
+            strset_add(&fi->consts, nm);
         free(nm);
     }
     TSNode body = fld(fn, "body");
@@ -252,15 +221,15 @@ static void fn_info_build(const syntax_doc *d, TSNode fn, fn_info *fi)
         grew = false;
         for (size_t i = 0; i < fi->nas; i++) {
             const char *nm = fi->as[i].name;
-            if (names_has(&fi->consts, nm) || names_has(&fi->params, nm) ||
-                names_has(&fi->loopvars, nm))
+            if (strset_has(&fi->consts, nm) || strset_has(&fi->params, nm) ||
+                strset_has(&fi->loopvars, nm))
                 continue;
             bool all = true;
             for (size_t k = 0; k < fi->nas && all; k++)
                 if (strcmp(fi->as[k].name, nm) == 0)
                     all = !fi->as[k].augmented && compile_time(d, fi->as[k].value, fi);
             if (all)
-                grew |= names_add(&fi->consts, nm);
+                grew |= strset_add(&fi->consts, nm);
         }
     }
     /* a loop over range()/static_range() of constexprs has a compile-time trip count: its
@@ -269,7 +238,7 @@ static void fn_info_build(const syntax_doc *d, TSNode fn, fn_info *fi)
     for (size_t i = 0; i < fi->nloops; i++) {
         TSNode it = fi->loops[i].value, args = is(it, "call") ? fld(it, "arguments") : it;
         if (ts_node_is_null(args) || !is(it, "call") || !compile_time(d, args, fi))
-            names_add(&fi->runtime_loopvars, fi->loops[i].name);
+            strset_add(&fi->runtime_loopvars, fi->loops[i].name);
     }
 }
 
@@ -288,7 +257,7 @@ static bool compile_time(const syntax_doc *d, TSNode n, const fn_info *fi)
         return true; /* tl.float32, x.dtype: not an offset */
     if (is(n, "identifier")) {
         char *t = syntax_node_text(d, n);
-        bool c = names_has(&fi->consts, t);
+        bool c = strset_has(&fi->consts, t);
         free(t);
         return c;
     }
@@ -307,7 +276,7 @@ static bool compile_time(const syntax_doc *d, TSNode n, const fn_info *fi)
 typedef struct expansion {
     TSNode nodes[MAX_NODES];
     size_t n;
-    names seen;
+    strset seen;
     bool advanced;        /* a name along the way is advanced with += */
 } expansion;
 
@@ -346,7 +315,7 @@ static void expand_names(const syntax_doc *d, TSNode n, const fn_info *fi, expan
     }
     if (is(n, "identifier")) {
         char *nm = syntax_node_text(d, n);
-        if (!names_add(&ex->seen, nm)) {
+        if (!strset_add(&ex->seen, nm)) {
             free(nm);
             return;
         }
@@ -408,7 +377,7 @@ static bool is_loopvar(const syntax_doc *d, TSNode n, const fn_info *fi)
 {
     if (is(n, "identifier")) {
         char *t = syntax_node_text(d, n);
-        bool lv = names_has(&fi->runtime_loopvars, t);
+        bool lv = strset_has(&fi->runtime_loopvars, t);
         free(t);
         return lv;
     }
@@ -532,7 +501,7 @@ static bool constexpr_branch(const syntax_doc *d, TSNode call, const fn_info *fi
             TSNode x = stack[--sp];
             if (is(x, "identifier")) {
                 char *t = syntax_node_text(d, x);
-                ok = names_has(&fi->consts, t) && names_has(&fi->params, t);
+                ok = strset_has(&fi->consts, t) && strset_has(&fi->params, t);
                 any = true;
                 free(t);
                 continue;
@@ -555,7 +524,7 @@ static bool mentions_block_size(const syntax_doc *d, TSNode n, const fn_info *fi
 {
     if (is(n, "identifier")) {
         char *t = syntax_node_text(d, n);
-        bool c = names_has(&fi->consts, t);
+        bool c = strset_has(&fi->consts, t);
         free(t);
         return c && block_size_name(d, n);
     }
@@ -625,15 +594,6 @@ static const syn_arg *arg_of(const syn_call *c, const char *kw, int pos)
         if (!c->args[i].keyword && k++ == (size_t)pos)
             return c->args[i].text[0] == '*' ? NULL : &c->args[i];
     return NULL;
-}
-
-/* True when the change adds a line in [first, last]. */
-static bool touched(const change_file *f, int first, int last)
-{
-    for (size_t i = 0; i < f->nlines; i++)
-        if (f->lines[i].kind == '+' && f->lines[i].new_no >= first && f->lines[i].new_no <= last)
-            return true;
-    return false;
 }
 
 /* The call node of c (the smallest call covering its span). */
@@ -871,7 +831,7 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
         bool flag = why != NULL;
         if (flag) {
             finding *fd = findings_add(
-                ctx->out, "T1", SEV_WARNING, f->path, c->line, "triton_masks",
+                ctx->out, "T1", SEV_WARNING, f->path, c->line,
                 "`%s` with no mask=: %s, so unless that axis is a whole number of blocks the "
                 "last block %s past the end of the tensor (B2) — %s, or show the axis is a "
                 "constexpr multiple of the block", c->callee, why, load ? "reads" : "writes",
@@ -880,7 +840,7 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
             fd->range = range;
             fc->t1++;
         }
-        names_free(&ex.seen);
+        strset_free(&ex.seen);
         return;
     }
     if (load && mask && !arg_of(c, "other", 2) && !ts_node_is_null(fi.node)) {
@@ -925,7 +885,7 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
         }
         if (hit) {
             finding *fd = findings_add(
-                ctx->out, "T2", SEV_INFORMATION, f->path, c->line, "triton_masks",
+                ctx->out, "T2", SEV_INFORMATION, f->path, c->line,
                 "`%s` is masked but has no other=: masked-off lanes read as 0 and flow into "
                 "`%s` on line %d, where a 0 can win — give other= the reduction's neutral "
                 "value (-inf for a max, +inf for a min)", c->callee, redname, red);
@@ -969,7 +929,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_counts *fc,
     bool have_fi = false;
     for (size_t i = 0; i < calls.n; i++) {
         const syn_call *c = &calls.items[i];
-        if (!is_load_store(c) || !touched(f, c->line, c->end_line))
+        if (!is_load_store(c) || !diff_lines_adds_in(f, c->line, c->end_line))
             continue;
         TSNode call = call_node(d, c);
         if (ts_node_is_null(call))
@@ -992,35 +952,47 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_counts *fc,
     return judged;
 }
 
-/* Run the collector over the change. */
-static void triton_masks_run(collector_ctx *ctx)
+/* What one file's stage found, for the status line. */
+typedef struct tm_facts {
+    int judged;
+    file_counts fc;
+} tm_facts;
+
+/* The files it reads: Python files that gain lines. */
+static bool reads(const change_file *f)
 {
-    size_t nfiles = 0, nskipped = 0;
+    return str_ends(f->path, ".py") && !f->is_deleted && !f->is_skipped && f->nadd;
+}
+
+/* The per-file stage: judge the loads and stores on the file's added lines. */
+static void triton_masks_file(collector_file_ctx *fx)
+{
+    file_counts fc = {0, 0};
+    int n = check_file(fx->review, fx->f, &fc, &fx->skip);
+    if (n < 0)
+        return;
+    tm_facts *t = xcalloc(1, sizeof *t);
+    t->judged = n;
+    t->fc = fc;
+    fx->facts = t;
+}
+
+/* The change-wide stage: the status line from every file's counts. */
+static void triton_masks_change(collector_ctx *ctx, const collector_files *files)
+{
+    if (collector_files_status(ctx, files, "no Python file gains lines"))
+        return;
     int judged = 0;
     file_counts fc = {0, 0};
-    char *first_skip = NULL;
-    for (size_t i = 0; i < ctx->chg->nfiles; i++) {
-        const change_file *f = &ctx->chg->files[i];
-        if (!str_ends(f->path, ".py") || f->is_deleted || f->is_skipped || !f->nadd)
+    for (size_t i = 0; i < files->n; i++) {
+        const tm_facts *t = files->items[i].facts;
+        if (!t)
             continue;
-        nfiles++;
-        char *why = NULL;
-        int n = check_file(ctx, f, &fc, &why);
-        if (n < 0) {
-            nskipped++;
-            if (!first_skip)
-                first_skip = why;
-            else
-                free(why);
-            continue;
-        }
-        judged += n;
+        judged += t->judged;
+        fc.t1 += t->fc.t1;
+        fc.t2 += t->fc.t2;
     }
-    if (!nfiles)
-        collector_status(ctx, "nothing found: no Python file gains lines");
-    else if (nskipped == nfiles)
-        collector_status(ctx, "skipped: %s", first_skip ? first_skip : "head text not available");
-    else if (!judged)
+    if (!judged)
         collector_status(ctx, "nothing found: no tl.load or tl.store on an added line");
     else if (fc.t1 + fc.t2)
         collector_status(ctx, "found %d unmasked load/store%s (T1) and %d masked load%s with no "
@@ -1030,11 +1002,13 @@ static void triton_masks_run(collector_ctx *ctx)
         collector_status(ctx, "nothing found: the %d tl.load/tl.store call%s on added lines are "
                          "masked, clamped, whole constexpr blocks or scalar", judged,
                          judged == 1 ? "" : "s");
-    free(first_skip);
 }
 
 const collector collector_triton_masks = {
     .name = "triton_masks",
     .rules = "T1 T2 B2",
-    .run = triton_masks_run,
+    .langs = COLLECT_PYTHON,
+    .reads = reads,
+    .file_stage = triton_masks_file,
+    .change_stage = triton_masks_change,
 };

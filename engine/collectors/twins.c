@@ -323,7 +323,7 @@ static void twins_run(collector_ctx *ctx)
     for (size_t i = 0; i < nnf; i++) {
         best_twin(ix, &nf[i]);
         if (nf[i].best_path && nf[i].best >= SHARE_MIN) {
-            finding *fd = findings_add(ctx->out, "D5", SEV_INFORMATION, nf[i].f->path, 1, "twins",
+            finding *fd = findings_add(ctx->out, "D5", SEV_INFORMATION, nf[i].f->path, 1,
                                        "%.0f%% of this new file's %zu substantive lines already "
                                        "appear in %s — diff the two for what the copy did not "
                                        "adapt: a dtype width, a mask on one side only, a flipped "

@@ -10,6 +10,16 @@
 #include "engine/diff_parse.h"
 #include "engine/util.h"
 
+/* The family table, compiled once for the whole run (libFuzzer calls the target millions of
+ * times; the engine compiles it once per engine). */
+static derive_table *families(void)
+{
+    static derive_table *t;
+    if (!t)
+        t = derive_table_load();
+    return t;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *cause = NULL;
@@ -17,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(cause);
     const char *title = size && data[0] == 'p' ? "perf: 2x faster" : "fix kernel";
     derive_result dr;
-    derive_run(c, title, &dr);
+    derive_run(families(), c, title, &dr);
     strbuf out;
     sb_init(&out);
     derive_format(&dr, &out);

@@ -178,7 +178,7 @@ static bool fx_run(const collector *c, const char *dir, char **status)
     finding_list out = {0};
     collector_ctx ctx = {.chg = chg, .rp = NULL, .root = chg->head_root, .out = &out};
     sb_init(&ctx.status);
-    c->run(&ctx);
+    collector_run(c, &ctx);
     findings_sort(&out);
     char *got = fx_format(&out);
     /* the same run through a shared syntax cache (as the engine runs it), twice: the second
@@ -188,7 +188,7 @@ static bool fx_run(const collector *c, const char *dir, char **status)
         finding_list out2 = {0};
         collector_ctx ctx2 = {.chg = chg, .rp = NULL, .root = chg->head_root, .out = &out2, .syn = syn};
         sb_init(&ctx2.status);
-        c->run(&ctx2);
+        collector_run(c, &ctx2);
         findings_sort(&out2);
         char *got2 = fx_format(&out2);
         if (strcmp(got, got2) != 0) {

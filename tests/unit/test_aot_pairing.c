@@ -27,7 +27,7 @@ static result run(const char *diff, const char *root)
         c->head_root = xstrdup(root);
     collector_ctx ctx = {.chg = c, .root = root, .out = &r.out};
     sb_init(&ctx.status);
-    collector_aot_pairing.run(&ctx);
+    collector_run(&collector_aot_pairing, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);

@@ -42,9 +42,11 @@ static int site_line(const derived_family *f, const char *path)
 
 TEST(first_triggering_line_per_file)
 {
+    derive_table *families = derive_table_load();
+    CHECK(derive_table_error(families) == NULL);
     change *c = diff_parse(DIFF, strlen(DIFF), NULL);
     derive_result r;
-    derive_run(c, "", &r);
+    derive_run(families, c, "", &r);
     CHECK_INT(r.status, DERIVE_OK);
     const derived_family *mask = family(&r, "triton-mask-bounds");
     CHECK(mask != NULL);
@@ -59,16 +61,19 @@ TEST(first_triggering_line_per_file)
     CHECK_INT(site_line(mk, "aiter/ops/triton/mm.py"), 11);
     derive_result_clear(&r);
     change_free(c);
+    derive_table_free(families);
 }
 
 TEST(model_and_raw_agree)
 {
+    derive_table *families = derive_table_load();
+    CHECK(derive_table_error(families) == NULL);
     change *c = diff_parse(DIFF, strlen(DIFF), NULL);
     derive_result a, b;
-    derive_run(c, "perf: fuse", &a);
+    derive_run(families, c, "perf: fuse", &a);
     free(c->raw_diff); /* view the same change through its model, as repository mode does */
     c->raw_diff = NULL;
-    derive_run(c, "perf: fuse", &b);
+    derive_run(families, c, "perf: fuse", &b);
     strbuf x, y;
     sb_init(&x);
     sb_init(&y);
@@ -81,10 +86,13 @@ TEST(model_and_raw_agree)
     derive_result_clear(&a);
     derive_result_clear(&b);
     change_free(c);
+    derive_table_free(families);
 }
 
 TEST(fail_open_lines)
 {
+    derive_table *families = derive_table_load();
+    CHECK(derive_table_error(families) == NULL);
     derive_result r = {0};
     strbuf sb;
     sb_init(&sb);
@@ -99,10 +107,11 @@ TEST(fail_open_lines)
     sb_free(&sb);
     const char *body = "{\"message\":\"Sorry, the diff exceeded the maximum number of lines (20000)\"}";
     change *c = diff_parse(body, strlen(body), NULL);
-    derive_run(c, "", &r);
+    derive_run(families, c, "", &r);
     CHECK_INT(r.status, DERIVE_TOO_LARGE);
     derive_result_clear(&r);
     change_free(c);
+    derive_table_free(families);
 }
 
 UNIT_MAIN("derive", UNIT_CASE(first_triggering_line_per_file), UNIT_CASE(model_and_raw_agree),

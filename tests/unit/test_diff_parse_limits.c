@@ -54,9 +54,11 @@ TEST(hunks_near_int_max_are_refused_with_a_note)
             CHECK_INT(ok->nadd, 1);
             CHECK_INT(ok->lines[1].new_no, 3);
         }
+        derive_table *families = derive_table_load();
         derive_result dr;
-        derive_run(c, "a title", &dr);
+        derive_run(families, c, "a title", &dr);
         derive_result_clear(&dr);
+        derive_table_free(families);
         change_free(c);
         free(cause);
     }
@@ -73,9 +75,11 @@ TEST(large_but_sane_hunks_are_read)
         CHECK_INT(f->lines[0].old_no, 100000000);
         CHECK_INT(f->lines[3].new_no, 100000003);
     }
+    derive_table *families = derive_table_load();
     derive_result dr;
-    derive_run(c, "a title", &dr);
+    derive_run(families, c, "a title", &dr);
     derive_result_clear(&dr);
+    derive_table_free(families);
     change_free(c);
     free(cause);
 }

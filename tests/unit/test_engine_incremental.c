@@ -2,6 +2,7 @@
  * made by the test with git: only dirty paths and overlays are re-diffed, a moved base or an
  * all-dirty mark rebuilds everything, and the result equals a full rebuild. */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "engine/engine.h"
@@ -175,5 +176,81 @@ TEST(settings_change_rebuilds)
     teardown();
 }
 
+/* The status line of collector name in a review of e (a new string; "" when absent). */
+static char *status_of(engine *e, const char *name)
+{
+    review *r = NULL;
+    char *cause = NULL;
+    if (engine_review(e, &r, &cause) < 0) {
+        fprintf(stderr, "  review failed: %s\n", cause);
+        free(cause);
+        return xstrdup("(failed)");
+    }
+    char *out = NULL;
+    size_t n = strlen(name);
+    for (size_t i = 0; i < r->ncollectors && !out; i++)
+        if (!strncmp(r->collector_status[i], name, n) && r->collector_status[i][n] == ':')
+            out = xstrdup(r->collector_status[i]);
+    review_free(r);
+    return out ? out : xstrdup("");
+}
+
+static const char COPY_BASE[] =
+    "#include \"include/tile.h\"\n"
+    "__global__ void copy_kernel(const float* src, float* dst) { dst[0] = src[0]; }\n";
+static const char COPY_HEAD[] =
+    "#include \"include/tile.h\"\n"
+    "__global__ void copy_kernel(const float* src, float* dst) { dst[0] = src[0]; }\n"
+    "TILE_FN void copy_tile(float* dst, const float* src, int n) {\n"
+    "    if (threadIdx.x < n) dst[threadIdx.x] = src[threadIdx.x];\n"
+    "}\n";
+static const char TILE_WITH_MACRO[] = "#pragma once\n#define TILE_FN inline __device__\n";
+
+/* What a header defines reaches the files that include it on the next review, whether the
+ * header changes in an unsaved buffer or on disk, while reviews in between reuse what the
+ * header reader learned: each status line equals a cold engine's on the same tree. */
+TEST(header_edits_reach_the_files_including_them)
+{
+    setup();
+    sh("mkdir -p csrc/include%s", "");
+    write_file("csrc/include/tile.h", "#pragma once\n");
+    write_file("csrc/copy.cu", COPY_BASE);
+    sh("git add -A && git commit -q -m tile%s", "");
+    write_file("csrc/copy.cu", COPY_HEAD);
+    char *cause = NULL;
+    engine *e = engine_open_repo(dir, NULL, &cause);
+    engine_set_incremental(e, true);
+    char *unknown = status_of(e, "guards");
+    CHECK(strstr(unknown, "unparsed") != NULL); /* TILE_FN is nothing the parser knows */
+    char *again = status_of(e, "guards");
+    CHECK_STR(again, unknown);
+    /* the header defines it in an unsaved buffer: nothing on disk changed */
+    engine_set_overlay(e, "csrc/include/tile.h", TILE_WITH_MACRO, strlen(TILE_WITH_MACRO));
+    char *known = status_of(e, "guards");
+    CHECK(strstr(known, "unparsed") == NULL);
+    engine *cold = engine_open_repo(dir, NULL, &cause);
+    engine_set_overlay(cold, "csrc/include/tile.h", TILE_WITH_MACRO, strlen(TILE_WITH_MACRO));
+    char *cold_known = status_of(cold, "guards");
+    CHECK_STR(known, cold_known);
+    engine_free(cold);
+    /* the buffer is closed: the header is its committed self again */
+    engine_drop_overlay(e, "csrc/include/tile.h");
+    char *dropped = status_of(e, "guards");
+    CHECK_STR(dropped, unknown);
+    /* then it changes on disk, and the engine is told */
+    write_file("csrc/include/tile.h", TILE_WITH_MACRO);
+    engine_mark_dirty(e, "csrc/include/tile.h");
+    char *on_disk = status_of(e, "guards");
+    CHECK_STR(on_disk, known);
+    free(unknown);
+    free(again);
+    free(known);
+    free(cold_known);
+    free(dropped);
+    free(on_disk);
+    engine_free(e);
+    teardown();
+}
+
 UNIT_MAIN("engine_incremental", UNIT_CASE(dirty_paths_and_overlays), UNIT_CASE(incremental_equals_full),
-          UNIT_CASE(settings_change_rebuilds))
+          UNIT_CASE(settings_change_rebuilds), UNIT_CASE(header_edits_reach_the_files_including_them))

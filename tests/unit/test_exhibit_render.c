@@ -19,7 +19,7 @@ static char *file_link(void *ctx, const char *path, int line)
 /* A struct's fields and one pin, as the struct ABI collector shows them. */
 static finding *layout(finding_list *l)
 {
-    finding *f = findings_add(l, "D11", SEV_WARNING, "csrc/k.h", 6, "struct_abi", "m");
+    finding *f = findings_add(l, "D11", SEV_WARNING, "csrc/k.h", 6, "m");
     exhibit *t = finding_add_exhibit(f, EXHIBIT_TABLE, "`paged_kargs` in the base and the head");
     exhibit_columns(t, 4, (const char *const[]){"field", "type", "base", "head"});
     exhibit_add_cells(t, (const char *const[]){"q_ptr", "const void*", "0", "0"});
@@ -70,7 +70,7 @@ TEST(table_markdown_full_and_compact)
 TEST(lines_markdown)
 {
     finding_list l = {0};
-    finding *f = findings_add(&l, "X", SEV_WARNING, "a.py", 1, "c", "m");
+    finding *f = findings_add(&l, "X", SEV_WARNING, "a.py", 1, "m");
     exhibit *d = finding_add_exhibit(f, EXHIBIT_DIFF, "deleted from `row_softmax`");
     exhibit_add_line(d, "-", "a.py", 17, "assert x.is_contiguous()");
     exhibit_add_line(d, "+", "a.py", 30, "assert x.stride(-1) == 1");
@@ -110,7 +110,7 @@ TEST(lines_markdown)
 TEST(code_text_cannot_start_markdown)
 {
     finding_list l = {0};
-    finding *f = findings_add(&l, "X", SEV_WARNING, "a.py", 1, "c", "m");
+    finding *f = findings_add(&l, "X", SEV_WARNING, "a.py", 1, "m");
     exhibit *t = finding_add_exhibit(f, EXHIBIT_TABLE, "t");
     exhibit_columns(t, 1, (const char *const[]){"a|b"});
     exhibit_add_cells(t, (const char *const[]){"x | y <b>[z](u)"});

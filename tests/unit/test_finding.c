@@ -10,7 +10,7 @@
 /* A finding with one exhibit of each kind, as a collector would build them. */
 static void build(finding_list *l)
 {
-    finding *f = findings_add(l, "D11", SEV_WARNING, "csrc/k.h", 6, "struct_abi", "layout shifts");
+    finding *f = findings_add(l, "D11", SEV_WARNING, "csrc/k.h", 6, "layout shifts");
     finding_add_related(f, "csrc/k.h", 11, "pinned here");
     exhibit *t = finding_add_exhibit(f, EXHIBIT_TABLE, "`%s` in the base and the head", "kargs");
     exhibit_columns(t, 3, (const char *const[]){"field", "base", "head"});
@@ -71,7 +71,7 @@ TEST(copy_is_deep)
 TEST(rows_are_capped_and_counted)
 {
     finding_list l = {0};
-    finding *f = findings_add(&l, "D11", SEV_WARNING, "k.h", 1, "struct_abi", "m");
+    finding *f = findings_add(&l, "D11", SEV_WARNING, "k.h", 1, "m");
     exhibit *t = finding_add_exhibit(f, EXHIBIT_TABLE, "fields");
     exhibit_columns(t, 1, (const char *const[]){"field"});
     for (int i = 0; i < EXHIBIT_MAX_ROWS + 5; i++) {
@@ -87,7 +87,7 @@ TEST(rows_are_capped_and_counted)
 TEST(text_is_cleaned_and_cut)
 {
     finding_list l = {0};
-    finding *f = findings_add(&l, "D4", SEV_WARNING, "a.py", 1, "guards", "m");
+    finding *f = findings_add(&l, "D4", SEV_WARNING, "a.py", 1, "m");
     exhibit *d = finding_add_exhibit(f, EXHIBIT_DIFF, "bad \xC3(title)");
     exhibit_add_line(d, "-", NULL, 7, "assert\tx\x01 > 0, \"caf\xE9\"");
     CHECK_STR(d->title, "bad \xEF\xBF\xBD(title)");
@@ -110,7 +110,7 @@ TEST(text_is_cleaned_and_cut)
 TEST(highlight_stays_in_view_on_a_long_line)
 {
     finding_list l = {0};
-    finding *f = findings_add(&l, "B8", SEV_WARNING, "g.py", 1, "flydsl_bounds", "m");
+    finding *f = findings_add(&l, "B8", SEV_WARNING, "g.py", 1, "m");
     exhibit *c = finding_add_exhibit(f, EXHIBIT_CODE, "this call");
     strbuf sb;
     sb_init(&sb);

@@ -23,7 +23,7 @@ static result run(const char *diff)
     free(cause);
     collector_ctx ctx = {.chg = c, .out = &r.out};
     sb_init(&ctx.status);
-    collector_flydsl_bounds.run(&ctx);
+    collector_run(&collector_flydsl_bounds, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);
@@ -298,7 +298,7 @@ TEST(only_changed_calls_count_with_head_tree)
     finding_list out = {0};
     collector_ctx ctx = {.chg = c, .out = &out, .root = dir};
     sb_init(&ctx.status);
-    collector_flydsl_bounds.run(&ctx);
+    collector_run(&collector_flydsl_bounds, &ctx);
     CHECK_INT(out.n, 2);
     if (out.n == 2) {
         findings_sort(&out);

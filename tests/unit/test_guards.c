@@ -118,6 +118,5 @@ int main(void)
         UNIT_CASE(kept_reworded), UNIT_CASE(named_constant), UNIT_CASE(cosmetic_rewrite), UNIT_CASE(sibling_branch), UNIT_CASE(helper_added), UNIT_CASE(path_deleted), UNIT_CASE(zeros_explained), UNIT_CASE(exit_rewrite), UNIT_CASE(deleted_blocks), UNIT_CASE(now_handled),
     };
     int rc = unit_main("guards", cases, sizeof cases / sizeof cases[0]);
-    syntax_cleanup();
     return rc;
 }

@@ -26,7 +26,7 @@ static result run(const char *diff, const char *root)
     free(cause);
     collector_ctx ctx = {.chg = c, .root = root, .out = &r.out};
     sb_init(&ctx.status);
-    collector_imports.run(&ctx);
+    collector_run(&collector_imports, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);
@@ -198,7 +198,7 @@ TEST(relative_imports_in_a_package_init_resolve_against_the_package)
     result r = {{0}, NULL};
     collector_ctx ctx = {.chg = c, .root = root, .out = &r.out};
     sb_init(&ctx.status);
-    collector_imports.run(&ctx);
+    collector_run(&collector_imports, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);

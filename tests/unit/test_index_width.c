@@ -26,7 +26,7 @@ static result run(const char *diff)
     free(cause);
     collector_ctx ctx = {.chg = c, .out = &r.out};
     sb_init(&ctx.status);
-    collector_index_width.run(&ctx);
+    collector_run(&collector_index_width, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);

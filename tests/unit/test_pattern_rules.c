@@ -72,7 +72,7 @@ TEST(nothing)
     finding_list out = {0};
     collector_ctx ctx = {.chg = c, .out = &out};
     sb_init(&ctx.status);
-    collector_pattern_rules.run(&ctx);
+    collector_run(&collector_pattern_rules, &ctx);
     CHECK_INT(out.n, 0);
     CHECK_STR(ctx.status.buf, "nothing found: no pattern rule fires on the added lines of 1 file");
     sb_free(&ctx.status);
@@ -92,7 +92,7 @@ TEST(exact_range)
     finding_list out = {0};
     collector_ctx ctx = {.chg = c, .out = &out};
     sb_init(&ctx.status);
-    collector_pattern_rules.run(&ctx);
+    collector_run(&collector_pattern_rules, &ctx);
     CHECK_INT(out.n, 1);
     if (out.n) {
         CHECK_STR(out.items[0].rule_id, "HK3");

@@ -30,10 +30,10 @@ TEST(warning_kept_only_for_allowed_rules)
     precision_policy p;
     precision_policy_parse(&p, POLICY, sizeof POLICY - 1);
     finding_list l = {0};
-    findings_add(&l, "B8", SEV_WARNING, "a.py", 3, "flydsl_bounds", "unbounded buffer");
-    findings_add(&l, "D9", SEV_WARNING, "k.py", 7, "index_width", "int32 product");
-    findings_add(&l, "D4", SEV_WARNING, "k.cu", 9, "guards", "guard gone");
-    findings_add(&l, "D4", SEV_HINT, "k.cu", 12, "guards", "guard moved");
+    findings_add(&l, "B8", SEV_WARNING, "a.py", 3, "unbounded buffer");
+    findings_add(&l, "D9", SEV_WARNING, "k.py", 7, "int32 product");
+    findings_add(&l, "D4", SEV_WARNING, "k.cu", 9, "guard gone");
+    findings_add(&l, "D4", SEV_HINT, "k.cu", 12, "guard moved");
     precision_policy_apply(&p, &l);
 
     CHECK_INT(l.items[0].sev, SEV_WARNING);

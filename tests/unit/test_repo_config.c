@@ -500,12 +500,12 @@ TEST(apply_drops_disabled_and_sets_levels)
     effective_config e;
     effective_build(&e, NULL, &f, NULL);
     finding_list l = {0};
-    findings_add(&l, "P2", SEV_HINT, "op_tests/test_a.py", 3, "test_quality", "few asserts");
-    findings_add(&l, "P2", SEV_HINT, "aiter/test_b.py", 3, "test_quality", "few asserts");
-    finding *d11 = findings_add(&l, "D11", SEV_INFORMATION, "csrc/new.cu", 9, "struct_abi",
+    findings_add(&l, "P2", SEV_HINT, "op_tests/test_a.py", 3, "few asserts");
+    findings_add(&l, "P2", SEV_HINT, "aiter/test_b.py", 3, "few asserts");
+    finding *d11 = findings_add(&l, "D11", SEV_INFORMATION, "csrc/new.cu", 9,
                                 "candidate to check: offset shifts");
     d11->severity_note = xstrdup("Reported as a candidate");
-    findings_add(&l, "HK13", SEV_HINT, "x.py", 1, "pattern_rules", "todo");
+    findings_add(&l, "HK13", SEV_HINT, "x.py", 1, "todo");
     effective_apply(&e, &l);
     CHECK_INT(l.n, 2);
     CHECK_STR(l.items[0].path, "aiter/test_b.py");

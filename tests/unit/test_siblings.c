@@ -64,6 +64,5 @@ int main(void)
         UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
-    syntax_cleanup();
     return rc;
 }

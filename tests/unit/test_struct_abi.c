@@ -1,4 +1,4 @@
-/* Unit tests for the layout-pin index (engine/tree_index.h) and the struct ABI collector
+/* Unit tests for the layout-pin index (engine/pin_index.h) and the struct ABI collector
  * (rule D11): pins written directly, across lines, in #define bodies and through pinning
  * macros in other files; per-file updates and the tree walk; and the collector on changes built
  * from unified diffs over head trees written here (no repository, so the base is rebuilt from
@@ -9,7 +9,7 @@
 
 #include "engine/collector.h"
 #include "engine/diff_parse.h"
-#include "engine/tree_index.h"
+#include "engine/pin_index.h"
 #include "engine/util.h"
 #include "tests/unit/unit.h"
 
@@ -54,10 +54,10 @@ static void rm_tree(char *dir)
 }
 
 /* The pins of type as one line each: "path:line kind field value via". */
-static char *pins_of(const tree_index *ix, const char *type)
+static char *pins_of(const pin_index *ix, const char *type)
 {
     const layout_pin **p;
-    size_t n = tree_index_find(ix, type, &p);
+    size_t n = pin_index_find(ix, type, &p);
     strbuf sb;
     sb_init(&sb);
     for (size_t i = 0; i < n; i++) {
@@ -92,7 +92,7 @@ static result run(const char *diff, const char *root)
         c->head_root = xstrdup(root);
     collector_ctx ctx = {.chg = c, .out = &r.out, .root = root};
     sb_init(&ctx.status);
-    collector_struct_abi.run(&ctx);
+    collector_run(&collector_struct_abi, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);
@@ -111,7 +111,7 @@ static void result_free(result *r)
 
 TEST(index_direct_pins)
 {
-    tree_index *ix = tree_index_new(NULL);
+    pin_index *ix = pin_index_new(NULL);
     const char *src =
         "// offsetof(kargs, in_comment) and static_assert(sizeof(kargs) == 1)\n"   /* 1 */
         "/* static_assert(sizeof(kargs) == 2); */\n"                               /* 2 */
@@ -125,7 +125,7 @@ TEST(index_direct_pins)
         "size_t z = sizeof(kargs);\n"                                              /* 10 */
         "_Static_assert(sizeof(kargs) % 16 == 0, \"aligned\");\n"                  /* 11 */
         "static_assert(sizeof(other) == sizeof(kargs), \"same\");\n";              /* 12 */
-    tree_index_update_file(ix, "a.cu", src, strlen(src));
+    pin_index_update_file(ix, "a.cu", src, strlen(src));
     char *got = pins_of(ix, "kargs");
     CHECK_STR(got, "a.cu:4 sizeof=112\n"
                    "a.cu:6+ seq_len=16\n"
@@ -142,17 +142,17 @@ TEST(index_direct_pins)
                        "struct D;\n"
                        "struct E *make_e(void);\n"
                        "template <typename T> struct F<T*> final { T t; };\n";
-    tree_index_update_file(ix, "defs.h", defs, strlen(defs));
-    CHECK(tree_index_file_defines(ix, "defs.h", "A"));
-    CHECK(tree_index_file_defines(ix, "defs.h", "B"));
-    CHECK(tree_index_file_defines(ix, "defs.h", "C"));
-    CHECK(!tree_index_file_defines(ix, "defs.h", "D"));
-    CHECK(!tree_index_file_defines(ix, "defs.h", "E"));
-    CHECK(tree_index_file_defines(ix, "defs.h", "F"));
-    CHECK(!tree_index_file_defines(ix, "nope.h", "A"));
-    tree_index_update_file(ix, "defs.h", NULL, 0);
+    pin_index_update_file(ix, "defs.h", defs, strlen(defs));
+    CHECK(pin_index_file_defines(ix, "defs.h", "A"));
+    CHECK(pin_index_file_defines(ix, "defs.h", "B"));
+    CHECK(pin_index_file_defines(ix, "defs.h", "C"));
+    CHECK(!pin_index_file_defines(ix, "defs.h", "D"));
+    CHECK(!pin_index_file_defines(ix, "defs.h", "E"));
+    CHECK(pin_index_file_defines(ix, "defs.h", "F"));
+    CHECK(!pin_index_file_defines(ix, "nope.h", "A"));
+    pin_index_update_file(ix, "defs.h", NULL, 0);
     const layout_pin **p;
-    size_t n = tree_index_find(ix, "kargs", &p);
+    size_t n = pin_index_find(ix, "kargs", &p);
     if (n >= 2) {
         CHECK_INT(p[1]->first_line, 5);
         CHECK_INT(p[1]->last_line, 8);
@@ -162,11 +162,11 @@ TEST(index_direct_pins)
     }
     free(p);
     /* a file that is not C/C++ is ignored */
-    tree_index_update_file(ix, "a.py", src, strlen(src));
+    pin_index_update_file(ix, "a.py", src, strlen(src));
     size_t nfiles;
-    tree_index_stats(ix, &nfiles, NULL, NULL);
+    pin_index_stats(ix, &nfiles, NULL, NULL);
     CHECK_INT(nfiles, 1);
-    tree_index_free(ix);
+    pin_index_free(ix);
 }
 
 TEST(index_macros_across_files)
@@ -191,9 +191,9 @@ TEST(index_macros_across_files)
              "PIN_K(b, 8);\n"                                                        /* 6 */
              "// ABI_OFFSET(kargs, commented, 4);\n"                                 /* 7 */
              "ABI_OFFSET(other, c, 16);\n");                                         /* 8 */
-    tree_index *ix = tree_index_new(dir);
+    pin_index *ix = pin_index_new(dir);
     char *cause = NULL;
-    CHECK_INT(tree_index_build(ix, &cause), 0);
+    CHECK_INT(pin_index_build(ix, &cause), 0);
     free(cause);
     char *got = pins_of(ix, "kargs");
     CHECK_STR(got, "inc/abi.h:4 sizeof=24 in-define\n"
@@ -209,7 +209,7 @@ TEST(index_macros_across_files)
 
     /* the invoking file changes: only its own pins are redone */
     const char *k2 = "#include \"abi.h\"\nABI_OFFSET(kargs, c, 24);\n";
-    tree_index_update_file(ix, "src/k.cu", k2, strlen(k2));
+    pin_index_update_file(ix, "src/k.cu", k2, strlen(k2));
     got = pins_of(ix, "kargs");
     CHECK_STR(got, "inc/abi.h:4 sizeof=24 in-define\n"
                    "inc/abi.h:5 a=0 via ABI_OFFSET\n"
@@ -219,11 +219,11 @@ TEST(index_macros_across_files)
 
     /* the macro's file goes away: its invocations elsewhere pin nothing any more */
     write_at(dir, "src/k.cu", k2);
-    tree_index_update_file(ix, "inc/abi.h", NULL, 0);
+    pin_index_update_file(ix, "inc/abi.h", NULL, 0);
     got = pins_of(ix, "kargs");
     CHECK_STR(got, "");
     free(got);
-    tree_index_free(ix);
+    pin_index_free(ix);
     rm_tree(dir);
 }
 
@@ -246,32 +246,32 @@ TEST(index_walk_skips_what_it_should)
     CHECK_INT(symlink(target, link), 0);
     free(link);
     free(target);
-    tree_index *ix = tree_index_new(dir);
-    CHECK_INT(tree_index_build(ix, NULL), 0);
+    pin_index *ix = pin_index_new(dir);
+    CHECK_INT(pin_index_build(ix, NULL), 0);
     char *got = pins_of(ix, "kargs");
     CHECK_STR(got, "csrc/a.h:1 sizeof=8\ncsrc/deep/er/b.cuh:1 sizeof=8\n");
     free(got);
     size_t nfiles, npins, nskipped;
-    tree_index_stats(ix, &nfiles, &npins, &nskipped);
+    pin_index_stats(ix, &nfiles, &npins, &nskipped);
     CHECK_INT(nfiles, 2);
     CHECK_INT(npins, 2);
     CHECK_INT(nskipped, 0);
-    tree_index_free(ix);
+    pin_index_free(ix);
     /* a root that is not there */
     char *gone = xasprintf("%s/missing", dir);
-    ix = tree_index_new(gone);
+    ix = pin_index_new(gone);
     char *cause = NULL;
-    CHECK_INT(tree_index_build(ix, &cause), -1);
+    CHECK_INT(pin_index_build(ix, &cause), -1);
     CHECK(cause && str_contains(cause, "not a readable directory"));
     free(cause);
     free(gone);
-    tree_index_free(ix);
+    pin_index_free(ix);
     rm_tree(dir);
 }
 
 TEST(index_survives_odd_text)
 {
-    tree_index *ix = tree_index_new(NULL);
+    pin_index *ix = pin_index_new(NULL);
     static const char *const texts[] = {
         "static_assert(sizeof(kargs) == ",         /* unbalanced */
         "offsetof(kargs",                          /* truncated */
@@ -283,13 +283,13 @@ TEST(index_survives_odd_text)
         "",
     };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
-        tree_index_update_file(ix, "odd.h", texts[i], strlen(texts[i]));
+        pin_index_update_file(ix, "odd.h", texts[i], strlen(texts[i]));
     const char *last = "static_assert(sizeof(kargs) == 4);\n";
-    tree_index_update_file(ix, "odd.h", last, strlen(last));
+    pin_index_update_file(ix, "odd.h", last, strlen(last));
     char *got = pins_of(ix, "kargs");
     CHECK_STR(got, "odd.h:1 sizeof=4\n");
     free(got);
-    tree_index_free(ix);
+    pin_index_free(ix);
 }
 
 /* --- the collector ------------------------------------------------------------------------ */
@@ -796,7 +796,7 @@ static result run_kept(const char *diff, const char *root, void **state,
     collector_ctx ctx = {.chg = c, .out = &r.out, .root = root, .state = state,
                          .touched = touched};
     sb_init(&ctx.status);
-    collector_struct_abi.run(&ctx);
+    collector_run(&collector_struct_abi, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);

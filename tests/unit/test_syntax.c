@@ -621,7 +621,6 @@ TEST(query_range)
     CHECK_INT(syntax_query(d, "(assert_statement) @a", 1, 19, count_match, &n, &cause), 0);
     CHECK_INT(n, 0);
     syntax_free(d);
-    syntax_cleanup();
 }
 
 TEST(line_code)

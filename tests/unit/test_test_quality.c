@@ -65,7 +65,7 @@ TEST(no_tests)
         finding_list out = {0};
         collector_ctx ctx = {.chg = c, .out = &out};
         sb_init(&ctx.status);
-        cs[i]->run(&ctx);
+        collector_run(cs[i], &ctx);
         CHECK_INT(out.n, 0);
         CHECK_STR(ctx.status.buf, want[i]);
         sb_free(&ctx.status);

@@ -21,7 +21,7 @@ static result run(const char *diff)
     free(cause);
     collector_ctx ctx = {.chg = c, .out = &r.out};
     sb_init(&ctx.status);
-    collector_triton_masks.run(&ctx);
+    collector_run(&collector_triton_masks, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);

@@ -57,7 +57,7 @@ TEST(comment_floor)
     finding_list out = {0};
     collector_ctx ctx = {.chg = c, .out = &out};
     sb_init(&ctx.status);
-    collector_comment_only.run(&ctx);
+    collector_run(&collector_comment_only, &ctx);
     CHECK_INT(out.n, 0);
     CHECK_STR(ctx.status.buf, "nothing found: 2 changed lines, fewer than 60, so not a "
                               "comment-dominated change");
@@ -74,7 +74,7 @@ TEST(comment_floor)
     free(cause);
     collector_ctx ctx2 = {.chg = c, .out = &out};
     sb_init(&ctx2.status);
-    collector_twins.run(&ctx2);
+    collector_run(&collector_twins, &ctx2);
     CHECK_STR(ctx2.status.buf, "skipped: no head tree to compare 1 new file against");
     sb_free(&ctx2.status);
     sb_free(&big);
@@ -108,7 +108,7 @@ static char *run_kept(const collector *c, change *chg, const char *root, void **
     finding_list out = {0};
     collector_ctx ctx = {.chg = chg, .root = root, .out = &out, .state = state, .touched = touched};
     sb_init(&ctx.status);
-    c->run(&ctx);
+    collector_run(c, &ctx);
     *nfound = out.n;
     findings_clear(&out);
     free(out.items);

@@ -1,4 +1,4 @@
-/* The layout-pin index of tree_index.h. Each C/C++ file is lexed once into tokens (comments,
+/* The layout-pin index of pin_index.h. Each C/C++ file is lexed once into tokens (comments,
  * string and character literals skipped; #define bodies kept as their own token runs, other
  * preprocessor lines dropped) and scanned for pins. A function-like macro whose body pins one
  * of its parameters is a "pinning macro": its body tokens are kept, and every invocation of it
@@ -8,7 +8,7 @@
  * Building is two passes: the first finds direct pins and pinning macros in every file, the
  * second re-reads only the files that may invoke a pinning macro (a small Bloom filter of the
  * names each file calls says which). */
-#include "engine/tree_index.h"
+#include "engine/pin_index.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -132,6 +132,107 @@ static size_t skip_raw_string(const char *s, size_t len, size_t i, int *line)
     return len;
 }
 
+/* Skip a block comment opening at s[i] ("/" "*"); returns the index past its end. */
+static size_t skip_block_comment(const char *s, size_t len, size_t i, int *line)
+{
+    i += 2;
+    while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/')) {
+        if (s[i] == '\n')
+            (*line)++;
+        i++;
+    }
+    return i < len ? i + 2 : len;
+}
+
+/* Read a #define's name and parameters from s[j] (just past "define"); adds it to defs and
+ * returns the index where its body starts, or 0 when no name follows (not a definition). */
+static size_t read_define(const char *s, size_t len, size_t j, int *line, define_list *defs)
+{
+    while (j < len && (s[j] == ' ' || s[j] == '\t'))
+        j++;
+    size_t n0 = j;
+    while (j < len && is_ident_char(s[j]))
+        j++;
+    if (j == n0)
+        return 0;
+    define_info *d = ARRAY_PUSH(defs->items, defs->n, defs->cap);
+    memset(d, 0, sizeof *d);
+    d->name = xstrndup(s + n0, j - n0);
+    d->line = *line;
+    if (j < len && s[j] == '(') {
+        d->function_like = true;
+        j++;
+        while (j < len && s[j] != ')' && s[j] != '\n') {
+            if (is_ident_start(s[j])) {
+                size_t p0 = j;
+                while (j < len && is_ident_char(s[j]))
+                    j++;
+                char **slot = ARRAY_PUSH(d->params, d->nparams, d->params_cap);
+                *slot = xstrndup(s + p0, j - p0);
+            } else if (s[j] == '.' && j + 2 < len && s[j + 1] == '.' && s[j + 2] == '.') {
+                d->variadic = true;
+                j += 3;
+            } else {
+                size_t k = skip_continuation(s, len, j, line);
+                j = k != j ? k : j + 1;
+            }
+        }
+        if (j < len && s[j] == ')')
+            j++;
+    }
+    d->body_off = j;
+    d->body_end = len;
+    return j;
+}
+
+/* Skip a directive other than #define from s[i] to the end of its logical line. */
+static size_t skip_directive(const char *s, size_t len, size_t i, int *line)
+{
+    while (i < len && s[i] != '\n') {
+        size_t k = skip_continuation(s, len, i, line);
+        if (k != i)
+            i = k;
+        else if (s[i] == '/' && i + 1 < len && s[i + 1] == '*')
+            i = skip_block_comment(s, len, i, line);
+        else
+            i++;
+    }
+    return i;
+}
+
+/* Read the token at s[i] (not white space, a comment or a directive) into t; returns the
+ * index past it. */
+static size_t lex_token(const char *s, size_t len, size_t i, int *line, tok *t)
+{
+    char c = s[i];
+    size_t j = i;
+    if (c == 'R' && i + 1 < len && s[i + 1] == '"') {
+        j = skip_raw_string(s, len, i + 1, line);
+        t->kind = T_STRING;
+    } else if (is_ident_start(c)) {
+        while (j < len && is_ident_char(s[j]))
+            j++;
+        t->kind = T_IDENT;
+    } else if (is_digit(c) || (c == '.' && i + 1 < len && is_digit(s[i + 1]))) {
+        while (j < len && (is_ident_char(s[j]) || s[j] == '.' ||
+                           (s[j] == '\'' && j + 1 < len && is_ident_char(s[j + 1])) ||
+                           ((s[j] == '+' || s[j] == '-') && strchr("eEpP", s[j - 1]) != NULL)))
+            j++;
+        t->kind = T_NUMBER;
+    } else if (c == '"' || c == '\'') {
+        j = skip_quoted(s, len, i, line);
+        t->kind = T_STRING;
+    } else {
+        t->kind = T_PUNCT;
+        j = i + 1;
+        if (i + 1 < len && ((c == '=' && s[i + 1] == '=') || (c == ':' && s[i + 1] == ':') ||
+                            (c == '#' && s[i + 1] == '#') || (c == '!' && s[i + 1] == '=')))
+            j = i + 2;
+    }
+    t->len = (uint32_t)(j - i);
+    return j;
+}
+
 /* Lex text into toks. With directives true, "#" at the start of a line opens a preprocessor
  * line: a #define's body becomes a run of tokens with its own region (and an entry in defs),
  * any other directive is skipped. With directives false (a stored macro body) "#" is a token. */
@@ -172,82 +273,25 @@ static void lex(const char *s, size_t len, bool directives, tok_list *toks, defi
             continue;
         }
         if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-            i += 2;
-            while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/')) {
-                if (s[i] == '\n')
-                    line++;
-                i++;
-            }
-            i = i < len ? i + 2 : len;
+            i = skip_block_comment(s, len, i, &line);
             continue;
         }
         if (c == '#' && line_start && directives && region < 0) {
-            /* a preprocessor line */
+            /* a preprocessor line: a #define opens its body's region, others are skipped */
             size_t j = i + 1;
             while (j < len && (s[j] == ' ' || s[j] == '\t'))
                 j++;
             size_t d0 = j;
             while (j < len && is_ident_char(s[j]))
                 j++;
-            if (j - d0 == 6 && memcmp(s + d0, "define", 6) == 0) {
-                while (j < len && (s[j] == ' ' || s[j] == '\t'))
-                    j++;
-                size_t n0 = j;
-                while (j < len && is_ident_char(s[j]))
-                    j++;
-                if (j > n0) {
-                    define_info *d = ARRAY_PUSH(defs->items, defs->n, defs->cap);
-                    memset(d, 0, sizeof *d);
-                    d->name = xstrndup(s + n0, j - n0);
-                    d->line = line;
-                    if (j < len && s[j] == '(') {
-                        d->function_like = true;
-                        j++;
-                        while (j < len && s[j] != ')' && s[j] != '\n') {
-                            if (is_ident_start(s[j])) {
-                                size_t p0 = j;
-                                while (j < len && is_ident_char(s[j]))
-                                    j++;
-                                char **slot = ARRAY_PUSH(d->params, d->nparams, d->params_cap);
-                                *slot = xstrndup(s + p0, j - p0);
-                            } else if (s[j] == '.' && j + 2 < len && s[j + 1] == '.' &&
-                                       s[j + 2] == '.') {
-                                d->variadic = true;
-                                j += 3;
-                            } else {
-                                size_t k = skip_continuation(s, len, j, &line);
-                                j = k != j ? k : j + 1;
-                            }
-                        }
-                        if (j < len && s[j] == ')')
-                            j++;
-                    }
-                    d->body_off = j;
-                    d->body_end = len;
-                    region = (int)(defs->n - 1);
-                    line_start = false;
-                    i = j;
-                    continue;
-                }
-            }
-            /* any other directive: skip to the end of the logical line */
-            while (i < len && s[i] != '\n') {
-                size_t k = skip_continuation(s, len, i, &line);
-                if (k != i) {
-                    i = k;
-                    continue;
-                }
-                if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
-                    i += 2;
-                    while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/')) {
-                        if (s[i] == '\n')
-                            line++;
-                        i++;
-                    }
-                    i = i < len ? i + 2 : len;
-                    continue;
-                }
-                i++;
+            size_t body = j - d0 == 6 && memcmp(s + d0, "define", 6) == 0
+                              ? read_define(s, len, j, &line, defs) : 0;
+            if (body) {
+                region = (int)(defs->n - 1);
+                line_start = false;
+                i = body;
+            } else {
+                i = skip_directive(s, len, i, &line);
             }
             continue;
         }
@@ -256,41 +300,7 @@ static void lex(const char *s, size_t len, bool directives, tok_list *toks, defi
         t->p = s + i;
         t->line = line;
         t->region = region;
-        if (c == 'R' && i + 1 < len && s[i + 1] == '"') {
-            size_t j = skip_raw_string(s, len, i + 1, &line);
-            t->kind = T_STRING;
-            t->len = (uint32_t)(j - i);
-            i = j;
-        } else if (is_ident_start(c)) {
-            size_t j = i;
-            while (j < len && is_ident_char(s[j]))
-                j++;
-            t->kind = T_IDENT;
-            t->len = (uint32_t)(j - i);
-            i = j;
-        } else if (is_digit(c) || (c == '.' && i + 1 < len && is_digit(s[i + 1]))) {
-            size_t j = i;
-            while (j < len && (is_ident_char(s[j]) || s[j] == '.' ||
-                               (s[j] == '\'' && j + 1 < len && is_ident_char(s[j + 1])) ||
-                               ((s[j] == '+' || s[j] == '-') &&
-                                strchr("eEpP", s[j - 1]) != NULL)))
-                j++;
-            t->kind = T_NUMBER;
-            t->len = (uint32_t)(j - i);
-            i = j;
-        } else if (c == '"' || c == '\'') {
-            size_t j = skip_quoted(s, len, i, &line);
-            t->kind = T_STRING;
-            t->len = (uint32_t)(j - i);
-            i = j;
-        } else {
-            t->kind = T_PUNCT;
-            t->len = 1;
-            if (i + 1 < len && ((c == '=' && s[i + 1] == '=') || (c == ':' && s[i + 1] == ':') ||
-                                (c == '#' && s[i + 1] == '#') || (c == '!' && s[i + 1] == '=')))
-                t->len = 2;
-            i += t->len;
-        }
+        i = lex_token(s, len, i, &line, t);
     }
     if (region >= 0)
         defs->items[region].body_end = len;
@@ -337,7 +347,7 @@ typedef struct index_file {
     size_t nstructs, structs_cap;
 } index_file;
 
-struct tree_index {
+struct pin_index {
     char *root;
     index_file *files;
     size_t nfiles, files_cap;
@@ -421,7 +431,7 @@ typedef struct scan_ctx {
     bool only_via_macro;          /* second pass: keep only pins that come from an expansion */
     const define_info *def;       /* the #define whose body this run is, or NULL */
     bool pins_param;              /* out: the body pins one of def's parameters */
-    const tree_index *ix;         /* whose pinning macros to expand, or NULL */
+    const pin_index *ix;         /* whose pinning macros to expand, or NULL */
     /* set while scanning an expansion */
     const char *via;
     int inv_line, inv_first, inv_last;
@@ -431,7 +441,7 @@ typedef struct scan_ctx {
 } scan_ctx;
 
 /* The pinning macro named by token t, or NULL. */
-static const pin_macro *lookup_macro(const tree_index *ix, const tok *t)
+static const pin_macro *lookup_macro(const pin_index *ix, const tok *t)
 {
     if (!ix->nmacros)
         return NULL;
@@ -872,7 +882,7 @@ static void scan_file_direct(index_file *f, const char *text, size_t len)
 }
 
 /* Second pass over one file's text: pins produced by invoking the index's pinning macros. */
-static void scan_file_macros(const tree_index *ix, index_file *f, const char *text, size_t len)
+static void scan_file_macros(const pin_index *ix, index_file *f, const char *text, size_t len)
 {
     pin_list_free(&f->macro_pins);
     if (!ix->nmacros)
@@ -894,7 +904,7 @@ static void scan_file_macros(const tree_index *ix, index_file *f, const char *te
 }
 
 /* True when the file's Bloom filter says it may call one of the index's pinning macros. */
-static bool may_invoke_macro(const tree_index *ix, const index_file *f)
+static bool may_invoke_macro(const pin_index *ix, const index_file *f)
 {
     for (size_t i = 0; i < ix->nmacros; i++)
         if (bloom_has(f->bloom, ix->macros[i]->name, strlen(ix->macros[i]->name)))
@@ -903,7 +913,7 @@ static bool may_invoke_macro(const tree_index *ix, const index_file *f)
 }
 
 /* Rebuild the table of every file's pinning macros and its name lookup. */
-static void rebuild_macro_table(tree_index *ix)
+static void rebuild_macro_table(pin_index *ix)
 {
     ix->nmacros = 0;
     for (size_t i = 0; i < ix->nfiles; i++)
@@ -926,7 +936,7 @@ static void rebuild_macro_table(tree_index *ix)
 }
 
 /* Read a file under the root (NULL when it cannot be read or is too large). */
-static char *read_under_root(const tree_index *ix, const char *rel, size_t *len)
+static char *read_under_root(const pin_index *ix, const char *rel, size_t *len)
 {
     if (!ix->root)
         return NULL;
@@ -934,7 +944,7 @@ static char *read_under_root(const tree_index *ix, const char *rel, size_t *len)
 }
 
 /* Re-resolve macro invocations in every file except skip (which the caller handles). */
-static void resolve_all(tree_index *ix, const index_file *skip)
+static void resolve_all(pin_index *ix, const index_file *skip)
 {
     for (size_t i = 0; i < ix->nfiles; i++) {
         index_file *f = &ix->files[i];
@@ -955,7 +965,7 @@ static void resolve_all(tree_index *ix, const index_file *skip)
 }
 
 /* True for the extensions of C, C++, CUDA and HIP sources and headers. */
-bool tree_index_wants_path(const char *path)
+bool pin_index_wants_path(const char *path)
 {
     static const char *const exts[] = {".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx",
                                        ".cu", ".cuh", ".hip", ".inl", ".ipp"};
@@ -1001,7 +1011,7 @@ static void walk(const char *root, const char *rel, path_list *out, size_t *nski
             if (!skip_dir(name) && depth < 64)
                 walk(root, child, out, nskipped, depth + 1);
             free(child);
-        } else if (S_ISREG(st.st_mode) && tree_index_wants_path(name)) {
+        } else if (S_ISREG(st.st_mode) && pin_index_wants_path(name)) {
             if (st.st_size > (off_t)INDEX_MAX_FILE_BYTES) {
                 (*nskipped)++;
                 free(child);
@@ -1022,7 +1032,7 @@ static int cmp_paths(const void *a, const void *b)
 }
 
 /* The entry for path, or NULL. */
-static index_file *find_file(tree_index *ix, const char *path)
+static index_file *find_file(pin_index *ix, const char *path)
 {
     for (size_t i = 0; i < ix->nfiles; i++)
         if (strcmp(ix->files[i].path, path) == 0)
@@ -1048,15 +1058,15 @@ static char *macro_signature(const index_file *f)
 }
 
 /* An empty index remembering its root. */
-tree_index *tree_index_new(const char *root)
+pin_index *pin_index_new(const char *root)
 {
-    tree_index *ix = xcalloc(1, sizeof *ix);
+    pin_index *ix = xcalloc(1, sizeof *ix);
     ix->root = root ? xstrdup(root) : NULL;
     return ix;
 }
 
 /* Drop every file entry. */
-static void drop_files(tree_index *ix)
+static void drop_files(pin_index *ix)
 {
     for (size_t i = 0; i < ix->nfiles; i++) {
         index_file_clear(&ix->files[i]);
@@ -1068,7 +1078,7 @@ static void drop_files(tree_index *ix)
 }
 
 /* Free the index and everything in it. */
-void tree_index_free(tree_index *ix)
+void pin_index_free(pin_index *ix)
 {
     if (!ix)
         return;
@@ -1081,7 +1091,7 @@ void tree_index_free(tree_index *ix)
 }
 
 /* Walk the root and index every C/C++ file in two passes (direct pins, then macro uses). */
-int tree_index_build(tree_index *ix, char **cause)
+int pin_index_build(pin_index *ix, char **cause)
 {
     drop_files(ix);
     if (!ix->root) {
@@ -1120,9 +1130,9 @@ int tree_index_build(tree_index *ix, char **cause)
 }
 
 /* Re-index one file from new text (NULL: drop it), re-resolving elsewhere if its macros changed. */
-void tree_index_update_file(tree_index *ix, const char *relpath, const char *text, size_t len)
+void pin_index_update_file(pin_index *ix, const char *relpath, const char *text, size_t len)
 {
-    if (!tree_index_wants_path(relpath))
+    if (!pin_index_wants_path(relpath))
         return;
     index_file *f = find_file(ix, relpath);
     char *before = f ? macro_signature(f) : xstrdup("");
@@ -1181,7 +1191,7 @@ static bool has_same_pin(const pin_list *l, const layout_pin *p)
 }
 
 /* The pins of one struct name across the tree, direct and through macros, sorted. */
-size_t tree_index_find(const tree_index *ix, const char *type, const layout_pin ***out)
+size_t pin_index_find(const pin_index *ix, const char *type, const layout_pin ***out)
 {
     const layout_pin **arr = NULL;
     size_t n = 0, cap = 0;
@@ -1203,7 +1213,7 @@ size_t tree_index_find(const tree_index *ix, const char *type, const layout_pin 
 }
 
 /* True when the indexed file defines a struct, class or union of that name. */
-bool tree_index_file_defines(const tree_index *ix, const char *path, const char *type)
+bool pin_index_file_defines(const pin_index *ix, const char *path, const char *type)
 {
     for (size_t i = 0; i < ix->nfiles; i++) {
         const index_file *f = &ix->files[i];
@@ -1218,7 +1228,7 @@ bool tree_index_file_defines(const tree_index *ix, const char *path, const char 
 }
 
 /* Counts of files, pins and skipped files. */
-void tree_index_stats(const tree_index *ix, size_t *nfiles, size_t *npins, size_t *nskipped)
+void pin_index_stats(const pin_index *ix, size_t *nfiles, size_t *npins, size_t *nskipped)
 {
     size_t np = 0;
     for (size_t i = 0; i < ix->nfiles; i++)

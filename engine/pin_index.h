@@ -16,10 +16,10 @@
  * guard it with a lock; lookups may run together, but never alongside an update.
  *
  * Ownership: the index owns its pins and every string in them; pointers returned by
- * tree_index_find are borrowed and valid until the next update or tree_index_free. String
+ * pin_index_find are borrowed and valid until the next update or pin_index_free. String
  * arguments are borrowed (copied when kept). */
-#ifndef RL_TREE_INDEX_H
-#define RL_TREE_INDEX_H
+#ifndef RL_PIN_INDEX_H
+#define RL_PIN_INDEX_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,35 +45,35 @@ typedef struct layout_pin {
     bool in_define;    /* written literally inside a #define body */
 } layout_pin;
 
-typedef struct tree_index tree_index;
+typedef struct pin_index pin_index;
 
-/* A new, empty index over root (which may be NULL: then only tree_index_update_file adds). */
-tree_index *tree_index_new(const char *root);
-void tree_index_free(tree_index *ix);
+/* A new, empty index over root (which may be NULL: then only pin_index_update_file adds). */
+pin_index *pin_index_new(const char *root);
+void pin_index_free(pin_index *ix);
 
 /* Walk the root and index every C/C++ file, replacing what the index held. Returns 0, or -1
  * with *cause (caller frees) when the root cannot be read at all; unreadable files below it
- * are counted in tree_index_stats and skipped. */
-int tree_index_build(tree_index *ix, char **cause);
+ * are counted in pin_index_stats and skipped. */
+int pin_index_build(pin_index *ix, char **cause);
 
 /* Re-index one file (path relative to the root) from its new text, or drop it when text is
  * NULL (the file is gone). Files that are not C/C++ are ignored. When the file's pinning
  * macros change, invocations elsewhere are re-resolved (their files re-read from the root). */
-void tree_index_update_file(tree_index *ix, const char *relpath, const char *text, size_t len);
+void pin_index_update_file(pin_index *ix, const char *relpath, const char *text, size_t len);
 
 /* The pins of struct type (its plain name), sorted by path and line. Returns how many and
  * sets *out to a new array of borrowed pointers (the caller frees the array only; *out is
  * NULL when there are none). */
-size_t tree_index_find(const tree_index *ix, const char *type, const layout_pin ***out);
+size_t pin_index_find(const pin_index *ix, const char *type, const layout_pin ***out);
 
 /* True when the indexed file path (relative) defines a struct, class or union named type with
  * a body: its own pins of that name are about its own type, not a namesake elsewhere. */
-bool tree_index_file_defines(const tree_index *ix, const char *path, const char *type);
+bool pin_index_file_defines(const pin_index *ix, const char *path, const char *type);
 
 /* Counts for status lines and logs. */
-void tree_index_stats(const tree_index *ix, size_t *nfiles, size_t *npins, size_t *nskipped);
+void pin_index_stats(const pin_index *ix, size_t *nfiles, size_t *npins, size_t *nskipped);
 
 /* True when path (relative) names a file the index reads: a C/C++ source or header. */
-bool tree_index_wants_path(const char *path);
+bool pin_index_wants_path(const char *path);
 
 #endif

@@ -1,0 +1,439 @@
+/* The collector runner of collector_run.h, and the one-collector runs of collector.h
+ * (collector_run, collector_reads, collector_files_status, collector_file_change). */
+#include "engine/collector_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "engine/base_texts.h"
+#include "engine/collector_cache.h"
+#include "engine/syntax.h"
+
+struct collector_runner {
+    bool keep;
+    void **states;           /* one per registry entry */
+    void **shared;           /* one per registry entry: what its shared_new made */
+    size_t nstates;
+    collector_cache *cache;  /* NULL without keep */
+    base_texts *bases;       /* NULL without keep */
+    FILE *timing;
+    uint64_t disk_epoch;     /* bumped when something outside the change may have changed */
+};
+
+/* What one review knows about its files, worked out on first need. */
+typedef struct review_files {
+    const collector_inputs *in;
+    collector_ctx *ctx;      /* for the decorations of C/C++ files */
+    uint64_t *id;            /* per change file: its identity for the cache (0: not yet) */
+    uint64_t *content;       /* per change file: collector_cache_file_hash (0: not yet) */
+    uint64_t epoch;
+    const collector *gen_of; /* the collector gen was worked out for, or NULL */
+    uint64_t gen;
+} review_files;
+
+/* The heap the runner lets the process use while it reads a change file by file before it
+ * gives the trees of files it is done with back (a small change keeps them all, for the
+ * change-wide stages; a branch switch touching a thousand files stays within the budget).
+ * Open documents are always kept: they are reparsed incrementally as they are typed in. */
+#define HEAP_BUDGET ((size_t)24 << 20)
+
+/* What one collector did in one review, for the timing line. */
+typedef struct stage_cost {
+    double files_ms, change_ms, parse_ms;
+    size_t nrun, ncached;
+} stage_cost;
+
+/* Monotonic milliseconds. */
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+bool collector_reads(const collector *c, const change_file *f)
+{
+    syn_lang lang = syntax_lang_of_path(f->path);
+    unsigned want = lang == SYN_PYTHON ? COLLECT_PYTHON : lang == SYN_CPP ? COLLECT_CPP : COLLECT_OTHER;
+    return (c->langs & want) && (!c->reads || c->reads(f));
+}
+
+const change *collector_file_change(collector_file_ctx *fx)
+{
+    fx->used_change = true;
+    return fx->review->chg;
+}
+
+bool collector_files_status(collector_ctx *ctx, const collector_files *files, const char *none)
+{
+    if (!files->n)
+        collector_status(ctx, "nothing found: %s", none);
+    else if (files->nskipped == files->n)
+        collector_status(ctx, "skipped: %s", files->first_skip);
+    else
+        return false;
+    return true;
+}
+
+/* Set the collector name on the findings of l from index `from` that have none. */
+static void stamp(finding_list *l, size_t from, const char *name)
+{
+    for (size_t i = from; i < l->n; i++)
+        if (!l->items[i].collector)
+            l->items[i].collector = xstrdup(name);
+}
+
+/* The content hash of change file i. */
+static uint64_t content_of(review_files *rf, size_t i)
+{
+    if (!rf->content[i])
+        rf->content[i] = collector_cache_file_hash(&rf->in->chg->files[i]) | 1;
+    return rf->content[i];
+}
+
+/* The identity of change file i for the cache: its content, how its headers decorate it, and
+ * the review's mode and root. */
+static uint64_t identity_of(review_files *rf, size_t i)
+{
+    if (rf->id[i])
+        return rf->id[i];
+    const change_file *f = &rf->in->chg->files[i];
+    uint64_t parts[3] = {content_of(rf, i), collector_decoration_hash(rf->ctx, f),
+                         rf->in->rp ? 1u : 2u};
+    uint64_t h = hash_bytes(parts, sizeof parts);
+    if (rf->in->root)
+        h ^= hash_bytes(rf->in->root, strlen(rf->in->root)) * 31u;
+    rf->id[i] = h | 1;
+    return rf->id[i];
+}
+
+/* The generation of the change as collector c sees it: the paths and flags of every file,
+ * the content of those in c's languages, and the disk epoch. A per-file result that looked
+ * beyond its file is reused only in the same generation, so an edit of a C++ file leaves the
+ * results of a Python-only collector alone. */
+static uint64_t generation_of(review_files *rf, const collector *c)
+{
+    if (rf->gen_of == c)
+        return rf->gen;
+    const change *chg = rf->in->chg;
+    uint64_t *all = xcalloc(chg->nfiles + 1, sizeof *all);
+    for (size_t i = 0; i < chg->nfiles; i++) {
+        const change_file *f = &chg->files[i];
+        collector probe = {.langs = c->langs};
+        if (collector_reads(&probe, f)) {
+            all[i] = content_of(rf, i);
+        } else {
+            char *flags = xasprintf("%s\n%s\n%d%d%d%d", f->path, f->old_path ? f->old_path : "",
+                                    f->is_new, f->is_deleted, f->is_renamed, f->is_skipped);
+            all[i] = hash_bytes(flags, strlen(flags));
+            free(flags);
+        }
+    }
+    all[chg->nfiles] = rf->epoch;
+    rf->gen = hash_bytes(all, (chg->nfiles + 1) * sizeof *all) | 1;
+    rf->gen_of = c;
+    free(all);
+    return rf->gen;
+}
+
+/* Run c's per-file stage on change file i, or take its result from the cache. Appends the
+ * findings to ctx->out and fills res; a result not kept in the cache has its facts put in
+ * *own (to be freed after the change-wide stage). */
+static void file_result(collector_runner *r, const collector *c, collector_ctx *ctx,
+                        review_files *rf, size_t i, void *shared, collector_file_result *res,
+                        void **own, char **own_skip, stage_cost *cost)
+{
+    const change_file *f = &ctx->chg->files[i];
+    uint64_t id = 0;
+    *res = (collector_file_result){.f = f};
+    if (r && r->cache) {
+        id = identity_of(rf, i);
+        const cached_result *cr = collector_cache_get(r->cache, c->name, f->path, id,
+                                                      generation_of(rf, c));
+        if (cr) {
+            for (size_t k = 0; k < cr->findings.n; k++)
+                findings_copy(ctx->out, &cr->findings.items[k]);
+            res->facts = cr->facts;
+            res->skip = cr->skip;
+            res->cached = true;
+            cost->ncached++;
+            return;
+        }
+    }
+    double t0 = now_ms();
+    cached_result kept = {.free_facts = c->free_facts};
+    /* the stage sees the review with its own findings list as the output */
+    collector_ctx fctx = *ctx;
+    fctx.out = &kept.findings;
+    collector_file_ctx fx = {.review = &fctx, .f = f, .out = &kept.findings, .shared = shared};
+    c->file_stage(&fx);
+    cost->files_ms += now_ms() - t0;
+    cost->nrun++;
+    stamp(&kept.findings, 0, c->name);
+    for (size_t k = 0; k < kept.findings.n; k++)
+        findings_copy(ctx->out, &kept.findings.items[k]);
+    res->facts = fx.facts;
+    res->skip = fx.skip;
+    if (r && r->cache) {
+        kept.facts = fx.facts;
+        kept.skip = fx.skip;
+        kept.used_change = fx.used_change;
+        kept.change_gen = fx.used_change ? generation_of(rf, c) : 0;
+        collector_cache_put(r->cache, c->name, f->path, id, &kept);
+        return;
+    }
+    *own = fx.facts;
+    *own_skip = fx.skip;
+    findings_clear(&kept.findings);
+    free(kept.findings.items);
+}
+
+/* One collector's per-file results of a review, filled file by file. */
+typedef struct file_results {
+    collector_file_result *res;
+    void **own;              /* facts not kept in a cache, freed after the change-wide stage */
+    char **own_skip;
+    collector_files files;
+} file_results;
+
+static void results_begin(file_results *fr, size_t nfiles)
+{
+    fr->res = xcalloc(nfiles + 1, sizeof *fr->res);
+    fr->own = xcalloc(nfiles + 1, sizeof *fr->own);
+    fr->own_skip = xcalloc(nfiles + 1, sizeof *fr->own_skip);
+    fr->files = (collector_files){fr->res, 0, 0, NULL};
+}
+
+/* Run (or take from the cache) c's per-file stage on change file i, when c reads it. */
+static void results_add(collector_runner *r, const collector *c, collector_ctx *ctx,
+                        review_files *rf, size_t i, void *shared, file_results *fr,
+                        stage_cost *cost)
+{
+    if (!c->file_stage || !collector_reads(c, &ctx->chg->files[i]))
+        return;
+    size_t k = fr->files.n++;
+    double p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
+    file_result(r, c, ctx, rf, i, shared, &fr->res[k], &fr->own[k], &fr->own_skip[k], cost);
+    if (ctx->syn)
+        cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
+    if (fr->res[k].skip && fr->files.nskipped++ == 0)
+        fr->files.first_skip = fr->res[k].skip;
+}
+
+/* Run c's change-wide stage over its per-file results, then free them. */
+static void results_finish(const collector *c, collector_ctx *ctx, file_results *fr,
+                           stage_cost *cost)
+{
+    double t0 = now_ms(), p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
+    c->change_stage(ctx, &fr->files);
+    cost->change_ms += now_ms() - t0;
+    if (ctx->syn)
+        cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
+    for (size_t k = 0; k < fr->files.n; k++) {
+        if (fr->own[k])
+            (c->free_facts ? c->free_facts : free)(fr->own[k]);
+        free(fr->own_skip[k]);
+    }
+    free(fr->own);
+    free(fr->own_skip);
+    free(fr->res);
+}
+
+/* Run a collector that reads the whole change at once, timed. */
+static void run_whole(const collector *c, collector_ctx *ctx, stage_cost *cost)
+{
+    double t0 = now_ms(), p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
+    c->run(ctx);
+    cost->change_ms += now_ms() - t0;
+    if (ctx->syn)
+        cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
+}
+
+void collector_run(const collector *c, collector_ctx *ctx)
+{
+    size_t n = ctx->chg->nfiles, from = ctx->out->n;
+    collector_inputs in = {.chg = ctx->chg, .rp = ctx->rp, .root = ctx->root, .syn = ctx->syn};
+    review_files rf = {&in, ctx, xcalloc(n + 1, sizeof *rf.id), xcalloc(n + 1, sizeof *rf.content),
+                       0, NULL, 0};
+    stage_cost cost = {0};
+    if (c->run) {
+        run_whole(c, ctx, &cost);
+    } else {
+        void *shared = c->shared_new ? c->shared_new() : NULL;
+        file_results fr;
+        results_begin(&fr, n);
+        for (size_t i = 0; i < n; i++)
+            results_add(NULL, c, ctx, &rf, i, shared, &fr, &cost);
+        results_finish(c, ctx, &fr, &cost);
+        if (shared && c->shared_free)
+            c->shared_free(shared);
+    }
+    stamp(ctx->out, from, c->name);
+    free(rf.id);
+    free(rf.content);
+}
+
+collector_runner *collector_runner_new(bool keep)
+{
+    collector_runner *r = xcalloc(1, sizeof *r);
+    r->keep = keep;
+    while (collectors_all[r->nstates])
+        r->nstates++;
+    r->states = xcalloc(r->nstates + 1, sizeof *r->states);
+    r->shared = xcalloc(r->nstates + 1, sizeof *r->shared);
+    r->cache = keep ? collector_cache_new() : NULL;
+    r->bases = keep ? base_texts_new() : NULL;
+    return r;
+}
+
+void collector_runner_free(collector_runner *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nstates; i++) {
+        if (r->states[i] && collectors_all[i]->free_state)
+            collectors_all[i]->free_state(r->states[i]);
+        if (r->shared[i] && collectors_all[i]->shared_free)
+            collectors_all[i]->shared_free(r->shared[i]);
+    }
+    free(r->states);
+    free(r->shared);
+    collector_cache_free(r->cache);
+    base_texts_free(r->bases);
+    free(r);
+}
+
+void collector_runner_set_timing(collector_runner *r, FILE *fp)
+{
+    r->timing = fp;
+}
+
+/* True when something outside the change may have changed on disk since the last review: the
+ * touched paths are unknown, or one of them is not a file of the change. */
+static bool outside_touched(const collector_inputs *in)
+{
+    if (!in->touched)
+        return true;
+    for (size_t i = 0; in->touched[i]; i++)
+        if (!change_find(in->chg, in->touched[i]))
+            return true;
+    return false;
+}
+
+/* Write one collector's costs. */
+static void write_cost(FILE *fp, const collector *c, const stage_cost *cost)
+{
+    fprintf(fp, "review-lsp: collector %s %.2f ms", c->name, cost->files_ms + cost->change_ms - cost->parse_ms);
+    if (c->run)
+        fprintf(fp, " (whole change");
+    else
+        fprintf(fp, " (files: %zu run, %zu cached; change stage %.2f ms", cost->nrun, cost->ncached,
+                cost->change_ms);
+    if (cost->parse_ms > 0)
+        fprintf(fp, "; parsing %.2f ms not counted", cost->parse_ms);
+    fprintf(fp, ")\n");
+}
+
+/* The heap in use: what malloc holds (glibc), else an estimate from the parsed text (trees
+ * take some tens of times their text). */
+static size_t heap_in_use(const syntax_cache *syn)
+{
+#ifdef __GLIBC__
+    (void)syn;
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+#else
+    return syntax_cache_bytes(syn) * 40;
+#endif
+}
+
+/* True when path is one of the open documents (NULL-terminated list, may be NULL). */
+static bool is_open(const char *const *open, const char *path)
+{
+    for (size_t i = 0; open && open[i]; i++)
+        if (strcmp(open[i], path) == 0)
+            return true;
+    return false;
+}
+
+/* The per-file stages, file by file: every collector that reads a file runs on it (or takes
+ * its kept result) while its parse is at hand, and a file that is not open then gives its
+ * trees back when the docs held pass the budget, so a change of any size is read within it. */
+static void run_file_stages(collector_runner *r, const collector_inputs *in, collector_ctx *ctxs,
+                            review_files *rf, file_results *frs, stage_cost *costs)
+{
+    for (size_t i = 0; i < r->nstates; i++) {
+        if (!collectors_all[i]->run)
+            results_begin(&frs[i], in->chg->nfiles);
+        if (collectors_all[i]->shared_new && !r->shared[i])
+            r->shared[i] = collectors_all[i]->shared_new();
+    }
+    for (size_t j = 0; j < in->chg->nfiles; j++) {
+        for (size_t i = 0; i < r->nstates; i++) {
+            rf->ctx = &ctxs[i];
+            results_add(r, collectors_all[i], &ctxs[i], rf, j, r->shared[i], &frs[i], &costs[i]);
+        }
+        const change_file *f = &in->chg->files[j];
+        if (in->syn && !is_open(in->open, f->path) && heap_in_use(in->syn) > HEAP_BUDGET)
+            collector_release_docs(&ctxs[0], f);
+    }
+}
+
+char **collector_runner_run(collector_runner *r, const collector_inputs *in, finding_list *out,
+                            size_t *n)
+{
+    size_t nf = in->chg->nfiles;
+    if (outside_touched(in))
+        r->disk_epoch++;
+    review_files rf = {in, NULL, xcalloc(nf + 1, sizeof *rf.id), xcalloc(nf + 1, sizeof *rf.content),
+                       r->disk_epoch, NULL, 0};
+    collector_ctx *ctxs = xcalloc(r->nstates + 1, sizeof *ctxs);
+    stage_cost *costs = xcalloc(r->nstates + 1, sizeof *costs);
+    file_results *frs = xcalloc(r->nstates + 1, sizeof *frs);
+    for (size_t i = 0; i < r->nstates; i++) {
+        ctxs[i] = (collector_ctx){in->chg, in->rp, in->root, out, in->syn,
+                                  r->keep ? &r->states[i] : NULL, in->touched, in->side, in->nside,
+                                  {0}, r->bases};
+        sb_init(&ctxs[i].status);
+    }
+    run_file_stages(r, in, ctxs, &rf, frs, costs);
+    char **status = xcalloc(r->nstates + 1, sizeof *status);
+    double parse_total = 0;
+    for (size_t i = 0; i < r->nstates; i++) {
+        const collector *c = collectors_all[i];
+        size_t from = out->n;
+        rf.ctx = &ctxs[i];
+        if (c->run)
+            run_whole(c, &ctxs[i], &costs[i]);
+        else
+            results_finish(c, &ctxs[i], &frs[i], &costs[i]);
+        stamp(out, from, c->name);
+        parse_total += costs[i].parse_ms;
+        if (r->timing)
+            write_cost(r->timing, c, &costs[i]);
+        status[i] = xasprintf("%s: %s", c->name, ctxs[i].status.len ? ctxs[i].status.buf : "ran");
+        sb_free(&ctxs[i].status);
+    }
+    if (r->timing) {
+        size_t nparses = 0, nupdates = 0;
+        if (in->syn)
+            syntax_cache_stats(in->syn, NULL, &nparses, &nupdates);
+        fprintf(r->timing, "review-lsp: parse %.2f ms (cache totals: %zu parses, %zu incremental "
+                "updates)\n", parse_total, nparses, nupdates);
+    }
+    if (r->cache)
+        collector_cache_trim(r->cache);
+    if (r->bases)
+        base_texts_trim(r->bases);
+    free(frs);
+    free(costs);
+    free(ctxs);
+    free(rf.id);
+    free(rf.content);
+    *n = r->nstates;
+    return status;
+}

@@ -1,0 +1,97 @@
+/* The diff-line questions of diff_lines.h, answered by scanning one file's diff lines. */
+#include "engine/diff_lines.h"
+
+#include <string.h>
+
+#include "engine/util.h"
+
+#define RUN_CAP_MAX 160
+
+bool diff_lines_added(const change_file *f, int line)
+{
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '+' && f->lines[i].new_no == line)
+            return true;
+    return false;
+}
+
+bool diff_lines_adds_in(const change_file *f, int first, int last)
+{
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '+' && f->lines[i].new_no >= first && f->lines[i].new_no <= last)
+            return true;
+    return false;
+}
+
+bool diff_lines_touches(const change_file *f, int first, int last)
+{
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        if (l->kind == '+' && l->new_no >= first && l->new_no <= last)
+            return true;
+        if (l->kind == '-' && l->new_no > first && l->new_no <= last)
+            return true;
+    }
+    return false;
+}
+
+bool *diff_lines_added_map(const change_file *f, int nlines)
+{
+    bool *added = xcalloc((size_t)(nlines > 0 ? nlines : 0) + 2, sizeof *added);
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '+' && f->lines[i].new_no >= 1 && f->lines[i].new_no <= nlines)
+            added[f->lines[i].new_no] = true;
+    return added;
+}
+
+size_t diff_lines_text_run(const char *a, size_t an, const char *b, size_t bn, size_t cap)
+{
+    if (cap > RUN_CAP_MAX)
+        cap = RUN_CAP_MAX;
+    if (an > cap)
+        an = cap;
+    if (bn > cap)
+        bn = cap;
+    size_t best = 0, prev[RUN_CAP_MAX + 1] = {0}, cur[RUN_CAP_MAX + 1] = {0};
+    for (size_t i = 1; i <= an; i++) {
+        for (size_t j = 1; j <= bn; j++) {
+            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : 0;
+            if (cur[j] > best)
+                best = cur[j];
+        }
+        memcpy(prev, cur, (bn + 1) * sizeof *prev);
+    }
+    return best;
+}
+
+int diff_lines_deleted_head(const change_file *f, size_t i, int last, size_t cap)
+{
+    size_t s = i, e = i;
+    while (s > 0 && f->lines[s - 1].kind == '-')
+        s--;
+    while (e < f->nlines && f->lines[e].kind == '-')
+        e++;
+    size_t a = e;
+    while (a < f->nlines && f->lines[a].kind == '+')
+        a++;
+    int line = f->lines[i].new_no;
+    if (a > e) {
+        /* the added line most like the deleted one (longest shared run of text), else the
+         * one at the same position in the block */
+        size_t k = i - s, pick = k < a - e ? e + k : a - 1, best = 0;
+        if (e - s <= 24 && a - e <= 24)
+            for (size_t j = e; j < a; j++) {
+                size_t run = diff_lines_text_run(f->lines[i].text, f->lines[i].len,
+                                                 f->lines[j].text, f->lines[j].len, cap);
+                if (run > best || (run == best && run > 0 && j == e + k)) {
+                    best = run;
+                    pick = j;
+                }
+            }
+        if (best >= 8 || k < a - e)
+            line = f->lines[pick].new_no;
+    }
+    if (last > 0 && line > last)
+        line = last;
+    return line < 1 ? 1 : line;
+}

@@ -1,0 +1,34 @@
+/* Questions collectors ask of one changed file's diff lines: is a head line added, does the
+ * change touch a span of head lines, and which head line stands for a deleted line (in a
+ * rewrite, the added line most like it). Shared so every collector places findings about
+ * deleted code the same way.
+ *
+ * Ownership: every function borrows the change_file it is given and keeps nothing. */
+#ifndef RL_DIFF_LINES_H
+#define RL_DIFF_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/change.h"
+
+/* True when head line `line` of f is an added line. */
+bool diff_lines_added(const change_file *f, int line);
+/* True when the change adds a head line in [first, last]. */
+bool diff_lines_adds_in(const change_file *f, int first, int last);
+/* True when the change adds a head line in [first, last] or deletes one from inside it (a
+ * deletion whose head position is in (first, last]). */
+bool diff_lines_touches(const change_file *f, int first, int last);
+/* A new array of nlines + 2 flags, [line] true for the added head lines 1..nlines (added
+ * lines past nlines are left out). */
+bool *diff_lines_added_map(const change_file *f, int nlines);
+/* Length of the longest run of bytes a[0..an) and b[0..bn) share, each read up to cap bytes
+ * (at most 160), white space counted as it is. */
+size_t diff_lines_text_run(const char *a, size_t an, const char *b, size_t bn, size_t cap);
+/* The head line for deleted diff line i of f: in a block of deletions followed by additions
+ * (a rewrite), the added line most like it (longest shared run, read up to cap bytes), else
+ * the one at the same position in the block; otherwise where the deletion happened. Clamped
+ * to [1, last] (last 0: no upper clamp). */
+int diff_lines_deleted_head(const change_file *f, size_t i, int last, size_t cap);
+
+#endif

@@ -1,0 +1,272 @@
+/* The document cache of the syntax layer (syntax.h syntax_cache_*): parsed docs kept by key
+ * and reparsed incrementally when their text changes, with each doc's function and struct lists
+ * kept beside it, the header reader, and the compiled queries its docs share. It sits above
+ * the parser (syntax.c) and the extractors (syntax_functions.c, syntax_structs.c), which know
+ * nothing of it. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/syntax.h"
+#include "engine/syntax_internal.h"
+#include "engine/util.h"
+
+typedef struct cache_entry {
+    char *key;
+    syntax_doc *doc;
+    syn_func_list funcs;
+    bool have_funcs;
+    syn_struct_list structs;
+    bool have_structs;
+    bool used;          /* asked for since the last trim */
+} cache_entry;
+
+struct syntax_cache {
+    cache_entry *items;
+    size_t n, cap;
+    size_t nparses, nupdates;
+    double parse_ms;          /* time spent parsing and reparsing, in total */
+    syntax_headers *headers;  /* decoration macros of the tree's headers, or NULL */
+    syntax_queries *queries;  /* compiled queries, shared by the docs here */
+};
+
+/* A new, empty cache. */
+syntax_cache *syntax_cache_new(void)
+{
+    syntax_cache *c = xcalloc(1, sizeof(syntax_cache));
+    c->queries = syntax_queries_new();
+    return c;
+}
+
+/* Release one entry's doc, list and key. */
+static void cache_entry_clear(cache_entry *e)
+{
+    free(e->key);
+    syntax_free(e->doc);
+    syn_func_list_free(&e->funcs);
+    syn_struct_list_free(&e->structs);
+}
+
+/* Release the cache and every doc in it. */
+void syntax_cache_free(syntax_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        cache_entry_clear(&c->items[i]);
+    free(c->items);
+    syntax_headers_free(c->headers);
+    syntax_queries_free(c->queries); /* after the docs that use them */
+    free(c);
+}
+
+/* The doc for key with this text: kept, updated incrementally, or parsed. */
+const syntax_doc *syntax_cache_get(syntax_cache *c, const char *key, syn_lang lang,
+                                   const char *text, size_t len, char **cause)
+{
+    return syntax_cache_get_with(c, key, lang, text, len, NULL, cause);
+}
+
+/* True when a doc was parsed with options equal to o. */
+static bool same_opts(const syntax_doc *d, const syntax_parse_opts *o)
+{
+    size_t nkeep = o ? o->nkeep : 0;
+    const char *deco = o && o->decorations && *o->decorations ? o->decorations : NULL;
+    if (d->nkeep != nkeep || (o ? o->view : 0) != d->view || (deco == NULL) != (d->decorations == NULL) ||
+        (deco && strcmp(deco, d->decorations) != 0))
+        return false;
+    return nkeep == 0 || memcmp(d->keep, o->keep_lines, nkeep * sizeof *d->keep) == 0;
+}
+
+/* The doc kept for key when it holds exactly text in the view of o (decorations aside) and was
+ * asked for since the last trim; NULL otherwise. */
+const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang lang,
+                                    const char *text, size_t len, const syntax_parse_opts *o)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        cache_entry *e = &c->items[i];
+        if (strcmp(e->key, key) != 0)
+            continue;
+        syntax_parse_opts view = o ? *o : (syntax_parse_opts){0};
+        view.decorations = e->doc->decorations;
+        if (e->used && e->doc->lang == lang && e->doc->len == len &&
+            memcmp(e->doc->text, text, len) == 0 && same_opts(e->doc, &view))
+            return e->doc;
+        return NULL;
+    }
+    return NULL;
+}
+
+/* The doc for key with this text and these options: kept, updated incrementally, or parsed. */
+/* Monotonic milliseconds, for the parse time a cache reports. */
+static double clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang lang,
+                                   const char *text, size_t len, const syntax_parse_opts *o,
+                                   char **cause);
+
+const syntax_doc *syntax_cache_get_with(syntax_cache *c, const char *key, syn_lang lang,
+                                        const char *text, size_t len,
+                                        const syntax_parse_opts *o, char **cause)
+{
+    double t0 = clock_ms();
+    const syntax_doc *d = cache_get(c, key, lang, text, len, o, cause);
+    c->parse_ms += clock_ms() - t0;
+    return d;
+}
+
+double syntax_cache_parse_ms(const syntax_cache *c)
+{
+    return c->parse_ms;
+}
+
+/* syntax_cache_get_with, untimed. */
+static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang lang,
+                                   const char *text, size_t len, const syntax_parse_opts *o,
+                                   char **cause)
+{
+    cache_entry *e = NULL;
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->items[i].key, key) == 0) {
+            e = &c->items[i];
+            break;
+        }
+    if (e && e->doc->lang == lang) {
+        e->used = true;
+        bool same_text = e->doc->len == len && memcmp(e->doc->text, text, len) == 0;
+        if (same_text && same_opts(e->doc, o))
+            return e->doc;
+        TSTree *before = e->doc->tree;
+        if (syntax_update_with(e->doc, text, len, o, cause) < 0)
+            return NULL;
+        if (same_text && e->doc->tree == before)
+            return e->doc; /* other options, same blanked copy: nothing was reparsed */
+        c->nupdates++;
+        syn_func_list_free(&e->funcs);
+        e->have_funcs = false;
+        syn_struct_list_free(&e->structs);
+        e->have_structs = false;
+        return e->doc;
+    }
+    syntax_doc *d = syntax_parse_with(lang, text, len, o, cause);
+    if (!d)
+        return NULL;
+    d->queries = c->queries; /* borrowed: the cache outlives its docs */
+    c->nparses++;
+    if (e) {
+        syntax_free(e->doc);
+        syn_func_list_free(&e->funcs);
+        syn_struct_list_free(&e->structs);
+    } else {
+        e = ARRAY_PUSH(c->items, c->n, c->cap);
+        memset(e, 0, sizeof *e);
+        e->key = xstrdup(key);
+    }
+    e->doc = d;
+    e->have_funcs = false;
+    e->have_structs = false;
+    e->used = true;
+    return d;
+}
+
+/* The cached function list of a doc from this cache. */
+const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        cache_entry *e = &c->items[i];
+        if (e->doc != d)
+            continue;
+        if (!e->have_funcs) {
+            syntax_functions(d, &e->funcs);
+            e->have_funcs = true;
+        }
+        return &e->funcs;
+    }
+    return NULL;
+}
+
+/* The cached struct list of a doc from this cache. */
+const syn_struct_list *syntax_cache_structs(syntax_cache *c, const syntax_doc *d)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        cache_entry *e = &c->items[i];
+        if (e->doc != d)
+            continue;
+        if (!e->have_structs) {
+            syntax_structs(d, &e->structs);
+            e->have_structs = true;
+        }
+        return &e->structs;
+    }
+    return NULL;
+}
+
+/* The cache's header reader for root. */
+syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root)
+{
+    if (!root)
+        return NULL;
+    const char *have = syntax_headers_root(c->headers);
+    if (!have || strcmp(have, root) != 0) {
+        syntax_headers_free(c->headers);
+        c->headers = syntax_headers_new(root);
+    }
+    return c->headers;
+}
+
+void syntax_cache_headers_changed(syntax_cache *c)
+{
+    syntax_headers_next_round(c->headers);
+}
+
+/* Drop the docs nobody asked for since the previous trim. */
+void syntax_cache_trim(syntax_cache *c)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->items[i].used) {
+            c->items[i].used = false;
+            c->items[k++] = c->items[i];
+        } else {
+            cache_entry_clear(&c->items[i]);
+        }
+    }
+    c->n = k;
+}
+
+void syntax_cache_drop(syntax_cache *c, const char *key)
+{
+    size_t n = strlen(key), k = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const char *ek = c->items[i].key;
+        if (strncmp(ek, key, n) == 0 && (ek[n] == '\0' || ek[n] == '#'))
+            cache_entry_clear(&c->items[i]);
+        else
+            c->items[k++] = c->items[i];
+    }
+    c->n = k;
+}
+
+size_t syntax_cache_bytes(const syntax_cache *c)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < c->n; i++)
+        total += c->items[i].doc->len;
+    return total;
+}
+
+/* Counts for logs and tests. */
+void syntax_cache_stats(const syntax_cache *c, size_t *ndocs, size_t *nparses, size_t *nupdates)
+{
+    if (ndocs)
+        *ndocs = c->n;
+    if (nparses)
+        *nparses = c->nparses;
+    if (nupdates)
+        *nupdates = c->nupdates;
+}
