@@ -31,9 +31,24 @@
 
 #define MAX_STAR_DEPTH 4
 
+/* Modules parsed while one file's imports are resolved: a file importing many names from one
+ * module reads it once; the review's syntax cache (key "module:PATH") keeps the parse for the
+ * next file and the next review, reparsing only when the text differs. */
+typedef struct parsed_module {
+    char *file;
+    const syntax_doc *doc;  /* NULL when it could not be read or parsed */
+    syntax_doc *owned;      /* doc, when no syntax cache holds it */
+} parsed_module;
+
+typedef struct module_memo {
+    parsed_module *items;
+    size_t n, cap;
+} module_memo;
+
 typedef struct tree_view {
     collector_ctx *ctx;
     const char *root;       /* head/root directory on disk, or NULL */
+    module_memo *memo;      /* modules parsed so far for this file */
 } tree_view;
 
 /* The change's file at path when the change adds it or keeps it (not deleted), or NULL. */
@@ -358,22 +373,51 @@ static void scan_block(const syntax_doc *d, TSNode block, scan_state *st)
     }
 }
 
+/* The parsed text of file in the tree, from the memo or read and parsed now (NULL when it
+ * cannot be read or parsed). The memo owns it. */
+static const syntax_doc *parsed_module_doc(const tree_view *tv, const char *file)
+{
+    module_memo *m = tv->memo;
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->items[i].file, file) == 0)
+            return m->items[i].doc;
+    size_t len = 0;
+    bool unreadable = false;
+    char *text = tree_text(tv, file, &len, &unreadable);
+    parsed_module *pm = ARRAY_PUSH(m->items, m->n, m->cap);
+    pm->file = xstrdup(file);
+    pm->owned = NULL;
+    if (!text) {
+        pm->doc = NULL;
+    } else if (tv->ctx->syn) {
+        char *key = xasprintf("module:%s", file);
+        pm->doc = syntax_cache_get(tv->ctx->syn, key, SYN_PYTHON, text, len, NULL);
+        free(key);
+    } else {
+        pm->doc = pm->owned = syntax_parse(SYN_PYTHON, text, len, NULL);
+    }
+    free(text);
+    return pm->doc;
+}
+
+static void module_memo_free(module_memo *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->items[i].file);
+        syntax_free(m->items[i].owned);
+    }
+    free(m->items);
+}
+
 /* Whether module (backed by file) defines name at module level. */
 static name_state module_defines(const tree_view *tv, const char *module, const char *file,
                                  const char *name, int depth)
 {
-    size_t len = 0;
-    bool unreadable = false;
-    char *text = tree_text(tv, file, &len, &unreadable);
-    if (!text)
-        return NAME_UNKNOWN;
-    syntax_doc *d = syntax_parse(SYN_PYTHON, text, len, NULL);
-    free(text);
+    const syntax_doc *d = parsed_module_doc(tv, file);
     if (!d)
         return NAME_UNKNOWN;
     scan_state st = {tv, module, file, name, depth, NAME_ABSENT};
     scan_block(d, ts_tree_root_node(d->tree), &st);
-    syntax_free(d);
     return st.result;
 }
 
@@ -574,11 +618,13 @@ static void imports_file(collector_file_ctx *fx)
 {
     collector_ctx *ctx = fx->review;
     const change *chg = collector_file_change(fx);
-    tree_view tv = {ctx, ctx->root ? ctx->root : chg->head_root};
+    module_memo memo = {0};
+    tree_view tv = {ctx, ctx->root ? ctx->root : chg->head_root, &memo};
     if (!ctx->rp && !tv.root)
         return; /* the change-wide stage says why nothing was resolved */
     imports_facts *t = xcalloc(1, sizeof *t);
     t->found = check_file(ctx, &tv, fx->f, &t->nimports, &t->nredirected, &fx->skip);
+    module_memo_free(&memo);
     if (t->found < 0) {
         free(t);
         return;
