@@ -4,6 +4,7 @@
 #include "engine/collector.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,5 +318,29 @@ void collector_coverage_note(collector_ctx *ctx, bool all_views, strbuf *out)
     for (size_t i = 0; i < ctx->chg->nfiles; i++)
         collector_file_coverage(ctx, &ctx->chg->files[i], all_views, &cov[i]);
     collector_coverage_join(cov, ctx->chg->nfiles, out);
+    free(cov);
+}
+
+void collector_coverage_from_facts(collector_ctx *ctx, const collector_files *files,
+                                   size_t cov_offset, strbuf *out)
+{
+    size_t n = ctx->chg->nfiles;
+    collector_coverage *cov = xcalloc(n + 1, sizeof *cov);
+    const char **facts = xcalloc(n + 1, sizeof *facts);
+    for (size_t k = 0; k < files->n; k++) {
+        ptrdiff_t i = files->items[k].f - ctx->chg->files;
+        if (i >= 0 && (size_t)i < n)
+            facts[i] = files->items[k].facts;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (facts[i]) {
+            memcpy(&cov[i], facts[i] + cov_offset, sizeof cov[i]);
+            cov[i].path = ctx->chg->files[i].path; /* the kept count may be an earlier review's */
+        } else {
+            collector_file_coverage(ctx, &ctx->chg->files[i], false, &cov[i]);
+        }
+    }
+    free(facts);
+    collector_coverage_join(cov, n, out);
     free(cov);
 }

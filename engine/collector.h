@@ -175,6 +175,11 @@ typedef struct collector_coverage {
 void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_views,
                              collector_coverage *out);
 void collector_coverage_join(const collector_coverage *files, size_t n, strbuf *out);
+/* The note over every C/C++ file of the change, in the change's order, for a two-stage
+ * collector whose facts hold a collector_coverage at cov_offset: from the facts of the files
+ * it read, counted here (primary view) for the others. */
+void collector_coverage_from_facts(collector_ctx *ctx, const struct collector_files *files,
+                                   size_t cov_offset, strbuf *out);
 
 /* Release the parsed head and base of f (every view) from the shared syntax cache. */
 void collector_release_docs(collector_ctx *ctx, const change_file *f);

@@ -23,24 +23,34 @@ static size_t skip_literal(const char *s, size_t i, size_t len)
     return i < len ? i + 1 : len;
 }
 
+/* Index just past the string or character literal or the comment that starts at s[i], or i
+ * when code starts there. */
+static size_t skip_non_code(const char *s, size_t i, size_t len)
+{
+    char c = s[i];
+    if (c == '"' || c == '\'')
+        return skip_literal(s, i, len);
+    if (c == '/' && i + 1 < len && s[i + 1] == '/') {
+        while (i < len && s[i] != '\n')
+            i++;
+        return i;
+    }
+    if (c == '/' && i + 1 < len && s[i + 1] == '*') {
+        const char *e = memmem(s + i + 2, len - i - 2, "*/", 2);
+        return e ? (size_t)(e - s) + 2 : len;
+    }
+    return i;
+}
+
 /* Index just past the ')' matching s[open] == '(' (skipping literals and comments), or 0. */
 static size_t match_paren(const char *s, size_t open, size_t len)
 {
     int depth = 0;
     for (size_t i = open; i < len;) {
         char c = s[i];
-        if (c == '"' || c == '\'') {
-            i = skip_literal(s, i, len);
-            continue;
-        }
-        if (c == '/' && i + 1 < len && s[i + 1] == '/') {
-            while (i < len && s[i] != '\n')
-                i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-            const char *e = memmem(s + i + 2, len - i - 2, "*/", 2);
-            i = e ? (size_t)(e - s) + 2 : len;
+        size_t past = skip_non_code(s, i, len);
+        if (past != i) {
+            i = past;
             continue;
         }
         if (c == '(')
@@ -115,18 +125,9 @@ void syntax_layout_sites(const syntax_doc *d, syn_site_list *out)
     size_t first = out->n;
     for (size_t i = 0; i < len;) {
         char c = s[i];
-        if (c == '"' || c == '\'') {
-            i = skip_literal(s, i, len);
-            continue;
-        }
-        if (c == '/' && i + 1 < len && s[i + 1] == '/') {
-            while (i < len && s[i] != '\n')
-                i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-            const char *e = memmem(s + i + 2, len - i - 2, "*/", 2);
-            i = e ? (size_t)(e - s) + 2 : len;
+        size_t past = skip_non_code(s, i, len);
+        if (past != i) {
+            i = past;
             continue;
         }
         bool ident = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');

@@ -1014,31 +1014,6 @@ static void index_width_file(collector_file_ctx *fx)
     run_free(&r);
 }
 
-/* The coverage note over every C/C++ file of the change: from the facts of the files read,
- * counted here for the others (tests), in the change's order. */
-static void coverage_note(collector_ctx *ctx, const collector_files *files)
-{
-    size_t n = ctx->chg->nfiles;
-    collector_coverage *cov = xcalloc(n + 1, sizeof *cov);
-    const iw_facts **facts = xcalloc(n + 1, sizeof *facts);
-    for (size_t k = 0; k < files->n; k++) {
-        ptrdiff_t i = files->items[k].f - ctx->chg->files;
-        if (i >= 0 && (size_t)i < n)
-            facts[i] = files->items[k].facts;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (facts[i]) {
-            cov[i] = facts[i]->cov;
-            cov[i].path = ctx->chg->files[i].path; /* the kept count may be an earlier review's */
-        } else {
-            collector_file_coverage(ctx, &ctx->chg->files[i], false, &cov[i]);
-        }
-    }
-    free(facts);
-    collector_coverage_join(cov, ctx->chg->nfiles, &ctx->status);
-    free(cov);
-}
-
 /* The change-wide stage: the status line from every file's counts. */
 static void index_width_change(collector_ctx *ctx, const collector_files *files)
 {
@@ -1072,7 +1047,8 @@ static void index_width_change(collector_ctx *ctx, const collector_files *files)
         sb_addf(&ctx->status, " (%d such product%s only moved or reformatted, not reported)",
                 moved, moved == 1 ? "" : "s");
     if (nfiles > nskipped)
-        coverage_note(ctx, files); /* C/C++ lines the parser could not read */
+        /* C/C++ lines the parser could not read */
+        collector_coverage_from_facts(ctx, files, offsetof(iw_facts, cov), &ctx->status);
 }
 
 const collector collector_index_width = {

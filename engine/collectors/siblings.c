@@ -493,31 +493,6 @@ static void siblings_stage(collector_file_ctx *fx)
     fx->facts = t;
 }
 
-/* The coverage note over every C/C++ file of the change: from the facts of the files read,
- * counted here for the others, in the change's order. */
-static void coverage_note(collector_ctx *ctx, const collector_files *files, strbuf *out)
-{
-    size_t n = ctx->chg->nfiles;
-    collector_coverage *cov = xcalloc(n + 1, sizeof *cov);
-    const sib_facts **facts = xcalloc(n + 1, sizeof *facts);
-    for (size_t k = 0; k < files->n; k++) {
-        ptrdiff_t i = files->items[k].f - ctx->chg->files;
-        if (i >= 0 && (size_t)i < n)
-            facts[i] = files->items[k].facts;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (facts[i]) {
-            cov[i] = facts[i]->cov;
-            cov[i].path = ctx->chg->files[i].path; /* the kept count may be an earlier review's */
-        } else {
-            collector_file_coverage(ctx, &ctx->chg->files[i], false, &cov[i]);
-        }
-    }
-    free(facts);
-    collector_coverage_join(cov, n, out);
-    free(cov);
-}
-
 /* The change-wide stage: the status line from every file's counts. */
 static void siblings_change(collector_ctx *ctx, const collector_files *files)
 {
@@ -546,7 +521,7 @@ static void siblings_change(collector_ctx *ctx, const collector_files *files)
         sb_addf(&nb, "; %d changed function(s) not compared: rewritten rather than fixed",
                 c.rewritten);
     /* added C/C++ lines no parse read, or read only in another #if branch: said, not hidden */
-    coverage_note(ctx, files, &nb);
+    collector_coverage_from_facts(ctx, files, offsetof(sib_facts, cov), &nb);
     const char *note = nb.buf ? nb.buf : "";
     if (candidates > 0 && c.no_head == candidates)
         collector_status(ctx, "skipped: the head text of the %d changed file(s) is not available "
