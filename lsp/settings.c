@@ -205,26 +205,11 @@ static int apply_derived_hints(server *s, json_t *v)
     return SET_ENGINE | SET_PUBLISH;
 }
 
-/* Apply a "review" settings object. */
-int settings_apply(server *s, json_t *obj)
+/* Apply severity (an object of rule id to severity; null clears it). Returns the change mask. */
+static int apply_severity(server *s, json_t *v)
 {
     settings *c = &s->cfg;
     int mask = 0;
-    if (!json_is_object(obj)) {
-        if (obj && !json_is_null(obj))
-            show_message(&s->log, LOG_WARNING, "review: settings must be an object; ignored");
-        return 0;
-    }
-    if (apply_string(s, json_object_get(obj, "base"), "base", &c->base))
-        mask |= SET_ENGINE;
-    if (apply_string(s, json_object_get(obj, "title"), "title", &c->title))
-        mask |= SET_ENGINE;
-
-    json_t *v = json_object_get(obj, "rulesPath");
-    if (v)
-        mask |= apply_rules_path(s, v);
-
-    v = json_object_get(obj, "severity");
     if (v && !json_is_null(v)) {
         json_t *nsev = json_object();
         const char *key;
@@ -258,8 +243,14 @@ int settings_apply(server *s, json_t *obj)
         free_strv(c->severity_levels);
         c->severity_levels = severity_levels(c->severity);
     }
+    return mask;
+}
 
-    v = json_object_get(obj, "disabledRules");
+/* Apply disabledRules (an array of rule ids, or null). Returns the change mask. */
+static int apply_disabled_rules(server *s, json_t *v)
+{
+    settings *c = &s->cfg;
+    int mask = 0;
     if (v) {
         size_t i;
         json_t *e;
@@ -288,12 +279,13 @@ int settings_apply(server *s, json_t *obj)
             }
         }
     }
+    return mask;
+}
 
-    v = json_object_get(obj, "derivedHints");
-    if (v)
-        mask |= apply_derived_hints(s, v);
-
-    v = json_object_get(obj, "debounceMs");
+/* Apply debounceMs (0 to 60000). */
+static void apply_debounce(server *s, json_t *v)
+{
+    settings *c = &s->cfg;
     if (v) {
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 60000)
             show_message(&s->log, LOG_WARNING,
@@ -302,8 +294,13 @@ int settings_apply(server *s, json_t *obj)
         else
             c->debounce_ms = (long)json_integer_value(v);
     }
+}
 
-    v = json_object_get(obj, "maxFileBytes");
+/* Apply maxFileBytes (null or the default: the repository file decides). Returns the change mask. */
+static int apply_max_file_bytes(server *s, json_t *v)
+{
+    settings *c = &s->cfg;
+    int mask = 0;
     if (json_is_null(v) && c->max_file_bytes) { /* back to the repository file or the default */
         c->max_file_bytes = 0;
         mask |= SET_ENGINE;
@@ -322,8 +319,13 @@ int settings_apply(server *s, json_t *obj)
             mask |= SET_ENGINE;
         }
     }
+    return mask;
+}
 
-    v = json_object_get(obj, "logLevel");
+/* Apply logLevel. */
+static void apply_log_level(server *s, json_t *v)
+{
+    settings *c = &s->cfg;
     if (v) {
         int lv = log_level_parse(json_string_value(v));
         if (lv < 0)
@@ -337,6 +339,38 @@ int settings_apply(server *s, json_t *obj)
         else
             c->log_level = lv;
     }
+}
+
+/* Apply a "review" settings object. */
+int settings_apply(server *s, json_t *obj)
+{
+    settings *c = &s->cfg;
+    int mask = 0;
+    if (!json_is_object(obj)) {
+        if (obj && !json_is_null(obj))
+            show_message(&s->log, LOG_WARNING, "review: settings must be an object; ignored");
+        return 0;
+    }
+    if (apply_string(s, json_object_get(obj, "base"), "base", &c->base))
+        mask |= SET_ENGINE;
+    if (apply_string(s, json_object_get(obj, "title"), "title", &c->title))
+        mask |= SET_ENGINE;
+
+    json_t *v = json_object_get(obj, "rulesPath");
+    if (v)
+        mask |= apply_rules_path(s, v);
+
+    mask |= apply_severity(s, json_object_get(obj, "severity"));
+
+    mask |= apply_disabled_rules(s, json_object_get(obj, "disabledRules"));
+
+    v = json_object_get(obj, "derivedHints");
+    if (v)
+        mask |= apply_derived_hints(s, v);
+
+    apply_debounce(s, json_object_get(obj, "debounceMs"));
+    mask |= apply_max_file_bytes(s, json_object_get(obj, "maxFileBytes"));
+    apply_log_level(s, json_object_get(obj, "logLevel"));
     return mask;
 }
 
