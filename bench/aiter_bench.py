@@ -21,6 +21,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "watch"))
 from lsp_session import Session  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_stats import pct, vm_hwm  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument("binary")
@@ -35,10 +37,6 @@ binary = os.path.abspath(a.binary)
 CAPS = {"textDocument": {"diagnostic": {"dynamicRegistration": False}}}
 
 
-def pct(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
-
 
 def timed(argv):
     """Wall and CPU seconds (user + system) of one whole process, its output dropped."""
@@ -50,13 +48,6 @@ def timed(argv):
         raise RuntimeError("%s exited %d" % (argv, os.waitstatus_to_exitcode(status)))
     return wall, ru.ru_utime + ru.ru_stime
 
-
-def vm_hwm(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024.0
-    return 0.0
 
 
 def git_stat():

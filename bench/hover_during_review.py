@@ -17,6 +17,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "watch"))
 from lsp_session import Session  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_stats import pct  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument("tree")
@@ -31,10 +33,6 @@ def git(*args):
     r = subprocess.run(["git", "-C", tree] + list(args), check=True, capture_output=True, text=True)
     return r.stdout
 
-
-def pct(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
 def send_request(s, method, params):

@@ -12,6 +12,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "watch"))
 from lsp_session import Session  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_stats import pct, vm_hwm  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument("binary")
@@ -24,10 +26,6 @@ tree = os.path.realpath(a.tree)
 CAPS = {"textDocument": {"diagnostic": {"dynamicRegistration": False}}}
 
 
-def pct(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
-
 
 def git(*args):
     subprocess.run(["git", "-C", tree] + list(args), check=True, stdout=subprocess.DEVNULL,
@@ -39,13 +37,6 @@ def proc_stat(pid):
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-
-def vm_hwm(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024.0
-    return 0.0
 
 
 def quiet(s, cpu_quiet=1.0, timeout=600):
