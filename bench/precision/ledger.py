@@ -337,6 +337,14 @@ def cmd_report(a):
             "prec", "W right", "W prec", "W allowed"))
         for r in rows:
             print("%-18s %8d %6.1f %8d %6d %6d %5d %5d %7d %6s %8s %6s %s" % r)
+    # A judged true finding the binary no longer raises is a loss of recall: name each one.
+    prs = read_prs(a.prs)
+    findings = load_findings(a.out, prs)
+    lost = [r for r in read_judged() if r["verdict"] == "true" and r["pr"] in findings
+            and firing_severity(findings, r) is None]
+    print("%sjudged true findings no longer raised: %d" % ("" if not a.markdown else "\n", len(lost)))
+    for r in lost:
+        print("  %s %d %s:%d" % (r["rule"], r["pr"], r["path"], r["line"]))
     if a.write_policy:
         with open(a.write_policy, "w") as f:
             f.write("# Written by bench/precision/ledger.py report --write-policy; do not edit.\n"
