@@ -160,6 +160,12 @@ size_t syntax_line_start(const syntax_doc *d, int line);
 const char *syntax_line_text(const syntax_doc *d, int line, size_t *len);
 /* The text of a node as a new string. */
 char *syntax_node_text(const syntax_doc *d, TSNode n);
+/* True when n is not null and has the given type. */
+bool syntax_node_is(TSNode n, const char *type);
+/* The child of n in field name (a null node when none). */
+TSNode syntax_node_field(TSNode n, const char *name);
+/* The operator token of a binary, unary or assignment node ("" when none). */
+const char *syntax_node_operator(TSNode n);
 /* 1-based first and last line of a node (the last line is the line of its last byte). */
 int syntax_node_line(TSNode n);
 int syntax_node_end_line(TSNode n);

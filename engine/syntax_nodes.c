@@ -17,6 +17,22 @@ TSNode sx_field(TSNode n, const char *name)
     return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
 }
 
+bool syntax_node_is(TSNode n, const char *type)
+{
+    return sx_type_is(n, type);
+}
+
+TSNode syntax_node_field(TSNode n, const char *name)
+{
+    return sx_field(n, name);
+}
+
+const char *syntax_node_operator(TSNode n)
+{
+    TSNode o = sx_field(n, "operator");
+    return ts_node_is_null(o) ? "" : ts_node_type(o);
+}
+
 /* The capture named name in a match, or a null node. */
 TSNode sx_capture(const TSQuery *q, const TSQueryMatch *m, const char *name)
 {

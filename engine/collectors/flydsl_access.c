@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/collectors/flydsl_access.h"
+#include "engine/syntax.h"
 #include "engine/util.h"
 
 #define FA_MAX_HELPERS 3    /* same-file helpers followed, nested */
@@ -63,16 +64,6 @@ static bool first_visit(fa_facts *f, const char *name)
 
 /* --- small tree helpers ------------------------------------------------------------------- */
 
-static bool is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-static TSNode fld(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
 /* True when the node's text equals s. */
 static bool text_is(const syntax_doc *d, TSNode n, const char *s)
 {
@@ -92,17 +83,17 @@ static bool text_has(const syntax_doc *d, TSNode n, const char *s)
 /* The last dotted component of a call's callee, as a new string ("" when there is none). */
 static char *callee_last(const syntax_doc *d, TSNode call)
 {
-    TSNode fn = fld(call, "function");
-    if (is(fn, "attribute"))
-        fn = fld(fn, "attribute");
-    return is(fn, "identifier") ? syntax_node_text(d, fn) : xstrdup("");
+    TSNode fn = syntax_node_field(call, "function");
+    if (syntax_node_is(fn, "attribute"))
+        fn = syntax_node_field(fn, "attribute");
+    return syntax_node_is(fn, "identifier") ? syntax_node_text(d, fn) : xstrdup("");
 }
 
 /* The function_definition around n, or a null node. */
 static TSNode enclosing_def(TSNode n)
 {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
-        if (is(p, "function_definition"))
+        if (syntax_node_is(p, "function_definition"))
             return p;
     TSNode none = {0};
     return none;
@@ -114,8 +105,8 @@ static TSNode find_def(const syntax_doc *d, TSNode n, const char *name, int nest
     TSNode none = {0};
     if (nest > FA_MAX_NEST)
         return none;
-    if (is(n, "function_definition")) {
-        TSNode nm = fld(n, "name");
+    if (syntax_node_is(n, "function_definition")) {
+        TSNode nm = syntax_node_field(n, "name");
         if (!ts_node_is_null(nm) && text_is(d, nm, name))
             return n;
     }
@@ -130,13 +121,13 @@ static TSNode find_def(const syntax_doc *d, TSNode n, const char *name, int nest
 /* The name a parameter node declares, or a null node (splats, the bare `*`). */
 static TSNode param_name(TSNode p)
 {
-    if (is(p, "identifier"))
+    if (syntax_node_is(p, "identifier"))
         return p;
-    if (is(p, "default_parameter") || is(p, "typed_default_parameter"))
-        return fld(p, "name");
-    if (is(p, "typed_parameter"))
+    if (syntax_node_is(p, "default_parameter") || syntax_node_is(p, "typed_default_parameter"))
+        return syntax_node_field(p, "name");
+    if (syntax_node_is(p, "typed_parameter"))
         for (uint32_t k = 0; k < ts_node_named_child_count(p); k++)
-            if (is(ts_node_named_child(p, k), "identifier"))
+            if (syntax_node_is(ts_node_named_child(p, k), "identifier"))
                 return ts_node_named_child(p, k);
     TSNode none = {0};
     return none;
@@ -148,7 +139,7 @@ static TSNode param_name(TSNode p)
  * fx.Index); a Python `int` is a compile-time argument of a builder. */
 static bool runtime_int_annotation(const syntax_doc *d, TSNode p)
 {
-    TSNode type = fld(p, "type");
+    TSNode type = syntax_node_field(p, "type");
     if (ts_node_is_null(type))
         return false;
     return text_has(d, type, "Int32") || text_has(d, type, "Int64") ||
@@ -159,7 +150,7 @@ static bool runtime_int_annotation(const syntax_doc *d, TSNode p)
 static bool kernel_has_runtime_size(const syntax_doc *d, TSNode n)
 {
     for (TSNode f = enclosing_def(n); !ts_node_is_null(f); f = enclosing_def(f)) {
-        TSNode ps = fld(f, "parameters");
+        TSNode ps = syntax_node_field(f, "parameters");
         for (uint32_t i = 0; !ts_node_is_null(ps) && i < ts_node_named_child_count(ps); i++)
             if (runtime_int_annotation(d, ts_node_named_child(ps, i)))
                 return true;
@@ -171,7 +162,7 @@ static bool kernel_has_runtime_size(const syntax_doc *d, TSNode n)
 static bool runtime_param(const syntax_doc *d, TSNode n, const char *name)
 {
     for (TSNode f = enclosing_def(n); !ts_node_is_null(f); f = enclosing_def(f)) {
-        TSNode ps = fld(f, "parameters");
+        TSNode ps = syntax_node_field(f, "parameters");
         for (uint32_t i = 0; !ts_node_is_null(ps) && i < ts_node_named_child_count(ps); i++) {
             TSNode p = ts_node_named_child(ps, i), nm = param_name(p);
             if (!ts_node_is_null(nm) && text_is(d, nm, name))
@@ -192,12 +183,12 @@ static void assignments_in(fa_walk *w, TSNode n, const char *name, value_fn fn, 
     if (w->nest > FA_MAX_NEST)
         return;
     w->nest++;
-    if (is(n, "assignment")) {
-        TSNode left = fld(n, "left"), right = fld(n, "right");
+    if (syntax_node_is(n, "assignment")) {
+        TSNode left = syntax_node_field(n, "left"), right = syntax_node_field(n, "right");
         if (!ts_node_is_null(right)) {
-            if (is(left, "identifier") && text_is(w->d, left, name))
+            if (syntax_node_is(left, "identifier") && text_is(w->d, left, name))
                 fn(w, right, arg);
-            else if (is(left, "pattern_list") || is(left, "tuple_pattern"))
+            else if (syntax_node_is(left, "pattern_list") || syntax_node_is(left, "tuple_pattern"))
                 for (uint32_t i = 0; i < ts_node_named_child_count(left); i++)
                     if (text_is(w->d, ts_node_named_child(left, i), name))
                         fn(w, right, arg);
@@ -205,7 +196,7 @@ static void assignments_in(fa_walk *w, TSNode n, const char *name, value_fn fn, 
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
         TSNode c = ts_node_named_child(n, i);
-        if (!is(c, "function_definition"))  /* another closure's locals are its own */
+        if (!syntax_node_is(c, "function_definition"))  /* another closure's locals are its own */
             assignments_in(w, c, name, fn, arg);
     }
     w->nest--;
@@ -215,12 +206,12 @@ static void assignments_in(fa_walk *w, TSNode n, const char *name, value_fn fn, 
 static TSNode loop_binding(const syntax_doc *d, TSNode n, const char *name)
 {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        if (is(p, "function_definition"))
+        if (syntax_node_is(p, "function_definition"))
             break;
-        if (is(p, "for_statement")) {
-            TSNode left = fld(p, "left");
-            if (is(left, "identifier") && text_is(d, left, name))
-                return fld(p, "right");
+        if (syntax_node_is(p, "for_statement")) {
+            TSNode left = syntax_node_field(p, "left");
+            if (syntax_node_is(left, "identifier") && text_is(d, left, name))
+                return syntax_node_field(p, "right");
         }
     }
     TSNode none = {0};
@@ -294,7 +285,7 @@ static void offset_facts(fa_walk *w, TSNode n, fa_facts *f, int depth)
 
 static void offset_facts_at(fa_walk *w, TSNode n, fa_facts *f, int depth)
 {
-    if (is(n, "call")) {
+    if (syntax_node_is(n, "call")) {
         char *c = callee_last(w->d, n);
         bool load = strstr(c, "load") != NULL || strstr(c, "ds_read") != NULL;
         if (clamp_call(c))
@@ -303,23 +294,23 @@ static void offset_facts_at(fa_walk *w, TSNode n, fa_facts *f, int depth)
         free(c);
         if (load)
             return;
-        TSNode fn = fld(n, "function");
-        if (is(fn, "attribute"))
-            offset_facts(w, fld(fn, "object"), f, depth);
-        offset_facts(w, fld(n, "arguments"), f, depth);
+        TSNode fn = syntax_node_field(n, "function");
+        if (syntax_node_is(fn, "attribute"))
+            offset_facts(w, syntax_node_field(fn, "object"), f, depth);
+        offset_facts(w, syntax_node_field(n, "arguments"), f, depth);
         return;
     }
-    if (is(n, "attribute")) {
-        TSNode a = fld(n, "attribute");
+    if (syntax_node_is(n, "attribute")) {
+        TSNode a = syntax_node_field(n, "attribute");
         if (!ts_node_is_null(a)) {
             char *t = syntax_node_text(w->d, a);
             source_facts(t, f);
             free(t);
         }
-        offset_facts(w, fld(n, "object"), f, depth);
+        offset_facts(w, syntax_node_field(n, "object"), f, depth);
         return;
     }
-    if (is(n, "identifier")) {
+    if (syntax_node_is(n, "identifier")) {
         char *t = syntax_node_text(w->d, n);
         bool followed = false;
         if (depth < FA_MAX_EXPAND && first_visit(f, t)) {
@@ -348,8 +339,8 @@ static void offset_facts_at(fa_walk *w, TSNode n, fa_facts *f, int depth)
         free(t);
         return;
     }
-    if (is(n, "keyword_argument")) {
-        offset_facts(w, fld(n, "value"), f, depth);
+    if (syntax_node_is(n, "keyword_argument")) {
+        offset_facts(w, syntax_node_field(n, "value"), f, depth);
         return;
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
@@ -388,16 +379,16 @@ static bool runtime_check(fa_walk *w, TSNode cond, int depth)
 
 static bool runtime_check_at(fa_walk *w, TSNode cond, int depth)
 {
-    if (is(cond, "comparison_operator"))
+    if (syntax_node_is(cond, "comparison_operator"))
         return true;
-    if (is(cond, "call")) {
+    if (syntax_node_is(cond, "call")) {
         char *c = callee_last(w->d, cond);
         bool cmp = str_starts(c, "cmp"), ce = strcmp(c, "const_expr") == 0;
         free(c);
         if (cmp || ce)
             return cmp;
     }
-    if (is(cond, "identifier")) {
+    if (syntax_node_is(cond, "identifier")) {
         char *t = syntax_node_text(w->d, cond);
         cond_arg ca = {false, depth};
         for (TSNode s = enclosing_def(cond); !ts_node_is_null(s) && !ca.found; s = enclosing_def(s))
@@ -418,20 +409,20 @@ static bool guarded_at(fa_walk *w, TSNode n)
 {
     TSNode child = n;
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); child = p, p = ts_node_parent(p)) {
-        if (is(p, "with_statement")) {
+        if (syntax_node_is(p, "with_statement")) {
             for (uint32_t i = 0; i < ts_node_named_child_count(p); i++) {
                 TSNode c = ts_node_named_child(p, i);
-                if (is(c, "with_clause") &&
+                if (syntax_node_is(c, "with_clause") &&
                     (text_has(w->d, c, "then_block") || text_has(w->d, c, "_if_then") ||
                      text_has(w->d, c, "IfOp")))
                     return true;
             }
-        } else if (is(p, "if_statement") || is(p, "elif_clause")) {
-            TSNode body = fld(p, "consequence");
+        } else if (syntax_node_is(p, "if_statement") || syntax_node_is(p, "elif_clause")) {
+            TSNode body = syntax_node_field(p, "consequence");
             if (!ts_node_is_null(body) && ts_node_eq(body, child) &&
-                runtime_check(w, fld(p, "condition"), 0))
+                runtime_check(w, syntax_node_field(p, "condition"), 0))
                 return true;
-        } else if (is(p, "conditional_expression") && ts_node_named_child_count(p) == 3) {
+        } else if (syntax_node_is(p, "conditional_expression") && ts_node_named_child_count(p) == 3) {
             if (ts_node_eq(ts_node_named_child(p, 0), child) &&
                 runtime_check(w, ts_node_named_child(p, 1), 0))
                 return true;
@@ -481,9 +472,9 @@ static int positional_index(TSNode args, TSNode arg)
         TSNode a = ts_node_named_child(args, i);
         if (ts_node_eq(a, arg))
             return k;
-        if (is(a, "list_splat") || is(a, "dictionary_splat"))
+        if (syntax_node_is(a, "list_splat") || syntax_node_is(a, "dictionary_splat"))
             return -1;
-        if (!is(a, "keyword_argument") && !is(a, "comment"))
+        if (!syntax_node_is(a, "keyword_argument") && !syntax_node_is(a, "comment"))
             k++;
     }
     return -1;
@@ -496,11 +487,11 @@ static TSNode arg_at(const syntax_doc *d, TSNode args, int k, const char *kw)
     TSNode none = {0};
     for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (is(a, "keyword_argument")) {
-            TSNode nm = fld(a, "name");
+        if (syntax_node_is(a, "keyword_argument")) {
+            TSNode nm = syntax_node_field(a, "name");
             if (kw && !ts_node_is_null(nm) && text_is(d, nm, kw))
-                return fld(a, "value");
-        } else if (!is(a, "comment") && n++ == k && k >= 0) {
+                return syntax_node_field(a, "value");
+        } else if (!syntax_node_is(a, "comment") && n++ == k && k >= 0) {
             return a;
         }
     }
@@ -511,7 +502,7 @@ static TSNode arg_at(const syntax_doc *d, TSNode args, int k, const char *kw)
 static void judge_access(fa_walk *w, TSNode call, TSNode arg)
 {
     w->naccess++;
-    TSNode args = fld(call, "arguments");
+    TSNode args = syntax_node_field(call, "arguments");
     int k = positional_index(args, arg);
     TSNode off = k >= 0 ? arg_at(w->d, args, k + 1, "offset") : arg_at(w->d, args, -1, "offset");
     bool masked = !ts_node_is_null(arg_at(w->d, args, -1, "mask"));
@@ -546,10 +537,10 @@ static void judge_access(fa_walk *w, TSNode call, TSNode arg)
 static void follow_into_helper(fa_walk *w, TSNode call, TSNode arg, TSNode kw, TSNode def,
                                int depth)
 {
-    TSNode args = fld(call, "arguments"), ps = fld(def, "parameters");
+    TSNode args = syntax_node_field(call, "arguments"), ps = syntax_node_field(def, "parameters");
     char *pname = NULL;
     if (!ts_node_is_null(kw)) {
-        pname = syntax_node_text(w->d, fld(kw, "name"));
+        pname = syntax_node_text(w->d, syntax_node_field(kw, "name"));
     } else {
         int k = positional_index(args, arg), n = 0;
         for (uint32_t i = 0; k >= 0 && i < ts_node_named_child_count(ps) && !pname; i++) {
@@ -580,7 +571,7 @@ static void follow_into_helper(fa_walk *w, TSNode call, TSNode arg, TSNode kw, T
         }
     }
     w->sites[w->nsites++] = call;
-    follow_name(w, pname, def, fld(def, "parameters"), depth + 1);
+    follow_name(w, pname, def, syntax_node_field(def, "parameters"), depth + 1);
     w->nsites--;
     while (w->nbinds > saved)
         free(w->binds[--w->nbinds].param);
@@ -592,8 +583,8 @@ static void classify_use(fa_walk *w, TSNode n, int depth)
 {
     for (;;) {  /* climb through wrappers that only unwrap the value */
         TSNode p = ts_node_parent(n);
-        TSNode call = is(p, "argument_list") ? ts_node_parent(p) : p;
-        if (!is(p, "argument_list") || ts_node_named_child_count(p) != 1 || !is(call, "call"))
+        TSNode call = syntax_node_is(p, "argument_list") ? ts_node_parent(p) : p;
+        if (!syntax_node_is(p, "argument_list") || ts_node_named_child_count(p) != 1 || !syntax_node_is(call, "call"))
             break;
         char *c = callee_last(w->d, call);
         bool t = transparent_name(c);
@@ -603,11 +594,11 @@ static void classify_use(fa_walk *w, TSNode n, int depth)
         n = call;
     }
     TSNode p = ts_node_parent(n), kw = {0};
-    if (is(p, "keyword_argument")) {
+    if (syntax_node_is(p, "keyword_argument")) {
         kw = p;
         p = ts_node_parent(p);
     }
-    if (is(p, "argument_list")) {
+    if (syntax_node_is(p, "argument_list")) {
         TSNode call = ts_node_parent(p);
         char *c = callee_last(w->d, call);
         TSNode def = {0};
@@ -620,16 +611,16 @@ static void classify_use(fa_walk *w, TSNode n, int depth)
         free(c);
         return;
     }
-    if (is(p, "assignment") && ts_node_eq(fld(p, "right"), n) && is(fld(p, "left"), "identifier") &&
+    if (syntax_node_is(p, "assignment") && ts_node_eq(syntax_node_field(p, "right"), n) && syntax_node_is(syntax_node_field(p, "left"), "identifier") &&
         depth < FA_MAX_HELPERS + 2) {
-        char *alias = syntax_node_text(w->d, fld(p, "left"));
+        char *alias = syntax_node_text(w->d, syntax_node_field(p, "left"));
         TSNode scope = enclosing_def(p);
         follow_name(w, alias, ts_node_is_null(scope) ? ts_tree_root_node(w->d->tree) : scope,
-                    fld(p, "left"), depth + 1);
+                    syntax_node_field(p, "left"), depth + 1);
         free(alias);
         return;
     }
-    if (is(p, "assignment") && ts_node_eq(fld(p, "left"), n))
+    if (syntax_node_is(p, "assignment") && ts_node_eq(syntax_node_field(p, "left"), n))
         return;  /* rebound: not a use */
     w->nunfollowed++;
 }
@@ -648,19 +639,19 @@ static void uses_in(fa_walk *w, TSNode n, const char *name, TSNode skip, int dep
 
 static void uses_in_at(fa_walk *w, TSNode n, const char *name, TSNode skip, int depth)
 {
-    if (ts_node_eq(n, skip) || is(n, "parameters"))
+    if (ts_node_eq(n, skip) || syntax_node_is(n, "parameters"))
         return;
-    if (is(n, "identifier")) {
+    if (syntax_node_is(n, "identifier")) {
         if (text_is(w->d, n, name))
             classify_use(w, n, depth);
         return;
     }
-    if (is(n, "keyword_argument")) {  /* the keyword's own name is not a use */
-        uses_in(w, fld(n, "value"), name, skip, depth);
+    if (syntax_node_is(n, "keyword_argument")) {  /* the keyword's own name is not a use */
+        uses_in(w, syntax_node_field(n, "value"), name, skip, depth);
         return;
     }
-    if (is(n, "attribute")) {  /* x.name is not a use of name */
-        uses_in(w, fld(n, "object"), name, skip, depth);
+    if (syntax_node_is(n, "attribute")) {  /* x.name is not a use of name */
+        uses_in(w, syntax_node_field(n, "object"), name, skip, depth);
         return;
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
@@ -669,7 +660,7 @@ static void uses_in_at(fa_walk *w, TSNode n, const char *name, TSNode skip, int 
 
 static void follow_name(fa_walk *w, const char *name, TSNode scope, TSNode skip, int depth)
 {
-    TSNode body = is(scope, "function_definition") ? fld(scope, "body") : scope;
+    TSNode body = syntax_node_is(scope, "function_definition") ? syntax_node_field(scope, "body") : scope;
     if (!ts_node_is_null(body))
         uses_in(w, body, name, skip, depth);
 }
@@ -681,7 +672,7 @@ void fa_judge(const syntax_doc *d, uint32_t start, uint32_t end, fa_verdict *out
     memset(out, 0, sizeof *out);
     out->quiet = FA_UNFOLLOWED;
     TSNode call = syntax_node_at(d, start, end);
-    while (!ts_node_is_null(call) && !is(call, "call"))
+    while (!ts_node_is_null(call) && !syntax_node_is(call, "call"))
         call = ts_node_parent(call);
     if (ts_node_is_null(call))
         return;
@@ -689,15 +680,15 @@ void fa_judge(const syntax_doc *d, uint32_t start, uint32_t end, fa_verdict *out
     memset(&w, 0, sizeof w);
     w.d = d;
     TSNode n = call, p = ts_node_parent(call);
-    while (is(p, "parenthesized_expression")) {
+    while (syntax_node_is(p, "parenthesized_expression")) {
         n = p;
         p = ts_node_parent(p);
     }
-    if (is(p, "assignment") && ts_node_eq(fld(p, "right"), n) && is(fld(p, "left"), "identifier")) {
-        char *name = syntax_node_text(d, fld(p, "left"));
+    if (syntax_node_is(p, "assignment") && ts_node_eq(syntax_node_field(p, "right"), n) && syntax_node_is(syntax_node_field(p, "left"), "identifier")) {
+        char *name = syntax_node_text(d, syntax_node_field(p, "left"));
         TSNode scope = enclosing_def(p);
         follow_name(&w, name, ts_node_is_null(scope) ? ts_tree_root_node(d->tree) : scope,
-                    fld(p, "left"), 0);
+                    syntax_node_field(p, "left"), 0);
         free(name);
     } else {
         classify_use(&w, n, 0);
@@ -730,7 +721,7 @@ bool fa_runtime_extent(const syntax_doc *d, uint32_t start, uint32_t end)
     stack[sp++] = n;
     while (sp) {
         TSNode x = stack[--sp];
-        if (is(x, "identifier")) {
+        if (syntax_node_is(x, "identifier")) {
             char *t = syntax_node_text(d, x);
             bool rt = str_starts(t, "i32_") || str_starts(t, "i64_") || runtime_param(d, x, t);
             free(t);
@@ -738,9 +729,9 @@ bool fa_runtime_extent(const syntax_doc *d, uint32_t start, uint32_t end)
                 return true;
             continue;
         }
-        if (is(x, "attribute")) {
+        if (syntax_node_is(x, "attribute")) {
             if (sp < 64)
-                stack[sp++] = fld(x, "object");
+                stack[sp++] = syntax_node_field(x, "object");
             continue;
         }
         for (uint32_t i = 0; i < ts_node_named_child_count(x) && sp < 64; i++)

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "engine/collectors/index_eval.h"
+#include "engine/syntax.h"
 #include "engine/util.h"
 
 #define IR_MAX_BITS 64
@@ -18,25 +19,6 @@ static const char *const wide_words[] = {
     "int64", "int64_t", "uint64", "uint64_t", "i64", "long", "size_t", "ssize_t", "ptrdiff_t",
     "intptr_t", "uintptr_t", "index", "long_index_t", "index_t64", NULL,
 };
-
-/* True when n has the given type. */
-static bool is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-/* A named field of n. */
-static TSNode fld(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-/* The operator token of a binary node ("" when none). */
-static const char *op_of(TSNode n)
-{
-    TSNode o = fld(n, "operator");
-    return ts_node_is_null(o) ? "" : ts_node_type(o);
-}
 
 bool ir_wide_type(const char *text)
 {
@@ -57,12 +39,12 @@ bool ir_wide_type(const char *text)
 
 bool ir_is_product(TSNode n)
 {
-    return (is(n, "binary_operator") || is(n, "binary_expression")) && strcmp(op_of(n), "*") == 0;
+    return (syntax_node_is(n, "binary_operator") || syntax_node_is(n, "binary_expression")) && strcmp(syntax_node_operator(n), "*") == 0;
 }
 
 TSNode ir_unparen(TSNode n)
 {
-    while ((is(n, "parenthesized_expression") || is(n, "parenthesized_list_splat")) &&
+    while ((syntax_node_is(n, "parenthesized_expression") || syntax_node_is(n, "parenthesized_list_splat")) &&
            ts_node_named_child_count(n) == 1)
         n = ts_node_named_child(n, 0);
     return n;
@@ -140,7 +122,7 @@ static void pick_key(ir_val *out, const ir_val *a, const ir_val *b)
 static bool int_literal(const ir_env *env, TSNode n, long long *out)
 {
     n = ir_unparen(n);
-    if (!is(n, "integer") && !is(n, "number_literal"))
+    if (!syntax_node_is(n, "integer") && !syntax_node_is(n, "number_literal"))
         return false;
     ir_val v = literal(env, n);
     if (v.nonint)
@@ -158,9 +140,9 @@ static bool int_literal_deep(const ir_env *env, TSNode n, long long *out)
     n = ir_unparen(n);
     if (int_literal(env, n, out))
         return true;
-    if (!is(n, "call"))
+    if (!syntax_node_is(n, "call"))
         return false;
-    TSNode args = fld(n, "arguments");
+    TSNode args = syntax_node_field(n, "arguments");
     if (ts_node_is_null(args) || !ts_node_named_child_count(args))
         return false;
     return int_literal(env, ts_node_named_child(args, 0), out);
@@ -182,8 +164,8 @@ static ir_val either(ir_val a, ir_val b)
 /* The value of a binary operation. */
 static ir_val binary(const ir_env *env, TSNode n, int depth)
 {
-    const char *op = op_of(n);
-    TSNode l = fld(n, "left"), r = fld(n, "right");
+    const char *op = syntax_node_operator(n);
+    TSNode l = syntax_node_field(n, "left"), r = syntax_node_field(n, "right");
     ir_val a = ir_eval(env, l, depth), b = ir_eval(env, r, depth);
     /* a word read from memory may use all 32 bits: masks and shifts cut that, not a guess */
     int a_full = a.opaque && (!strcmp(op, "&") || !strcmp(op, "%") || !strcmp(op, ">>"))
@@ -248,14 +230,14 @@ void ir_callee_name(const syntax_doc *d, TSNode fn, char *buf, size_t size)
 {
     TSNode last = fn;
     for (int guard = 0; guard < 8 && !ts_node_is_null(last); guard++) {
-        if (is(last, "attribute"))
-            last = fld(last, "attribute");
-        else if (is(last, "field_expression"))
-            last = fld(last, "field");
-        else if (is(last, "qualified_identifier") || is(last, "template_function") ||
-                 is(last, "template_method"))
-            last = fld(last, "name");
-        else if (is(last, "dependent_name") && ts_node_named_child_count(last))
+        if (syntax_node_is(last, "attribute"))
+            last = syntax_node_field(last, "attribute");
+        else if (syntax_node_is(last, "field_expression"))
+            last = syntax_node_field(last, "field");
+        else if (syntax_node_is(last, "qualified_identifier") || syntax_node_is(last, "template_function") ||
+                 syntax_node_is(last, "template_method"))
+            last = syntax_node_field(last, "name");
+        else if (syntax_node_is(last, "dependent_name") && ts_node_named_child_count(last))
             last = ts_node_named_child(last, 0);
         else
             break;
@@ -275,22 +257,22 @@ void ir_callee_name(const syntax_doc *d, TSNode fn, char *buf, size_t size)
 static size_t call_args(TSNode call, TSNode *pos, size_t max, const char *kw, const ir_env *env,
                         TSNode *kwv)
 {
-    TSNode args = fld(call, "arguments");
+    TSNode args = syntax_node_field(call, "arguments");
     size_t n = 0;
     if (kwv)
         *kwv = (TSNode){{0}, NULL, NULL};
     for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (is(a, "keyword_argument")) {
+        if (syntax_node_is(a, "keyword_argument")) {
             if (kw && kwv) {
-                char *nm = syntax_node_text(env->d, fld(a, "name"));
+                char *nm = syntax_node_text(env->d, syntax_node_field(a, "name"));
                 if (!strcmp(nm, kw))
-                    *kwv = fld(a, "value");
+                    *kwv = syntax_node_field(a, "value");
                 free(nm);
             }
             continue;
         }
-        if (is(a, "comment"))
+        if (syntax_node_is(a, "comment"))
             continue;
         if (n < max)
             pos[n] = a;
@@ -303,9 +285,9 @@ static size_t call_args(TSNode call, TSNode *pos, size_t max, const char *kw, co
  * `tl.cast(x, t)` is a function and `x.to(t)` a method. */
 static bool module_receiver(const ir_env *env, TSNode fn)
 {
-    if (!is(fn, "attribute"))
+    if (!syntax_node_is(fn, "attribute"))
         return false;
-    TSNode obj = fld(fn, "object");
+    TSNode obj = syntax_node_field(fn, "object");
     char *t = syntax_node_text(env->d, obj);
     bool m = !strcmp(t, "tl") || !strcmp(t, "gl") || !strcmp(t, "triton.language") ||
              !strcmp(t, "arith") || !strcmp(t, "fx") || !strcmp(t, "torch");
@@ -320,7 +302,7 @@ static ir_val cast_to(const ir_env *env, TSNode value, TSNode type_node, int dep
     if (ts_node_is_null(type_node))
         return v;
     char *t = syntax_node_text(env->d, type_node);
-    bool chosen = env->py && is(type_node, "identifier") && !strstr(t, "32") &&
+    bool chosen = env->py && syntax_node_is(type_node, "identifier") && !strstr(t, "32") &&
                   !strstr(t, "16") && !strstr(t, "8");
     if (ir_wide_type(t) || chosen) {
         /* a 64-bit type, or (Python) a dtype the author picks in a variable (`index_type`) */
@@ -453,7 +435,7 @@ static bool call_cast(const call_site *c, ir_val *out)
     }
     if (!strcmp(nm, "static_cast") || !strcmp(nm, "reinterpret_cast") ||
         !strcmp(nm, "bit_cast") || !strcmp(nm, "type_convert")) {
-        TSNode targs = is(fn, "template_function") ? fld(fn, "arguments") : fn;
+        TSNode targs = syntax_node_is(fn, "template_function") ? syntax_node_field(fn, "arguments") : fn;
         return found(out, cast_to(env, na ? a[0] : (TSNode){{0}, NULL, NULL}, targs, depth));
     }
     bool wide_ctor = !strcmp(nm, "int64") || !strcmp(nm, "uint64") || !strcmp(nm, "index") ||
@@ -550,11 +532,11 @@ static bool call_math(const call_site *c, ir_val *out)
 /* The value of a Python or C++ call. */
 static ir_val call(const ir_env *env, TSNode n, int depth)
 {
-    call_site c = {.env = env, .n = n, .fn = fld(n, "function"), .depth = depth};
+    call_site c = {.env = env, .n = n, .fn = syntax_node_field(n, "function"), .depth = depth};
     ir_callee_name(env->d, c.fn, c.nm, sizeof c.nm);
     c.na = call_args(n, c.a, 8, "dtype", env, &c.kwv);
-    c.method = env->py && is(c.fn, "attribute") && !module_receiver(env, c.fn);
-    c.obj = c.method ? fld(c.fn, "object") : (TSNode){{0}, NULL, NULL};
+    c.method = env->py && syntax_node_is(c.fn, "attribute") && !module_receiver(env, c.fn);
+    c.obj = c.method ? syntax_node_field(c.fn, "object") : (TSNode){{0}, NULL, NULL};
     ir_val v;
     if (call_index_builtin(&c, &v) || call_cast(&c, &v) || call_math(&c, &v))
         return v;
@@ -607,8 +589,8 @@ static ir_val member(const ir_env *env, TSNode n, int depth)
         return v;
     if (env->field && env->field(env->ctx, n, depth, &v))
         return v;
-    TSNode obj = fld(n, env->py ? "object" : "argument");
-    TSNode name = fld(n, env->py ? "attribute" : "field");
+    TSNode obj = syntax_node_field(n, env->py ? "object" : "argument");
+    TSNode name = syntax_node_field(n, env->py ? "attribute" : "field");
     char *nm = ts_node_is_null(name) ? xstrdup("") : syntax_node_text(env->d, name);
     static const char *const types[] = {"int64", "int32", "int16", "int8", "uint32", "uint64",
                                         "i32", "i64", "index", "float32", "float16", "bfloat16",
@@ -621,10 +603,10 @@ static ir_val member(const ir_env *env, TSNode n, int depth)
             return v;
         }
     TSNode root = obj;
-    while (is(root, "attribute") || is(root, "field_expression"))
-        root = fld(root, env->py ? "object" : "argument");
+    while (syntax_node_is(root, "attribute") || syntax_node_is(root, "field_expression"))
+        root = syntax_node_field(root, env->py ? "object" : "argument");
     bool runtime = false;
-    if (is(root, "identifier")) {
+    if (syntax_node_is(root, "identifier")) {
         char *rt = syntax_node_text(env->d, root);
         bool self = !strcmp(rt, "self") || !strcmp(rt, "cfg") || !strcmp(rt, "this");
         free(rt);
@@ -649,15 +631,15 @@ static ir_val member(const ir_env *env, TSNode n, int depth)
  * at build time (a Python list) is that value, anything else is read from memory. */
 static ir_val subscript(const ir_env *env, TSNode n, int depth)
 {
-    TSNode obj = fld(n, env->py ? "value" : "argument");
+    TSNode obj = syntax_node_field(n, env->py ? "value" : "argument");
     ir_val v = ir_eval(env, obj, depth);
     bool all_slices = env->py, any_runtime = false;
-    TSNode idx = env->py ? n : fld(n, "indices");
+    TSNode idx = env->py ? n : syntax_node_field(n, "indices");
     for (uint32_t i = 0; !ts_node_is_null(idx) && i < ts_node_named_child_count(idx); i++) {
         TSNode c = ts_node_named_child(idx, i);
         if (env->py && ts_node_eq(c, obj))
             continue;
-        if (!is(c, "slice") && !is(c, "none") && !is(c, "ellipsis"))
+        if (!syntax_node_is(c, "slice") && !syntax_node_is(c, "none") && !syntax_node_is(c, "ellipsis"))
             all_slices = false;
         if (ir_eval(env, c, depth).runtime)
             any_runtime = true;
@@ -676,7 +658,7 @@ static ir_val children(const ir_env *env, TSNode n, int depth)
     bool any = false;
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
         TSNode c = ts_node_named_child(n, i);
-        if (is(c, "comment"))
+        if (syntax_node_is(c, "comment"))
             continue;
         ir_val x = ir_eval(env, c, depth);
         v = any ? either(v, x) : x;
@@ -697,11 +679,11 @@ ir_val ir_eval(const ir_env *env, TSNode n, int depth)
     if (!strcmp(t, "parenthesized_expression") || !strcmp(t, "keyword_argument") ||
         !strcmp(t, "unary_operator") || !strcmp(t, "unary_expression") ||
         !strcmp(t, "update_expression") || !strcmp(t, "comma_expression")) {
-        TSNode inner = !strcmp(t, "keyword_argument") ? fld(n, "value")
-                       : !strcmp(t, "comma_expression") ? fld(n, "right")
+        TSNode inner = !strcmp(t, "keyword_argument") ? syntax_node_field(n, "value")
+                       : !strcmp(t, "comma_expression") ? syntax_node_field(n, "right")
                        : !strcmp(t, "parenthesized_expression")
                            ? ts_node_named_child(n, ts_node_named_child_count(n) - 1)
-                           : fld(n, "argument");
+                           : syntax_node_field(n, "argument");
         return ir_eval(env, inner, depth);
     }
     if (!strcmp(t, "binary_operator") || !strcmp(t, "binary_expression"))
@@ -713,7 +695,7 @@ ir_val ir_eval(const ir_env *env, TSNode n, int depth)
     if (!strcmp(t, "subscript") || !strcmp(t, "subscript_expression"))
         return subscript(env, n, depth);
     if (!strcmp(t, "cast_expression"))
-        return cast_to(env, fld(n, "value"), fld(n, "type"), depth);
+        return cast_to(env, syntax_node_field(n, "value"), syntax_node_field(n, "type"), depth);
     if (!strcmp(t, "sizeof_expression") || !strcmp(t, "alignof_expression")) {
         ir_val v = ir_val_of(3, false); /* a size_t: makes the product 64-bit */
         v.role = IR_SMALL;
@@ -726,11 +708,11 @@ ir_val ir_eval(const ir_env *env, TSNode n, int depth)
         if (env->py && ts_node_named_child_count(n) == 3)
             return either(ir_eval(env, ts_node_named_child(n, 0), depth),
                           ir_eval(env, ts_node_named_child(n, 2), depth));
-        return either(ir_eval(env, fld(n, "consequence"), depth),
-                      ir_eval(env, fld(n, "alternative"), depth));
+        return either(ir_eval(env, syntax_node_field(n, "consequence"), depth),
+                      ir_eval(env, syntax_node_field(n, "alternative"), depth));
     }
     if (!strcmp(t, "qualified_identifier") || !strcmp(t, "template_function")) {
-        TSNode name = fld(n, "name");
+        TSNode name = syntax_node_field(n, "name");
         char *nm = ts_node_is_null(name) ? xstrdup("") : syntax_node_text(env->d, name);
         ir_name cls;
         ir_classify(nm, true, env->domain, &cls);

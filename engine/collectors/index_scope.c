@@ -7,26 +7,8 @@
 #include <strings.h>
 
 #include "engine/collectors/index_scope.h"
+#include "engine/syntax.h"
 #include "engine/util.h"
-
-/* True when n has the given type. */
-static bool is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-/* A named field of n. */
-static TSNode fld(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-/* The operator token of an assignment or binary node ("" when none). */
-static const char *op_of(TSNode n)
-{
-    TSNode o = fld(n, "operator");
-    return ts_node_is_null(o) ? "" : ts_node_type(o);
-}
 
 /* True when the text contains one of the words (without case). */
 static bool mentions_any(const char *text, const char *const *words)
@@ -92,9 +74,9 @@ static ix_entry *add_def(const ix_file *xf, ix_scope *s, TSNode name, TSNode val
         if (mentions_any(t, lds_words))
             e->lds = true;
         free(t);
-        if (is(value, "list") || is(value, "list_comprehension") || is(value, "tuple") ||
-            (is(value, "binary_operator") && (is(fld(value, "left"), "list") ||
-                                              is(fld(value, "right"), "list"))))
+        if (syntax_node_is(value, "list") || syntax_node_is(value, "list_comprehension") || syntax_node_is(value, "tuple") ||
+            (syntax_node_is(value, "binary_operator") && (syntax_node_is(syntax_node_field(value, "left"), "list") ||
+                                              syntax_node_is(syntax_node_field(value, "right"), "list"))))
             e->list = true;
     }
     return e;
@@ -120,29 +102,29 @@ static bool is_constexpr_type(const syntax_doc *d, TSNode type)
 /* Read a Python function's parameters into s; *any_constexpr when one is constexpr. */
 static void py_params(const ix_file *xf, TSNode fn, ix_scope *s, bool *any_constexpr)
 {
-    TSNode ps = fld(fn, "parameters");
+    TSNode ps = syntax_node_field(fn, "parameters");
     for (uint32_t i = 0; !ts_node_is_null(ps) && i < ts_node_named_child_count(ps); i++) {
         TSNode p = ts_node_named_child(ps, i), name = {{0}, NULL, NULL}, type = name;
-        if (is(p, "identifier")) {
+        if (syntax_node_is(p, "identifier")) {
             name = p;
-        } else if (is(p, "default_parameter") || is(p, "typed_default_parameter")) {
-            name = fld(p, "name");
-            type = fld(p, "type");
-        } else if (is(p, "typed_parameter")) {
-            type = fld(p, "type");
+        } else if (syntax_node_is(p, "default_parameter") || syntax_node_is(p, "typed_default_parameter")) {
+            name = syntax_node_field(p, "name");
+            type = syntax_node_field(p, "type");
+        } else if (syntax_node_is(p, "typed_parameter")) {
+            type = syntax_node_field(p, "type");
             for (uint32_t k = 0; k < ts_node_named_child_count(p); k++) {
                 TSNode c = ts_node_named_child(p, k);
-                if (is(c, "identifier"))
+                if (syntax_node_is(c, "identifier"))
                     name = c;
-                else if ((is(c, "list_splat_pattern") || is(c, "dictionary_splat_pattern")) &&
+                else if ((syntax_node_is(c, "list_splat_pattern") || syntax_node_is(c, "dictionary_splat_pattern")) &&
                          ts_node_named_child_count(c))
                     name = ts_node_named_child(c, 0);
             }
-        } else if ((is(p, "list_splat_pattern") || is(p, "dictionary_splat_pattern")) &&
+        } else if ((syntax_node_is(p, "list_splat_pattern") || syntax_node_is(p, "dictionary_splat_pattern")) &&
                    ts_node_named_child_count(p)) {
             name = ts_node_named_child(p, 0);
         }
-        if (!is(name, "identifier"))
+        if (!syntax_node_is(name, "identifier"))
             continue;
         char *nm = syntax_node_text(xf->d, name);
         ix_entry *e = entry_of(s, nm, syntax_node_line(name));
@@ -163,12 +145,12 @@ static void py_params(const ix_file *xf, TSNode fn, ix_scope *s, bool *any_const
 static bool py_decorated_device(const ix_file *xf, TSNode fn)
 {
     TSNode parent = ts_node_parent(fn);
-    if (!is(parent, "decorated_definition"))
+    if (!syntax_node_is(parent, "decorated_definition"))
         return false;
     bool dev = false;
     for (uint32_t i = 0; i < ts_node_named_child_count(parent) && !dev; i++) {
         TSNode dec = ts_node_named_child(parent, i);
-        if (!is(dec, "decorator"))
+        if (!syntax_node_is(dec, "decorator"))
             continue;
         char *t = syntax_node_text(xf->d, dec);
         char *paren = strchr(t, '(');
@@ -186,21 +168,21 @@ static bool py_decorated_device(const ix_file *xf, TSNode fn)
  * `range_constexpr`); *bound is its upper bound. */
 static bool range_bound(const ix_file *xf, TSNode call, TSNode *bound)
 {
-    if (!is(call, "call"))
+    if (!syntax_node_is(call, "call"))
         return false;
-    char *fn = syntax_node_text(xf->d, fld(call, "function"));
+    char *fn = syntax_node_text(xf->d, syntax_node_field(call, "function"));
     const char *last = strrchr(fn, '.') ? strrchr(fn, '.') + 1 : fn;
     bool r = strstr(last, "range") != NULL;
     free(fn);
     if (!r)
         return false;
-    TSNode args = fld(call, "arguments");
+    TSNode args = syntax_node_field(call, "arguments");
     TSNode pos[2];
     int n = 0;
     for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args) && n < 2;
          i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (!is(a, "keyword_argument") && !is(a, "comment"))
+        if (!syntax_node_is(a, "keyword_argument") && !syntax_node_is(a, "comment"))
             pos[n++] = a;
     }
     if (!n)
@@ -213,16 +195,16 @@ static bool range_bound(const ix_file *xf, TSNode call, TSNode *bound)
 static void bind_target(const ix_file *xf, ix_scope *s, TSNode target, TSNode value,
                         ix_def_kind kind)
 {
-    if (is(target, "identifier")) {
+    if (syntax_node_is(target, "identifier")) {
         add_def(xf, s, target, value, kind);
         return;
     }
-    if (!is(target, "pattern_list") && !is(target, "tuple_pattern") &&
-        !is(target, "expression_list") && !is(target, "tuple"))
+    if (!syntax_node_is(target, "pattern_list") && !syntax_node_is(target, "tuple_pattern") &&
+        !syntax_node_is(target, "expression_list") && !syntax_node_is(target, "tuple"))
         return;
     uint32_t nt = ts_node_named_child_count(target);
     bool same = !ts_node_is_null(value) && kind == IX_DEF_VALUE &&
-                (is(value, "expression_list") || is(value, "tuple")) &&
+                (syntax_node_is(value, "expression_list") || syntax_node_is(value, "tuple")) &&
                 ts_node_named_child_count(value) == nt;
     for (uint32_t i = 0; i < nt; i++) {
         TSNode t = ts_node_named_child(target, i);
@@ -246,17 +228,17 @@ static void collect_py(ix_file *xf, ix_scope *s, TSNode n, const syn_func_list *
     if (!strcmp(t, "lambda"))
         return;
     if (!strcmp(t, "assignment")) {
-        TSNode left = fld(n, "left"), right = fld(n, "right"), type = fld(n, "type");
-        if (!ts_node_is_null(right) && is(right, "assignment")) {
+        TSNode left = syntax_node_field(n, "left"), right = syntax_node_field(n, "right"), type = syntax_node_field(n, "type");
+        if (!ts_node_is_null(right) && syntax_node_is(right, "assignment")) {
             /* a = b = value: bind both to the innermost value */
             TSNode v = right;
-            while (is(v, "assignment") && !ts_node_is_null(fld(v, "right")))
-                v = fld(v, "right");
+            while (syntax_node_is(v, "assignment") && !ts_node_is_null(syntax_node_field(v, "right")))
+                v = syntax_node_field(v, "right");
             bind_target(xf, s, left, v, IX_DEF_VALUE);
         } else if (!ts_node_is_null(right)) {
             bind_target(xf, s, left, right, IX_DEF_VALUE);
         }
-        if (is(left, "identifier") && !ts_node_is_null(type)) {
+        if (syntax_node_is(left, "identifier") && !ts_node_is_null(type)) {
             char *nm = syntax_node_text(xf->d, left), *tt = syntax_node_text(xf->d, type);
             ix_entry *e = entry_of(s, nm, syntax_node_line(left));
             e->wide_decl |= ir_wide_type(tt);
@@ -265,29 +247,29 @@ static void collect_py(ix_file *xf, ix_scope *s, TSNode n, const syn_func_list *
             free(tt);
         }
     } else if (!strcmp(t, "augmented_assignment")) {
-        TSNode left = fld(n, "left");
-        if (is(left, "identifier"))
-            add_def(xf, s, left, fld(n, "right"), IX_DEF_AUG);
-    } else if (!strcmp(t, "call") && is(fld(n, "function"), "attribute")) {
+        TSNode left = syntax_node_field(n, "left");
+        if (syntax_node_is(left, "identifier"))
+            add_def(xf, s, left, syntax_node_field(n, "right"), IX_DEF_AUG);
+    } else if (!strcmp(t, "call") && syntax_node_is(syntax_node_field(n, "function"), "attribute")) {
         /* lst.append(v) / lst.insert(i, v): v is a value of the list */
-        TSNode fn = fld(n, "function"), obj = fld(fn, "object");
-        char *m = syntax_node_text(xf->d, fld(fn, "attribute"));
-        TSNode args = fld(n, "arguments");
+        TSNode fn = syntax_node_field(n, "function"), obj = syntax_node_field(fn, "object");
+        char *m = syntax_node_text(xf->d, syntax_node_field(fn, "attribute"));
+        TSNode args = syntax_node_field(n, "arguments");
         uint32_t na = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-        if (is(obj, "identifier") && na && (!strcmp(m, "append") || !strcmp(m, "insert")))
+        if (syntax_node_is(obj, "identifier") && na && (!strcmp(m, "append") || !strcmp(m, "insert")))
             add_def(xf, s, obj, ts_node_named_child(args, na - 1), IX_DEF_VALUE);
         free(m);
     } else if (!strcmp(t, "named_expression")) {
-        add_def(xf, s, fld(n, "name"), fld(n, "value"), IX_DEF_VALUE);
+        add_def(xf, s, syntax_node_field(n, "name"), syntax_node_field(n, "value"), IX_DEF_VALUE);
     } else if (!strcmp(t, "for_statement")) {
         TSNode bound;
-        TSNode right = fld(n, "right");
+        TSNode right = syntax_node_field(n, "right");
         if (range_bound(xf, right, &bound))
-            bind_target(xf, s, fld(n, "left"), bound, IX_DEF_BOUND);
-        else if (is(right, "list") || is(right, "tuple"))
-            bind_target(xf, s, fld(n, "left"), right, IX_DEF_VALUE); /* one of its items */
+            bind_target(xf, s, syntax_node_field(n, "left"), bound, IX_DEF_BOUND);
+        else if (syntax_node_is(right, "list") || syntax_node_is(right, "tuple"))
+            bind_target(xf, s, syntax_node_field(n, "left"), right, IX_DEF_VALUE); /* one of its items */
         else
-            bind_target(xf, s, fld(n, "left"), right, IX_DEF_OPAQUE);
+            bind_target(xf, s, syntax_node_field(n, "left"), right, IX_DEF_OPAQUE);
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
         collect_py(xf, s, ts_node_named_child(n, i), fns);
@@ -299,15 +281,15 @@ static void collect_py(ix_file *xf, ix_scope *s, TSNode n, const syn_func_list *
  * whether a pointer or array declarator was passed on the way. */
 static TSNode declared_name(TSNode n, bool *pointer, bool *array)
 {
-    while (!ts_node_is_null(n) && !is(n, "identifier") && !is(n, "field_identifier")) {
-        if (is(n, "pointer_declarator") && pointer)
+    while (!ts_node_is_null(n) && !syntax_node_is(n, "identifier") && !syntax_node_is(n, "field_identifier")) {
+        if (syntax_node_is(n, "pointer_declarator") && pointer)
             *pointer = true;
-        if (is(n, "array_declarator") && array)
+        if (syntax_node_is(n, "array_declarator") && array)
             *array = true;
-        TSNode next = fld(n, "declarator");
+        TSNode next = syntax_node_field(n, "declarator");
         if (ts_node_is_null(next)) {
             for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-                if (is(ts_node_named_child(n, i), "identifier"))
+                if (syntax_node_is(ts_node_named_child(n, i), "identifier"))
                     return ts_node_named_child(n, i);
             return (TSNode){{0}, NULL, NULL};
         }
@@ -351,32 +333,32 @@ static void cpp_type(const ix_file *xf, ix_entry *e, TSNode type, bool pointer, 
 /* Read a C++ function's parameters and template parameters into s. */
 static void cpp_params(const ix_file *xf, TSNode fn, ix_scope *s)
 {
-    TSNode decl = fld(fn, "declarator");
-    while (!ts_node_is_null(decl) && !is(decl, "function_declarator"))
-        decl = fld(decl, "declarator");
-    TSNode ps = ts_node_is_null(decl) ? decl : fld(decl, "parameters");
+    TSNode decl = syntax_node_field(fn, "declarator");
+    while (!ts_node_is_null(decl) && !syntax_node_is(decl, "function_declarator"))
+        decl = syntax_node_field(decl, "declarator");
+    TSNode ps = ts_node_is_null(decl) ? decl : syntax_node_field(decl, "parameters");
     for (uint32_t i = 0; !ts_node_is_null(ps) && i < ts_node_named_child_count(ps); i++) {
         TSNode p = ts_node_named_child(ps, i);
-        if (!is(p, "parameter_declaration") && !is(p, "optional_parameter_declaration"))
+        if (!syntax_node_is(p, "parameter_declaration") && !syntax_node_is(p, "optional_parameter_declaration"))
             continue;
         bool pointer = false, array = false;
-        TSNode name = declared_name(fld(p, "declarator"), &pointer, &array);
+        TSNode name = declared_name(syntax_node_field(p, "declarator"), &pointer, &array);
         if (ts_node_is_null(name))
             continue;
         char *nm = syntax_node_text(xf->d, name);
         ix_entry *e = entry_of(s, nm, syntax_node_line(name));
         free(nm);
         make_param(s, e);
-        cpp_type(xf, e, fld(p, "type"), pointer, array);
+        cpp_type(xf, e, syntax_node_field(p, "type"), pointer, array);
     }
-    for (TSNode t = ts_node_parent(fn); is(t, "template_declaration"); t = ts_node_parent(t)) {
-        TSNode tl = fld(t, "parameters");
+    for (TSNode t = ts_node_parent(fn); syntax_node_is(t, "template_declaration"); t = ts_node_parent(t)) {
+        TSNode tl = syntax_node_field(t, "parameters");
         for (uint32_t i = 0; !ts_node_is_null(tl) && i < ts_node_named_child_count(tl); i++) {
             TSNode p = ts_node_named_child(tl, i);
-            TSNode name = is(p, "parameter_declaration") || is(p, "optional_parameter_declaration")
-                              ? declared_name(fld(p, "declarator"), NULL, NULL)
-                              : fld(p, "name");
-            if (!is(name, "identifier") && !is(name, "type_identifier"))
+            TSNode name = syntax_node_is(p, "parameter_declaration") || syntax_node_is(p, "optional_parameter_declaration")
+                              ? declared_name(syntax_node_field(p, "declarator"), NULL, NULL)
+                              : syntax_node_field(p, "name");
+            if (!syntax_node_is(name, "identifier") && !syntax_node_is(name, "type_identifier"))
                 continue;
             char *nm = syntax_node_text(xf->d, name);
             ix_entry *e = entry_of(s, nm, syntax_node_line(name));
@@ -403,25 +385,25 @@ static void cpp_declaration(ix_file *xf, ix_scope *s, TSNode n)
     bool ce = false;
     for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
         TSNode c = ts_node_child(n, i);
-        if (is(c, "type_qualifier") || is(c, "storage_class_specifier")) {
+        if (syntax_node_is(c, "type_qualifier") || syntax_node_is(c, "storage_class_specifier")) {
             char *q = syntax_node_text(xf->d, c);
             ce |= !strcmp(q, "constexpr");
             free(q);
         }
     }
     free(text);
-    TSNode type = fld(n, "type");
+    TSNode type = syntax_node_field(n, "type");
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
         TSNode c = ts_node_named_child(n, i);
-        if (ts_node_eq(c, type) || is(c, "type_qualifier") || is(c, "storage_class_specifier") ||
-            is(c, "attribute_specifier") || is(c, "comment"))
+        if (ts_node_eq(c, type) || syntax_node_is(c, "type_qualifier") || syntax_node_is(c, "storage_class_specifier") ||
+            syntax_node_is(c, "attribute_specifier") || syntax_node_is(c, "comment"))
             continue;
         bool pointer = false, array = false;
         TSNode name = declared_name(c, &pointer, &array);
-        if (ts_node_is_null(name) || !is(name, "identifier"))
+        if (ts_node_is_null(name) || !syntax_node_is(name, "identifier"))
             continue;
-        TSNode value = is(c, "init_declarator") ? fld(c, "value") : (TSNode){{0}, NULL, NULL};
-        if (is(value, "argument_list") || is(value, "initializer_list"))
+        TSNode value = syntax_node_is(c, "init_declarator") ? syntax_node_field(c, "value") : (TSNode){{0}, NULL, NULL};
+        if (syntax_node_is(value, "argument_list") || syntax_node_is(value, "initializer_list"))
             value = ts_node_named_child_count(value) == 1 ? ts_node_named_child(value, 0) : value;
         ix_entry *e;
         if (!ts_node_is_null(value)) {
@@ -446,23 +428,23 @@ static void collect_cpp(ix_file *xf, ix_scope *s, TSNode n)
     if (!strcmp(t, "declaration")) {
         cpp_declaration(xf, s, n);
     } else if (!strcmp(t, "assignment_expression")) {
-        TSNode left = fld(n, "left");
-        if (is(left, "identifier") ||
-            (is(left, "field_expression") && is(fld(left, "argument"), "identifier")))
-            add_def(xf, s, left, fld(n, "right"),
-                    strcmp(op_of(n), "=") == 0 ? IX_DEF_VALUE : IX_DEF_AUG);
+        TSNode left = syntax_node_field(n, "left");
+        if (syntax_node_is(left, "identifier") ||
+            (syntax_node_is(left, "field_expression") && syntax_node_is(syntax_node_field(left, "argument"), "identifier")))
+            add_def(xf, s, left, syntax_node_field(n, "right"),
+                    strcmp(syntax_node_operator(n), "=") == 0 ? IX_DEF_VALUE : IX_DEF_AUG);
     } else if (!strcmp(t, "for_statement")) {
         /* the initializer first (it declares the variable), then the bound in the condition */
-        TSNode init = fld(n, "initializer");
+        TSNode init = syntax_node_field(n, "initializer");
         if (!ts_node_is_null(init))
             collect_cpp(xf, s, init);
-        TSNode cond = fld(n, "condition");
-        if (is(cond, "binary_expression") && is(fld(cond, "left"), "identifier") &&
-            (!strcmp(op_of(cond), "<") || !strcmp(op_of(cond), "<=") ||
-             !strcmp(op_of(cond), "!="))) {
-            char *nm = syntax_node_text(xf->d, fld(cond, "left"));
+        TSNode cond = syntax_node_field(n, "condition");
+        if (syntax_node_is(cond, "binary_expression") && syntax_node_is(syntax_node_field(cond, "left"), "identifier") &&
+            (!strcmp(syntax_node_operator(cond), "<") || !strcmp(syntax_node_operator(cond), "<=") ||
+             !strcmp(syntax_node_operator(cond), "!="))) {
+            char *nm = syntax_node_text(xf->d, syntax_node_field(cond, "left"));
             if (find_local(s, nm))
-                add_def(xf, s, fld(cond, "left"), fld(cond, "right"), IX_DEF_BOUND);
+                add_def(xf, s, syntax_node_field(cond, "left"), syntax_node_field(cond, "right"), IX_DEF_BOUND);
             free(nm);
         }
         for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
@@ -489,9 +471,9 @@ static void build_function(ix_file *xf, TSNode fn, ix_scope *parent, const syn_f
     *ARRAY_PUSH(xf->scopes, xf->n, xf->cap) = s;
     TSNode name;
     if (xf->py) {
-        name = fld(fn, "name");
+        name = syntax_node_field(fn, "name");
     } else {
-        name = declared_name(fld(fn, "declarator"), NULL, NULL);
+        name = declared_name(syntax_node_field(fn, "declarator"), NULL, NULL);
     }
     s->fname = ts_node_is_null(name) ? xstrdup("?") : syntax_node_text(xf->d, name);
     if (xf->py) {
@@ -506,7 +488,7 @@ static void build_function(ix_file *xf, TSNode fn, ix_scope *parent, const syn_f
                 s->kernel = fns->items[i].is_kernel;
             }
     }
-    TSNode body = fld(fn, "body");
+    TSNode body = syntax_node_field(fn, "body");
     if (ts_node_is_null(body))
         return;
     if (xf->py)
@@ -520,9 +502,9 @@ static void build_top(ix_file *xf, TSNode n, ix_scope *parent, const syn_func_li
 {
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
         TSNode c = ts_node_named_child(n, i);
-        if (is(c, "function_definition"))
+        if (syntax_node_is(c, "function_definition"))
             build_function(xf, c, parent, fns);
-        else if (!is(c, "comment") && !is(c, "expression_statement") && !is(c, "string"))
+        else if (!syntax_node_is(c, "comment") && !syntax_node_is(c, "expression_statement") && !syntax_node_is(c, "string"))
             build_top(xf, c, parent, fns);
     }
 }
@@ -538,19 +520,19 @@ static bool encloses(const ix_scope *a, const ix_scope *s)
 
 ix_scope *ix_callee(const ix_file *xf, ix_scope *s, TSNode call, int *shift)
 {
-    TSNode fn = fld(call, "function");
+    TSNode fn = syntax_node_field(call, "function");
     bool self = false;
-    if (is(fn, "attribute")) {
-        char *obj = syntax_node_text(xf->d, fld(fn, "object"));
+    if (syntax_node_is(fn, "attribute")) {
+        char *obj = syntax_node_text(xf->d, syntax_node_field(fn, "object"));
         self = !strcmp(obj, "self");
         free(obj);
         if (!self)
             return NULL;
-        fn = fld(fn, "attribute");
-    } else if (is(fn, "template_function")) {
-        fn = fld(fn, "name");
+        fn = syntax_node_field(fn, "attribute");
+    } else if (syntax_node_is(fn, "template_function")) {
+        fn = syntax_node_field(fn, "name");
     }
-    if (!is(fn, "identifier"))
+    if (!syntax_node_is(fn, "identifier"))
         return NULL;
     char *nm = syntax_node_text(xf->d, fn);
     ix_scope *best = NULL;
@@ -574,21 +556,21 @@ ix_scope *ix_callee(const ix_file *xf, ix_scope *s, TSNode call, int *shift)
 
 TSNode ix_call_arg(const ix_file *xf, const ix_call *c, const ix_entry *e)
 {
-    TSNode args = fld(c->call, "arguments");
+    TSNode args = syntax_node_field(c->call, "arguments");
     int pos = 0;
     for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (is(a, "comment"))
+        if (syntax_node_is(a, "comment"))
             continue;
-        if (is(a, "keyword_argument")) {
-            char *k = syntax_node_text(xf->d, fld(a, "name"));
+        if (syntax_node_is(a, "keyword_argument")) {
+            char *k = syntax_node_text(xf->d, syntax_node_field(a, "name"));
             bool match = !strcmp(k, e->name);
             free(k);
             if (match)
-                return fld(a, "value");
+                return syntax_node_field(a, "value");
             continue;
         }
-        if (is(a, "list_splat") || is(a, "dictionary_splat"))
+        if (syntax_node_is(a, "list_splat") || syntax_node_is(a, "dictionary_splat"))
             return (TSNode){{0}, NULL, NULL};
         if (pos + c->shift == e->param_index)
             return a;
@@ -600,10 +582,10 @@ TSNode ix_call_arg(const ix_file *xf, const ix_call *c, const ix_entry *e)
 /* Record the calls of the file's functions made in a body (not in nested functions). */
 static void collect_calls(ix_file *xf, ix_scope *s, TSNode n)
 {
-    if (is(n, "function_definition") || is(n, "lambda") || is(n, "lambda_expression") ||
-        is(n, "class_definition"))
+    if (syntax_node_is(n, "function_definition") || syntax_node_is(n, "lambda") || syntax_node_is(n, "lambda_expression") ||
+        syntax_node_is(n, "class_definition"))
         return;
-    if (is(n, "call") || is(n, "call_expression")) {
+    if (syntax_node_is(n, "call") || syntax_node_is(n, "call_expression")) {
         int shift = 0;
         ix_scope *callee = ix_callee(xf, s, n, &shift);
         if (callee) {
@@ -623,28 +605,28 @@ static void collect_calls(ix_file *xf, ix_scope *s, TSNode n)
 static bool lds_view(const ix_file *xf, ix_scope *s, TSNode n)
 {
     for (int guard = 0; guard < 16 && !ts_node_is_null(n); guard++) {
-        if (is(n, "identifier")) {
+        if (syntax_node_is(n, "identifier")) {
             ix_entry *e = ix_resolve_node(xf, s, n, NULL);
             return e && e->lds;
         }
-        if (is(n, "parenthesized_expression") && ts_node_named_child_count(n))
+        if (syntax_node_is(n, "parenthesized_expression") && ts_node_named_child_count(n))
             n = ts_node_named_child(n, 0);
-        else if (is(n, "cast_expression"))
-            n = fld(n, "value");
-        else if (is(n, "attribute"))
-            n = fld(n, "object");
-        else if (is(n, "field_expression") || is(n, "subscript_expression") ||
-                 is(n, "pointer_expression"))
-            n = fld(n, "argument");
-        else if (is(n, "subscript"))
-            n = fld(n, "value");
-        else if (is(n, "binary_expression") || is(n, "binary_operator"))
-            n = fld(n, "left"); /* pointer + offset */
-        else if (is(n, "call") && is(fld(n, "function"), "attribute"))
-            n = fld(fld(n, "function"), "object");
-        else if (is(n, "call_expression") && is(fld(n, "function"), "template_function") &&
-                 ts_node_named_child_count(fld(n, "arguments")))
-            n = ts_node_named_child(fld(n, "arguments"), 0);
+        else if (syntax_node_is(n, "cast_expression"))
+            n = syntax_node_field(n, "value");
+        else if (syntax_node_is(n, "attribute"))
+            n = syntax_node_field(n, "object");
+        else if (syntax_node_is(n, "field_expression") || syntax_node_is(n, "subscript_expression") ||
+                 syntax_node_is(n, "pointer_expression"))
+            n = syntax_node_field(n, "argument");
+        else if (syntax_node_is(n, "subscript"))
+            n = syntax_node_field(n, "value");
+        else if (syntax_node_is(n, "binary_expression") || syntax_node_is(n, "binary_operator"))
+            n = syntax_node_field(n, "left"); /* pointer + offset */
+        else if (syntax_node_is(n, "call") && syntax_node_is(syntax_node_field(n, "function"), "attribute"))
+            n = syntax_node_field(syntax_node_field(n, "function"), "object");
+        else if (syntax_node_is(n, "call_expression") && syntax_node_is(syntax_node_field(n, "function"), "template_function") &&
+                 ts_node_named_child_count(syntax_node_field(n, "arguments")))
+            n = ts_node_named_child(syntax_node_field(n, "arguments"), 0);
         else
             return false;
     }
@@ -698,7 +680,7 @@ void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns, ir_dom
     xf->domain = domain;
     build_top(xf, ts_tree_root_node(d->tree), NULL, fns);
     for (size_t i = 0; i < xf->n; i++) {
-        TSNode body = fld(xf->scopes[i]->fn, "body");
+        TSNode body = syntax_node_field(xf->scopes[i]->fn, "body");
         if (!ts_node_is_null(body))
             collect_calls(xf, xf->scopes[i], body);
     }

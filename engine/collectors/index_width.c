@@ -82,25 +82,6 @@ typedef struct run {
 
 /* --- small tree helpers --------------------------------------------------------------------- */
 
-/* True when n has the given type. */
-static bool is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-/* A named field of n. */
-static TSNode fld(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-/* The operator token of a binary or assignment node ("" when none). */
-static const char *op_of(TSNode n)
-{
-    TSNode o = fld(n, "operator");
-    return ts_node_is_null(o) ? "" : ts_node_type(o);
-}
-
 /* True when the change adds a line in [first, last]. */
 static bool touched(const run *r, int first, int last)
 {
@@ -136,16 +117,16 @@ static char *flat_text(const syntax_doc *d, TSNode n, size_t max)
 static TSNode root_ident(TSNode n)
 {
     for (int guard = 0; guard < 16 && !ts_node_is_null(n); guard++) {
-        if (is(n, "identifier"))
+        if (syntax_node_is(n, "identifier"))
             return n;
-        if (is(n, "attribute"))
-            n = fld(n, "object");
-        else if (is(n, "field_expression") || is(n, "subscript_expression") ||
-                 is(n, "pointer_expression"))
-            n = fld(n, "argument");
-        else if (is(n, "subscript"))
-            n = fld(n, "value");
-        else if (is(n, "parenthesized_expression") && ts_node_named_child_count(n))
+        if (syntax_node_is(n, "attribute"))
+            n = syntax_node_field(n, "object");
+        else if (syntax_node_is(n, "field_expression") || syntax_node_is(n, "subscript_expression") ||
+                 syntax_node_is(n, "pointer_expression"))
+            n = syntax_node_field(n, "argument");
+        else if (syntax_node_is(n, "subscript"))
+            n = syntax_node_field(n, "value");
+        else if (syntax_node_is(n, "parenthesized_expression") && ts_node_named_child_count(n))
             n = ts_node_named_child(n, 0);
         else
             break;
@@ -175,20 +156,20 @@ static bool is_lds(run *r, ix_scope *s, TSNode n)
 static bool is_pointer(run *r, ix_scope *s, TSNode n)
 {
     n = ir_unparen(n);
-    if (is(n, "cast_expression") || is(n, "call_expression")) {
-        TSNode ty = is(n, "cast_expression") ? fld(n, "type") : fld(fld(n, "function"), "arguments");
+    if (syntax_node_is(n, "cast_expression") || syntax_node_is(n, "call_expression")) {
+        TSNode ty = syntax_node_is(n, "cast_expression") ? syntax_node_field(n, "type") : syntax_node_field(syntax_node_field(n, "function"), "arguments");
         if (ts_node_is_null(ty))
             return false;
         char *t = syntax_node_text(r->d, ty);
         bool p = strchr(t, '*') != NULL;
         free(t);
-        return p && !is_lds(r, s, is(n, "cast_expression") ? fld(n, "value") : n);
+        return p && !is_lds(r, s, syntax_node_is(n, "cast_expression") ? syntax_node_field(n, "value") : n);
     }
-    TSNode name = is(n, "identifier") ? n : is(n, "attribute") ? fld(n, "attribute")
-                  : is(n, "field_expression") ? fld(n, "field") : (TSNode){{0}, NULL, NULL};
+    TSNode name = syntax_node_is(n, "identifier") ? n : syntax_node_is(n, "attribute") ? syntax_node_field(n, "attribute")
+                  : syntax_node_is(n, "field_expression") ? syntax_node_field(n, "field") : (TSNode){{0}, NULL, NULL};
     if (ts_node_is_null(name))
         return false;
-    ix_entry *e = is(n, "identifier") ? ix_resolve_node(&r->xf, s, n, NULL) : NULL;
+    ix_entry *e = syntax_node_is(n, "identifier") ? ix_resolve_node(&r->xf, s, n, NULL) : NULL;
     if (e && (e->lds || e->array || e->list))
         return false;
     char *nm = syntax_node_text(r->d, name);
@@ -230,13 +211,13 @@ static bool memory_call(const char *nm)
 static void call_sinks(run *r, ix_scope *s, TSNode call)
 {
     char nm[64];
-    TSNode fn = fld(call, "function");
+    TSNode fn = syntax_node_field(call, "function");
     ir_callee_name(r->d, fn, nm, sizeof nm);
     if (!memory_call(nm))
         return;
     /* Triton/Gluon (`tl.load(ptr)`, `gl.amd...buffer_load(ptr, offsets)`) put the address
      * first; most other stores take the value first */
-    char *recv = is(fn, "attribute") ? syntax_node_text(r->d, fld(fn, "object")) : xstrdup("");
+    char *recv = syntax_node_is(fn, "attribute") ? syntax_node_text(r->d, syntax_node_field(fn, "object")) : xstrdup("");
     bool triton = !strcmp(recv, "tl") || !strcmp(recv, "gl") || !strncmp(recv, "gl.", 3) ||
                   !strncmp(recv, "tl.", 3) || strstr(recv, "triton") != NULL;
     free(recv);
@@ -248,21 +229,21 @@ static void call_sinks(run *r, ix_scope *s, TSNode call)
         from = store ? 1 : 0, to = store ? 3 : 2;
     else if (store)
         from = 1;
-    TSNode args = fld(call, "arguments");
+    TSNode args = syntax_node_field(call, "arguments");
     TSNode picked[16];
     int np = 0, pos = 0;
     for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
         TSNode a = ts_node_named_child(args, i);
-        if (is(a, "comment"))
+        if (syntax_node_is(a, "comment"))
             continue;
-        if (is(a, "keyword_argument")) {
-            char *k = syntax_node_text(r->d, fld(a, "name"));
+        if (syntax_node_is(a, "keyword_argument")) {
+            char *k = syntax_node_text(r->d, syntax_node_field(a, "name"));
             bool want = false;
             for (int j = 0; address_keywords[j]; j++)
                 want |= !strcmp(k, address_keywords[j]);
             free(k);
             if (want && np < 16)
-                picked[np++] = fld(a, "value");
+                picked[np++] = syntax_node_field(a, "value");
             continue;
         }
         if (pos >= from && pos < to && np < 16)
@@ -284,7 +265,7 @@ static void call_sinks(run *r, ix_scope *s, TSNode call)
  * C++ local arrays and shared memory are not global memory. */
 static void subscript_sinks(run *r, ix_scope *s, TSNode n)
 {
-    TSNode obj = fld(n, r->xf.py ? "value" : "argument");
+    TSNode obj = syntax_node_field(n, r->xf.py ? "value" : "argument");
     TSNode id = root_ident(obj);
     if (is_lds(r, s, obj))
         return;
@@ -297,17 +278,17 @@ static void subscript_sinks(run *r, ix_scope *s, TSNode n)
     } else if (r->xf.py) {
         return;
     }
-    TSNode idx = r->xf.py ? n : fld(n, "indices");
+    TSNode idx = r->xf.py ? n : syntax_node_field(n, "indices");
     for (uint32_t i = 0; !ts_node_is_null(idx) && i < ts_node_named_child_count(idx); i++) {
         TSNode c = ts_node_named_child(idx, i);
         if (r->xf.py && ts_node_eq(c, obj))
             continue;
-        if (is(c, "slice") || is(c, "none") || is(c, "ellipsis"))
+        if (syntax_node_is(c, "slice") || syntax_node_is(c, "none") || syntax_node_is(c, "ellipsis"))
             return;
     }
     for (uint32_t i = 0; !ts_node_is_null(idx) && i < ts_node_named_child_count(idx); i++) {
         TSNode c = ts_node_named_child(idx, i);
-        if (!(r->xf.py && ts_node_eq(c, obj)) && !is(c, "comment"))
+        if (!(r->xf.py && ts_node_eq(c, obj)) && !syntax_node_is(c, "comment"))
             add_addr(r, s, c);
     }
 }
@@ -316,10 +297,10 @@ static void subscript_sinks(run *r, ix_scope *s, TSNode n)
 static void sum_terms(TSNode n, TSNode *out, size_t *nout, size_t max)
 {
     n = ir_unparen(n);
-    if ((is(n, "binary_operator") || is(n, "binary_expression")) &&
-        (!strcmp(op_of(n), "+") || !strcmp(op_of(n), "-"))) {
-        sum_terms(fld(n, "left"), out, nout, max);
-        sum_terms(fld(n, "right"), out, nout, max);
+    if ((syntax_node_is(n, "binary_operator") || syntax_node_is(n, "binary_expression")) &&
+        (!strcmp(syntax_node_operator(n), "+") || !strcmp(syntax_node_operator(n), "-"))) {
+        sum_terms(syntax_node_field(n, "left"), out, nout, max);
+        sum_terms(syntax_node_field(n, "right"), out, nout, max);
     } else if (*nout < max) {
         out[(*nout)++] = n;
     }
@@ -329,10 +310,10 @@ static void sum_terms(TSNode n, TSNode *out, size_t *nout, size_t max)
 static void pointer_sinks(run *r, ix_scope *s, TSNode n)
 {
     TSNode parent = ts_node_parent(n);
-    while (is(parent, "parenthesized_expression"))
+    while (syntax_node_is(parent, "parenthesized_expression"))
         parent = ts_node_parent(parent);
-    if ((is(parent, "binary_operator") || is(parent, "binary_expression")) &&
-        (!strcmp(op_of(parent), "+") || !strcmp(op_of(parent), "-")))
+    if ((syntax_node_is(parent, "binary_operator") || syntax_node_is(parent, "binary_expression")) &&
+        (!strcmp(syntax_node_operator(parent), "+") || !strcmp(syntax_node_operator(parent), "-")))
         return; /* not the top of the chain */
     TSNode terms[32];
     size_t nt = 0;
@@ -359,12 +340,12 @@ static void find_sinks(run *r, ix_scope *s, TSNode n)
     } else if (!strcmp(t, "subscript") || !strcmp(t, "subscript_expression")) {
         subscript_sinks(r, s, n);
     } else if ((!strcmp(t, "binary_operator") || !strcmp(t, "binary_expression")) &&
-               (!strcmp(op_of(n), "+") || !strcmp(op_of(n), "-"))) {
+               (!strcmp(syntax_node_operator(n), "+") || !strcmp(syntax_node_operator(n), "-"))) {
         pointer_sinks(r, s, n);
     } else if ((!strcmp(t, "augmented_assignment") || !strcmp(t, "assignment_expression")) &&
-               (!strcmp(op_of(n), "+=") || !strcmp(op_of(n), "-="))) {
-        if (is_pointer(r, s, fld(n, "left")))
-            add_addr(r, s, fld(n, "right"));
+               (!strcmp(syntax_node_operator(n), "+=") || !strcmp(syntax_node_operator(n), "-="))) {
+        if (is_pointer(r, s, syntax_node_field(n, "left")))
+            add_addr(r, s, syntax_node_field(n, "right"));
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
         find_sinks(r, s, ts_node_named_child(n, i));
@@ -384,16 +365,16 @@ static bool has_addr(const run *r, TSNode n)
 /* Record the returned expressions of a function body as addresses (not nested functions). */
 static void return_addrs(run *r, ix_scope *s, TSNode n)
 {
-    if (is(n, "function_definition") || is(n, "lambda") || is(n, "lambda_expression") ||
-        is(n, "class_definition"))
+    if (syntax_node_is(n, "function_definition") || syntax_node_is(n, "lambda") || syntax_node_is(n, "lambda_expression") ||
+        syntax_node_is(n, "class_definition"))
         return;
-    if (is(n, "return_statement")) {
+    if (syntax_node_is(n, "return_statement")) {
         /* a returned offset is an address; a returned element (`return s[i]`) is a value,
          * whose own subscript is judged where it is */
         for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
             TSNode v = ir_unparen(ts_node_named_child(n, i));
-            if (is(v, "subscript") || is(v, "subscript_expression") ||
-                is(v, "pointer_expression"))
+            if (syntax_node_is(v, "subscript") || syntax_node_is(v, "subscript_expression") ||
+                syntax_node_is(v, "pointer_expression"))
                 continue;
             if (!has_addr(r, ts_node_named_child(n, i)))
                 add_addr(r, s, ts_node_named_child(n, i));
@@ -410,7 +391,7 @@ static bool mark_feeding(run *r, ix_scope *s, TSNode n)
 {
     if (ts_node_is_null(n))
         return false;
-    if (is(n, "identifier")) {
+    if (syntax_node_is(n, "identifier")) {
         ix_entry *e = ix_resolve_node(&r->xf, s, n, NULL);
         if (e && !e->feeding) {
             e->feeding = true;
@@ -418,19 +399,19 @@ static bool mark_feeding(run *r, ix_scope *s, TSNode n)
         }
         return false;
     }
-    if (is(n, "attribute"))
-        return mark_feeding(r, s, fld(n, "object"));
-    if (is(n, "keyword_argument"))
-        return mark_feeding(r, s, fld(n, "value"));
-    if (is(n, "function_definition") || is(n, "lambda") || is(n, "lambda_expression"))
+    if (syntax_node_is(n, "attribute"))
+        return mark_feeding(r, s, syntax_node_field(n, "object"));
+    if (syntax_node_is(n, "keyword_argument"))
+        return mark_feeding(r, s, syntax_node_field(n, "value"));
+    if (syntax_node_is(n, "function_definition") || syntax_node_is(n, "lambda") || syntax_node_is(n, "lambda_expression"))
         return false;
     bool grew = false;
-    if (is(n, "call") || is(n, "call_expression")) {
+    if (syntax_node_is(n, "call") || syntax_node_is(n, "call_expression")) {
         ix_scope *callee = ix_callee(&r->xf, s, n, NULL);
         if (callee && !callee->returns_feed && !ir_name_says_lds(callee->fname)) {
             callee->returns_feed = grew = true;
             size_t before = r->naddrs;
-            return_addrs(r, callee, fld(callee->fn, "body"));
+            return_addrs(r, callee, syntax_node_field(callee->fn, "body"));
             for (size_t i = before; i < r->naddrs; i++)
                 mark_feeding(r, callee, r->addrs[i].n);
         }
@@ -490,8 +471,8 @@ static void factors(TSNode n, TSNode *out, size_t *nout, size_t max)
 {
     n = ir_unparen(n);
     if (ir_is_product(n)) {
-        factors(fld(n, "left"), out, nout, max);
-        factors(fld(n, "right"), out, nout, max);
+        factors(syntax_node_field(n, "left"), out, nout, max);
+        factors(syntax_node_field(n, "right"), out, nout, max);
     } else if (*nout < max) {
         out[(*nout)++] = n;
     }
@@ -521,7 +502,7 @@ static void describe(run *r, strbuf *sb, const char *text, const ir_val *v)
 /* True when the subtree n of scope s names entry e. */
 static bool names_entry(const run *r, ix_scope *s, TSNode n, const ix_entry *e)
 {
-    if (is(n, "identifier"))
+    if (syntax_node_is(n, "identifier"))
         return ix_resolve_node(&r->xf, s, n, NULL) == e;
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
         if (names_entry(r, s, ts_node_named_child(n, i), e))
@@ -608,7 +589,7 @@ static void add_cand(run *r, ix_scope *s, TSNode n, const ir_val *v)
     if (mv.key_end) {
         TSNode k = syntax_node_at(r->d, mv.key_start, mv.key_end);
         c->key = flat_text(r->d, k, 60);
-        ix_entry *e = is(k, "identifier") ? ix_resolve_node(&r->xf, s, k, NULL) : NULL;
+        ix_entry *e = syntax_node_is(k, "identifier") ? ix_resolve_node(&r->xf, s, k, NULL) : NULL;
         c->key_line = e ? e->line : 0;
     } else {
         c->key = flat_text(r->d, fs[main], 60);
@@ -721,14 +702,14 @@ static bool times_tile_size(run *r, ix_scope *s, TSNode n, const ir_val *v)
 static int stored_bound(const run *r, TSNode n)
 {
     TSNode p = ts_node_parent(n), name = {{0}, NULL, NULL};
-    while (is(p, "parenthesized_expression"))
+    while (syntax_node_is(p, "parenthesized_expression"))
         n = p, p = ts_node_parent(p);
-    if ((is(p, "assignment") || is(p, "assignment_expression")) &&
-        ts_node_eq(fld(p, "right"), n) && (is(p, "assignment") || !strcmp(op_of(p), "=")))
-        name = fld(p, "left");
-    else if (is(p, "init_declarator") && ts_node_eq(fld(p, "value"), n))
-        name = fld(p, "declarator");
-    if (!is(name, "identifier"))
+    if ((syntax_node_is(p, "assignment") || syntax_node_is(p, "assignment_expression")) &&
+        ts_node_eq(syntax_node_field(p, "right"), n) && (syntax_node_is(p, "assignment") || !strcmp(syntax_node_operator(p), "=")))
+        name = syntax_node_field(p, "left");
+    else if (syntax_node_is(p, "init_declarator") && ts_node_eq(syntax_node_field(p, "value"), n))
+        name = syntax_node_field(p, "declarator");
+    if (!syntax_node_is(name, "identifier"))
         return 64;
     char *nm = syntax_node_text(r->d, name);
     ir_name cls;
@@ -746,7 +727,7 @@ static void check_chain(run *r, ix_scope *s, TSNode n)
     if (v.nonint || v.grid)
         return; /* not an integer offset; a grid-stride step, bounded by its loop's total */
     if (v.wide) {
-        TSNode sides[2] = {ir_unparen(fld(n, "left")), ir_unparen(fld(n, "right"))};
+        TSNode sides[2] = {ir_unparen(syntax_node_field(n, "left")), ir_unparen(syntax_node_field(n, "right"))};
         for (int i = 0; i < 2; i++)
             if (ir_is_product(sides[i]))
                 check_chain(r, s, sides[i]);
@@ -780,8 +761,8 @@ static void check_chain(run *r, ix_scope *s, TSNode n)
 /* Look for the outermost products in an expression. */
 static void scan(run *r, ix_scope *s, TSNode n)
 {
-    if (ts_node_is_null(n) || is(n, "function_definition") || is(n, "lambda") ||
-        is(n, "lambda_expression"))
+    if (ts_node_is_null(n) || syntax_node_is(n, "function_definition") || syntax_node_is(n, "lambda") ||
+        syntax_node_is(n, "lambda_expression"))
         return;
     if (!touched(r, syntax_node_line(n), syntax_node_end_line(n)))
         return;
@@ -798,11 +779,11 @@ static void scan(run *r, ix_scope *s, TSNode n)
  * size counts elements of a 32-bit buffer record, not an offset. */
 static TSNode address_part(const run *r, TSNode value)
 {
-    if (r->xf.py || !is(value, "call_expression"))
+    if (r->xf.py || !syntax_node_is(value, "call_expression"))
         return value;
     char nm[64];
-    ir_callee_name(r->d, fld(value, "function"), nm, sizeof nm);
-    TSNode args = fld(value, "arguments");
+    ir_callee_name(r->d, syntax_node_field(value, "function"), nm, sizeof nm);
+    TSNode args = syntax_node_field(value, "arguments");
     if ((strstr(nm, "gmem") || strstr(nm, "buffer_resource") || strstr(nm, "make_buffer")) &&
         !ts_node_is_null(args) && ts_node_named_child_count(args))
         return ts_node_named_child(args, 0);
@@ -948,7 +929,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **w
     for (size_t i = 0; i < r->xf.n; i++) {
         ix_scope *s = r->xf.scopes[i];
         if (s->device && touched(r, s->first_line, s->last_line))
-            find_sinks(r, s, fld(s->fn, "body"));
+            find_sinks(r, s, syntax_node_field(s->fn, "body"));
     }
     propagate_feeding(r);
     for (size_t i = 0; i < r->xf.n; i++) {

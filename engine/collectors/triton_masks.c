@@ -34,18 +34,6 @@
 
 /* --- small tree helpers ------------------------------------------------------------------- */
 
-/* True when n has the given type. */
-static bool is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-/* A named field of n. */
-static TSNode fld(TSNode n, const char *name)
-{
-    return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
 /* True when the node's text equals s. */
 static bool text_is(const syntax_doc *d, TSNode n, const char *s)
 {
@@ -56,11 +44,11 @@ static bool text_is(const syntax_doc *d, TSNode n, const char *s)
 /* The last dotted component of a call's callee ("arange" for tl.arange), as a new string. */
 static char *callee_name(const syntax_doc *d, TSNode call)
 {
-    TSNode fn = fld(call, "function");
+    TSNode fn = syntax_node_field(call, "function");
     if (ts_node_is_null(fn))
         return xstrdup("");
-    if (is(fn, "attribute")) {
-        TSNode a = fld(fn, "attribute");
+    if (syntax_node_is(fn, "attribute")) {
+        TSNode a = syntax_node_field(fn, "attribute");
         return ts_node_is_null(a) ? xstrdup("") : syntax_node_text(d, a);
     }
     return syntax_node_text(d, fn);
@@ -131,9 +119,9 @@ static void add_assign(const syntax_doc *d, fn_info *fi, TSNode target, TSNode v
     a->in_loop = false;
     for (TSNode p = ts_node_parent(target); !ts_node_is_null(p) && !a->in_loop;
          p = ts_node_parent(p)) {
-        if (is(p, "function_definition"))
+        if (syntax_node_is(p, "function_definition"))
             break;
-        a->in_loop = is(p, "for_statement") || is(p, "while_statement");
+        a->in_loop = syntax_node_is(p, "for_statement") || syntax_node_is(p, "while_statement");
     }
 }
 
@@ -143,11 +131,11 @@ static void add_assign(const syntax_doc *d, fn_info *fi, TSNode target, TSNode v
 static void add_unpacked(const syntax_doc *d, fn_info *fi, TSNode left, TSNode right, int line)
 {
     uint32_t nl = ts_node_named_child_count(left);
-    bool pairwise = (is(right, "expression_list") || is(right, "tuple")) &&
+    bool pairwise = (syntax_node_is(right, "expression_list") || syntax_node_is(right, "tuple")) &&
                     ts_node_named_child_count(right) == nl;
     for (uint32_t i = 0; i < nl; i++) {
         TSNode t = ts_node_named_child(left, i);
-        if (is(t, "identifier"))
+        if (syntax_node_is(t, "identifier"))
             add_assign(d, fi, t, pairwise ? ts_node_named_child(right, i) : right, line, false);
     }
 }
@@ -159,15 +147,15 @@ static void collect_assigns(const syntax_doc *d, TSNode n, fn_info *fi)
     if (strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0)
         return;
     if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0) {
-        TSNode left = fld(n, "left"), right = fld(n, "right");
+        TSNode left = syntax_node_field(n, "left"), right = syntax_node_field(n, "right");
         bool aug = strcmp(t, "augmented_assignment") == 0;
-        if (is(left, "identifier") && !ts_node_is_null(right))
+        if (syntax_node_is(left, "identifier") && !ts_node_is_null(right))
             add_assign(d, fi, left, right, syntax_node_line(n), aug);
-        else if ((is(left, "pattern_list") || is(left, "tuple_pattern")) && !ts_node_is_null(right))
+        else if ((syntax_node_is(left, "pattern_list") || syntax_node_is(left, "tuple_pattern")) && !ts_node_is_null(right))
             add_unpacked(d, fi, left, right, syntax_node_line(n));
     } else if (strcmp(t, "for_statement") == 0) {
-        TSNode left = fld(n, "left"), right = fld(n, "right");
-        if (is(left, "identifier")) {
+        TSNode left = syntax_node_field(n, "left"), right = syntax_node_field(n, "right");
+        if (syntax_node_is(left, "identifier")) {
             char *nm = syntax_node_text(d, left);
             strset_add(&fi->loopvars, nm);
             assign *lp = ARRAY_PUSH(fi->loops, fi->nloops, fi->loopcap);
@@ -191,21 +179,21 @@ static void fn_info_build(const syntax_doc *d, TSNode fn, fn_info *fi)
     fi->node = fn;
     if (ts_node_is_null(fn))
         return;
-    TSNode ps = fld(fn, "parameters");
+    TSNode ps = syntax_node_field(fn, "parameters");
     for (uint32_t i = 0; !ts_node_is_null(ps) && i < ts_node_named_child_count(ps); i++) {
         TSNode p = ts_node_named_child(ps, i), name = {0}, type = {0};
-        if (is(p, "identifier")) {
+        if (syntax_node_is(p, "identifier")) {
             name = p;
-        } else if (is(p, "default_parameter") || is(p, "typed_default_parameter")) {
-            name = fld(p, "name");
-            type = fld(p, "type");
-        } else if (is(p, "typed_parameter")) {
-            type = fld(p, "type");
+        } else if (syntax_node_is(p, "default_parameter") || syntax_node_is(p, "typed_default_parameter")) {
+            name = syntax_node_field(p, "name");
+            type = syntax_node_field(p, "type");
+        } else if (syntax_node_is(p, "typed_parameter")) {
+            type = syntax_node_field(p, "type");
             for (uint32_t k = 0; k < ts_node_named_child_count(p); k++)
-                if (is(ts_node_named_child(p, k), "identifier"))
+                if (syntax_node_is(ts_node_named_child(p, k), "identifier"))
                     name = ts_node_named_child(p, k);
         }
-        if (!is(name, "identifier"))
+        if (!syntax_node_is(name, "identifier"))
             continue;
         char *nm = syntax_node_text(d, name);
         strset_add(&fi->params, nm);
@@ -213,7 +201,7 @@ static void fn_info_build(const syntax_doc *d, TSNode fn, fn_info *fi)
             strset_add(&fi->consts, nm);
         free(nm);
     }
-    TSNode body = fld(fn, "body");
+    TSNode body = syntax_node_field(fn, "body");
     if (!ts_node_is_null(body))
         collect_assigns(d, body, fi);
     /* locals whose every assignment is compile-time (an arange of constexprs counts) */
@@ -236,8 +224,8 @@ static void fn_info_build(const syntax_doc *d, TSNode fn, fn_info *fi)
      * variable steps over a constexpr extent (a conv window, a fixed split), not a runtime
      * axis */
     for (size_t i = 0; i < fi->nloops; i++) {
-        TSNode it = fi->loops[i].value, args = is(it, "call") ? fld(it, "arguments") : it;
-        if (ts_node_is_null(args) || !is(it, "call") || !compile_time(d, args, fi))
+        TSNode it = fi->loops[i].value, args = syntax_node_is(it, "call") ? syntax_node_field(it, "arguments") : it;
+        if (ts_node_is_null(args) || !syntax_node_is(it, "call") || !compile_time(d, args, fi))
             strset_add(&fi->runtime_loopvars, fi->loops[i].name);
     }
 }
@@ -246,23 +234,23 @@ static void fn_info_build(const syntax_doc *d, TSNode fn, fn_info *fi)
  * it is an arange of compile-time bounds (program_id and loads are runtime). */
 static bool compile_time(const syntax_doc *d, TSNode n, const fn_info *fi)
 {
-    if (is(n, "call")) {
+    if (syntax_node_is(n, "call")) {
         char *c = callee_name(d, n);
         bool ar = strcmp(c, "arange") == 0;
         free(c);
-        TSNode args = fld(n, "arguments");
+        TSNode args = syntax_node_field(n, "arguments");
         return ar && (ts_node_is_null(args) || compile_time(d, args, fi));
     }
-    if (is(n, "attribute"))
+    if (syntax_node_is(n, "attribute"))
         return true; /* tl.float32, x.dtype: not an offset */
-    if (is(n, "identifier")) {
+    if (syntax_node_is(n, "identifier")) {
         char *t = syntax_node_text(d, n);
         bool c = strset_has(&fi->consts, t);
         free(t);
         return c;
     }
-    if (is(n, "keyword_argument")) {
-        TSNode v = fld(n, "value");
+    if (syntax_node_is(n, "keyword_argument")) {
+        TSNode v = syntax_node_field(n, "value");
         return ts_node_is_null(v) || compile_time(d, v, fi);
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
@@ -292,28 +280,28 @@ static bool is_load_call(const syntax_doc *d, TSNode n)
 /* Add the identifiers of n that are locals (their assigned values), recursively. */
 static void expand_names(const syntax_doc *d, TSNode n, const fn_info *fi, expansion *ex)
 {
-    if (is(n, "attribute")) {
-        expand_names(d, fld(n, "object"), fi, ex);
+    if (syntax_node_is(n, "attribute")) {
+        expand_names(d, syntax_node_field(n, "object"), fi, ex);
         return;
     }
-    if (is(n, "call")) {
+    if (syntax_node_is(n, "call")) {
         if (is_load_call(d, n))
             return; /* a loaded value is data: how its own address was formed is not ours */
-        TSNode fn = fld(n, "function");
-        if (is(fn, "attribute"))
-            expand_names(d, fld(fn, "object"), fi, ex);
-        TSNode args = fld(n, "arguments");
+        TSNode fn = syntax_node_field(n, "function");
+        if (syntax_node_is(fn, "attribute"))
+            expand_names(d, syntax_node_field(fn, "object"), fi, ex);
+        TSNode args = syntax_node_field(n, "arguments");
         if (!ts_node_is_null(args))
             expand_names(d, args, fi, ex);
         return;
     }
-    if (is(n, "keyword_argument")) {
-        TSNode v = fld(n, "value");
+    if (syntax_node_is(n, "keyword_argument")) {
+        TSNode v = syntax_node_field(n, "value");
         if (!ts_node_is_null(v))
             expand_names(d, v, fi, ex);
         return;
     }
-    if (is(n, "identifier")) {
+    if (syntax_node_is(n, "identifier")) {
         char *nm = syntax_node_text(d, n);
         if (!strset_add(&ex->seen, nm)) {
             free(nm);
@@ -343,28 +331,28 @@ typedef struct offs_facts {
  * name assigned one. */
 static bool arange_like(const syntax_doc *d, TSNode n, const fn_info *fi, int depth)
 {
-    while (is(n, "subscript") || is(n, "parenthesized_expression"))
-        n = is(n, "subscript") ? fld(n, "value") : ts_node_named_child(n, 0);
-    if (is(n, "call")) {
+    while (syntax_node_is(n, "subscript") || syntax_node_is(n, "parenthesized_expression"))
+        n = syntax_node_is(n, "subscript") ? syntax_node_field(n, "value") : ts_node_named_child(n, 0);
+    if (syntax_node_is(n, "call")) {
         char *c = callee_name(d, n);
         bool ar = strcmp(c, "arange") == 0;
         free(c);
-        TSNode fn = fld(n, "function");
+        TSNode fn = syntax_node_field(n, "function");
         /* offs.to(tl.int64) is still offs */
-        if (!ar && is(fn, "attribute") && depth < 8)
-            ar = arange_like(d, fld(fn, "object"), fi, depth + 1);
+        if (!ar && syntax_node_is(fn, "attribute") && depth < 8)
+            ar = arange_like(d, syntax_node_field(fn, "object"), fi, depth + 1);
         return ar;
     }
-    if (is(n, "argument_list") && depth < 8) {
+    if (syntax_node_is(n, "argument_list") && depth < 8) {
         for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
             if (arange_like(d, ts_node_named_child(n, i), fi, depth + 1))
                 return true;
         return false;
     }
-    if (is(n, "binary_operator") && depth < 8)
-        return arange_like(d, fld(n, "left"), fi, depth + 1) ||
-               arange_like(d, fld(n, "right"), fi, depth + 1);
-    if (is(n, "identifier") && depth < 8) {
+    if (syntax_node_is(n, "binary_operator") && depth < 8)
+        return arange_like(d, syntax_node_field(n, "left"), fi, depth + 1) ||
+               arange_like(d, syntax_node_field(n, "right"), fi, depth + 1);
+    if (syntax_node_is(n, "identifier") && depth < 8) {
         for (size_t i = 0; i < fi->nas; i++)
             if (text_is(d, n, fi->as[i].name) && arange_like(d, fi->as[i].value, fi, depth + 1))
                 return true;
@@ -375,7 +363,7 @@ static bool arange_like(const syntax_doc *d, TSNode n, const fn_info *fi, int de
 /* True when n mentions the variable of a loop with a run-time trip count. */
 static bool is_loopvar(const syntax_doc *d, TSNode n, const fn_info *fi)
 {
-    if (is(n, "identifier")) {
+    if (syntax_node_is(n, "identifier")) {
         char *t = syntax_node_text(d, n);
         bool lv = strset_has(&fi->runtime_loopvars, t);
         free(t);
@@ -412,26 +400,26 @@ static bool block_size_name(const syntax_doc *d, TSNode id)
  * a stride or a dimension (`(bos + t) * stride_tok`) steps whole rows instead. */
 static bool slides(const syntax_doc *d, TSNode n, const fn_info *fi)
 {
-    while (is(n, "parenthesized_expression"))
+    while (syntax_node_is(n, "parenthesized_expression"))
         n = ts_node_named_child(n, 0);
-    if (is(n, "identifier"))
+    if (syntax_node_is(n, "identifier"))
         return is_loopvar(d, n, fi);
-    if (!is(n, "binary_operator"))
+    if (!syntax_node_is(n, "binary_operator"))
         return false;
-    TSNode o = fld(n, "operator"), l = fld(n, "left"), r = fld(n, "right");
+    TSNode o = syntax_node_field(n, "operator"), l = syntax_node_field(n, "left"), r = syntax_node_field(n, "right");
     const char *op = ts_node_is_null(o) ? "" : ts_node_type(o);
     if (strcmp(op, "+") == 0 || strcmp(op, "-") == 0)
         return slides(d, l, fi) || slides(d, r, fi);
     if (strcmp(op, "*") == 0)
-        return (is(l, "identifier") && block_size_name(d, l) && slides(d, r, fi)) ||
-               (is(r, "identifier") && block_size_name(d, r) && slides(d, l, fi));
+        return (syntax_node_is(l, "identifier") && block_size_name(d, l) && slides(d, r, fi)) ||
+               (syntax_node_is(r, "identifier") && block_size_name(d, r) && slides(d, l, fi));
     return false;
 }
 
 /* Gather facts about the offsets in one expression node (recursively). */
 static void facts_of(const syntax_doc *d, TSNode n, const fn_info *fi, offs_facts *of)
 {
-    if (is(n, "call")) {
+    if (syntax_node_is(n, "call")) {
         char *c = callee_name(d, n);
         bool load = strcmp(c, "load") == 0;
         if (strcmp(c, "arange") == 0) {
@@ -440,16 +428,16 @@ static void facts_of(const syntax_doc *d, TSNode n, const fn_info *fi, offs_fact
                    strcmp(c, "make_tensor_descriptor") == 0) {
             of->block_ptr = true;
         } else if ((strcmp(c, "minimum") == 0 || strcmp(c, "clamp") == 0) &&
-                   arange_like(d, fld(n, "arguments"), fi, 0)) {
+                   arange_like(d, syntax_node_field(n, "arguments"), fi, 0)) {
             of->clamped = true;
         }
         free(c);
         if (load)
             return; /* a gathered index is data; its own address is another access */
-    } else if (is(n, "binary_operator")) {
-        TSNode o = fld(n, "operator");
+    } else if (syntax_node_is(n, "binary_operator")) {
+        TSNode o = syntax_node_field(n, "operator");
         const char *op = ts_node_is_null(o) ? "" : ts_node_type(o);
-        TSNode l = fld(n, "left"), r = fld(n, "right");
+        TSNode l = syntax_node_field(n, "left"), r = syntax_node_field(n, "right");
         /* a wrap or clamp of the arange offsets themselves; `% n` in a program-id swizzle
          * does not bound the tile built from it */
         if (strcmp(op, "%") == 0 && arange_like(d, l, fi, 0))
@@ -459,8 +447,8 @@ static void facts_of(const syntax_doc *d, TSNode n, const fn_info *fi, offs_fact
              * constexpr that is a dimension (`i_h * K` with K the head size) steps over whole
              * rows or heads, which the tensor holds a whole number of: no tiling. */
             bool lc = compile_time(d, l, fi), rc = compile_time(d, r, fi);
-            bool lblock = is(l, "identifier") && lc && block_size_name(d, l);
-            bool rblock = is(r, "identifier") && rc && block_size_name(d, r);
+            bool lblock = syntax_node_is(l, "identifier") && lc && block_size_name(d, l);
+            bool rblock = syntax_node_is(r, "identifier") && rc && block_size_name(d, r);
             if ((lblock && !rc) || (rblock && !lc))
                 of->tiled = true;
         }
@@ -484,9 +472,9 @@ static bool constexpr_branch(const syntax_doc *d, TSNode call, const fn_info *fi
     for (TSNode p = ts_node_parent(call); !ts_node_is_null(p) && !ts_node_eq(p, fi->node);
          p = ts_node_parent(p)) {
         TSNode c = {0};
-        if (is(p, "if_statement") || is(p, "elif_clause"))
-            c = fld(p, "condition");
-        else if (is(p, "conditional_expression") && ts_node_named_child_count(p) == 3)
+        if (syntax_node_is(p, "if_statement") || syntax_node_is(p, "elif_clause"))
+            c = syntax_node_field(p, "condition");
+        else if (syntax_node_is(p, "conditional_expression") && ts_node_named_child_count(p) == 3)
             c = ts_node_named_child(p, 1);
         if (ts_node_is_null(c) || (ts_node_start_byte(call) >= ts_node_start_byte(c) &&
                                    ts_node_end_byte(call) <= ts_node_end_byte(c)))
@@ -499,14 +487,14 @@ static bool constexpr_branch(const syntax_doc *d, TSNode call, const fn_info *fi
         stack[sp++] = c;
         while (sp && ok) {
             TSNode x = stack[--sp];
-            if (is(x, "identifier")) {
+            if (syntax_node_is(x, "identifier")) {
                 char *t = syntax_node_text(d, x);
                 ok = strset_has(&fi->consts, t) && strset_has(&fi->params, t);
                 any = true;
                 free(t);
                 continue;
             }
-            if (is(x, "call") || is(x, "attribute") || is(x, "subscript"))
+            if (syntax_node_is(x, "call") || syntax_node_is(x, "attribute") || syntax_node_is(x, "subscript"))
                 ok = false;
             for (uint32_t i = 0; i < ts_node_named_child_count(x) && sp < 64; i++)
                 stack[sp++] = ts_node_named_child(x, i);
@@ -522,7 +510,7 @@ static bool constexpr_branch(const syntax_doc *d, TSNode call, const fn_info *fi
 /* True when the subtree mentions a constexpr whose name is a block size. */
 static bool mentions_block_size(const syntax_doc *d, TSNode n, const fn_info *fi)
 {
-    if (is(n, "identifier")) {
+    if (syntax_node_is(n, "identifier")) {
         char *t = syntax_node_text(d, n);
         bool c = strset_has(&fi->consts, t);
         free(t);
@@ -539,7 +527,7 @@ static bool mentions_block_size(const syntax_doc *d, TSNode n, const fn_info *fi
  * local it names (`is_full = ...; if is_full and not PADDED:`). */
 static bool full_tile_cond(const syntax_doc *d, TSNode n, const fn_info *fi, int depth)
 {
-    if (is(n, "comparison_operator")) {
+    if (syntax_node_is(n, "comparison_operator")) {
         bool ordering = false;
         for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
             const char *t = ts_node_type(ts_node_child(n, i));
@@ -549,14 +537,14 @@ static bool full_tile_cond(const syntax_doc *d, TSNode n, const fn_info *fi, int
         if (ordering && mentions_block_size(d, n, fi))
             return true;
     }
-    if (is(n, "identifier") && depth < 3) {
+    if (syntax_node_is(n, "identifier") && depth < 3) {
         for (size_t i = 0; i < fi->nas; i++)
             if (!fi->as[i].augmented && text_is(d, n, fi->as[i].name) &&
                 full_tile_cond(d, fi->as[i].value, fi, depth + 1))
                 return true;
         return false;
     }
-    if (is(n, "call"))
+    if (syntax_node_is(n, "call"))
         return false;
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
         if (full_tile_cond(d, ts_node_named_child(n, i), fi, depth))
@@ -571,9 +559,9 @@ static bool full_tile_branch(const syntax_doc *d, TSNode call, const fn_info *fi
     TSNode child = call;
     for (TSNode p = ts_node_parent(call); !ts_node_is_null(p) && !ts_node_eq(p, fi->node);
          child = p, p = ts_node_parent(p)) {
-        if (!is(p, "if_statement"))
+        if (!syntax_node_is(p, "if_statement"))
             continue;
-        TSNode body = fld(p, "consequence"), c = fld(p, "condition");
+        TSNode body = syntax_node_field(p, "consequence"), c = syntax_node_field(p, "condition");
         if (!ts_node_is_null(body) && ts_node_eq(body, child) && !ts_node_is_null(c) &&
             full_tile_cond(d, c, fi, 0))
             return true;
@@ -602,7 +590,7 @@ static TSNode call_node(const syntax_doc *d, const syn_call *c)
     size_t s = syntax_line_start(d, c->line) + (size_t)c->col;
     size_t e = syntax_line_start(d, c->end_line) + (size_t)c->end_col;
     TSNode n = syntax_node_at(d, s, e);
-    while (!ts_node_is_null(n) && !is(n, "call"))
+    while (!ts_node_is_null(n) && !syntax_node_is(n, "call"))
         n = ts_node_parent(n);
     return n;
 }
@@ -611,7 +599,7 @@ static TSNode call_node(const syntax_doc *d, const syn_call *c)
 static TSNode enclosing_def(TSNode n)
 {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
-        if (is(p, "function_definition"))
+        if (syntax_node_is(p, "function_definition"))
             return p;
     TSNode none = {0};
     return none;
@@ -630,7 +618,7 @@ static bool scan_uses(const syntax_doc *d, TSNode n, const char *name, int depth
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
         if (scan_uses(d, ts_node_named_child(n, i), name, depth, red, redname, body))
             return true;
-    if (is(n, "call")) {
+    if (syntax_node_is(n, "call")) {
         char *c = callee_name(d, n);
         bool reduce = strcmp(c, "max") == 0 || strcmp(c, "min") == 0 ||
                       strcmp(c, "argmax") == 0 || strcmp(c, "argmin") == 0 ||
@@ -641,19 +629,19 @@ static bool scan_uses(const syntax_doc *d, TSNode n, const char *name, int depth
             return false;
         }
         if (reduce) {
-            TSNode args = fld(n, "arguments");
+            TSNode args = syntax_node_field(n, "arguments");
             TSNode stack[64];
             size_t sp = 0;
             if (!ts_node_is_null(args))
                 stack[sp++] = args;
             while (sp) {
                 TSNode x = stack[--sp];
-                if (is(x, "identifier") && text_is(d, x, name)) {
+                if (syntax_node_is(x, "identifier") && text_is(d, x, name)) {
                     *red = syntax_node_line(n);
                     *redname = c;
                     return true;
                 }
-                if (is(x, "call")) {
+                if (syntax_node_is(x, "call")) {
                     char *cc = callee_name(d, x);
                     bool w = strcmp(cc, "where") == 0;
                     free(cc);
@@ -666,9 +654,9 @@ static bool scan_uses(const syntax_doc *d, TSNode n, const char *name, int depth
         }
         free(c);
     }
-    if (is(n, "assignment") && depth < 6) {
-        TSNode left = fld(n, "left"), right = fld(n, "right");
-        if (is(left, "identifier") && !ts_node_is_null(right) && !text_is(d, left, name)) {
+    if (syntax_node_is(n, "assignment") && depth < 6) {
+        TSNode left = syntax_node_field(n, "left"), right = syntax_node_field(n, "right");
+        if (syntax_node_is(left, "identifier") && !ts_node_is_null(right) && !text_is(d, left, name)) {
             /* a local computed from the value (not through tl.where) carries it on */
             bool uses = false, where = false;
             TSNode stack[64];
@@ -676,9 +664,9 @@ static bool scan_uses(const syntax_doc *d, TSNode n, const char *name, int depth
             stack[sp++] = right;
             while (sp) {
                 TSNode x = stack[--sp];
-                if (is(x, "identifier") && text_is(d, x, name))
+                if (syntax_node_is(x, "identifier") && text_is(d, x, name))
                     uses = true;
-                if (is(x, "call")) {
+                if (syntax_node_is(x, "call")) {
                     char *cc = callee_name(d, x);
                     where |= strcmp(cc, "where") == 0;
                     free(cc);
@@ -709,17 +697,17 @@ static bool reaches_reduction(const syntax_doc *d, TSNode body, const char *name
  * are replaced before the reduction reads them. */
 static bool neutralised(const syntax_doc *d, TSNode n, const char *name, int from, int to)
 {
-    if (is(n, "assignment")) {
-        TSNode left = fld(n, "left"), right = fld(n, "right");
+    if (syntax_node_is(n, "assignment")) {
+        TSNode left = syntax_node_field(n, "left"), right = syntax_node_field(n, "right");
         int line = syntax_node_line(n);
-        if (is(left, "identifier") && text_is(d, left, name) && line > from && line <= to &&
+        if (syntax_node_is(left, "identifier") && text_is(d, left, name) && line > from && line <= to &&
             !ts_node_is_null(right)) {
             TSNode stack[64];
             size_t sp = 0;
             stack[sp++] = right;
             while (sp) {
                 TSNode x = stack[--sp];
-                if (is(x, "call")) {
+                if (syntax_node_is(x, "call")) {
                     char *c = callee_name(d, x);
                     bool w = strcmp(c, "where") == 0;
                     free(c);
@@ -846,16 +834,16 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
     if (load && mask && !arg_of(c, "other", 2) && !ts_node_is_null(fi.node)) {
         /* where does the loaded value go? */
         TSNode p = ts_node_parent(call);
-        while (is(p, "call") || is(p, "attribute") || is(p, "argument_list") ||
-               is(p, "parenthesized_expression") || is(p, "binary_operator"))
+        while (syntax_node_is(p, "call") || syntax_node_is(p, "attribute") || syntax_node_is(p, "argument_list") ||
+               syntax_node_is(p, "parenthesized_expression") || syntax_node_is(p, "binary_operator"))
             p = ts_node_parent(p);
         int red = 0;
         char *redname = NULL;
         bool hit = false;
-        TSNode body = fld(fi.node, "body");
+        TSNode body = syntax_node_field(fi.node, "body");
         /* nested directly in a reduction */
         for (TSNode q = ts_node_parent(call); !ts_node_is_null(q) && !hit; q = ts_node_parent(q)) {
-            if (is(q, "call")) {
+            if (syntax_node_is(q, "call")) {
                 char *cn = callee_name(d, q);
                 if (strcmp(cn, "where") == 0) {
                     free(cn);
@@ -871,12 +859,12 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
                 }
                 free(cn);
             }
-            if (is(q, "expression_statement") || is(q, "block"))
+            if (syntax_node_is(q, "expression_statement") || syntax_node_is(q, "block"))
                 break;
         }
-        if (!hit && is(p, "assignment") && !ts_node_is_null(body)) {
-            TSNode left = fld(p, "left");
-            if (is(left, "identifier")) {
+        if (!hit && syntax_node_is(p, "assignment") && !ts_node_is_null(body)) {
+            TSNode left = syntax_node_field(p, "left");
+            if (syntax_node_is(left, "identifier")) {
                 char *nm = syntax_node_text(d, left);
                 hit = reaches_reduction(d, body, nm, 0, &red, &redname) &&
                       !neutralised(d, body, nm, c->line, red);
