@@ -64,6 +64,9 @@ typedef struct cli_review {
  * prints a one-line error and returns the exit code (an explicit --base that names no commit
  * is EXIT_USAGE). */
 int cli_review_open(const cli_options *o, cli_review *out);
+/* The same, refusing a --diff file that is not a diff (exit 2 with the reason): for check
+ * and packet, which would otherwise review nothing. `rules` reads it as the original does. */
+int cli_review_open_strict(const cli_options *o, cli_review *out);
 void cli_review_close(cli_review *cr);
 
 /* Keep only the findings on the files of --only (paths as the user gave them, resolved

@@ -38,15 +38,9 @@ static int fail_on_code(const char *fail_on, const finding_list *fl)
 static int run_check(const cli_options *o)
 {
     cli_review cr;
-    int rc = cli_review_open(o, &cr);
+    int rc = cli_review_open_strict(o, &cr);
     if (rc)
         return rc;
-    const char *problem = engine_diff_problem(cr.eng);
-    if (problem) {
-        fprintf(stderr, "review-lsp: %s: %s\n", o->diff, problem);
-        cli_review_close(&cr);
-        return EXIT_USAGE;
-    }
     if (o->only && (rc = cli_only_filter(o, &cr)) != 0) {
         cli_review_close(&cr);
         return rc;

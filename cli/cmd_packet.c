@@ -173,15 +173,9 @@ static int run_packet(const cli_options *o, const char *dir)
         return EXIT_USAGE;
     }
     cli_review cr;
-    int rc = cli_review_open(o, &cr);
+    int rc = cli_review_open_strict(o, &cr);
     if (rc)
         return rc;
-    const char *problem = engine_diff_problem(cr.eng);
-    if (problem) {
-        fprintf(stderr, "review-lsp: %s: %s\n", o->diff, problem);
-        cli_review_close(&cr);
-        return EXIT_USAGE;
-    }
     packet_summary sum = {0};
     rc = write_packet(dir, o, &cr, &sum, &cause) < 0 ? EXIT_USAGE : EXIT_OK;
     if (rc) {

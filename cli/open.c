@@ -140,6 +140,20 @@ int cli_review_open(const cli_options *o, cli_review *cr)
     return 0;
 }
 
+int cli_review_open_strict(const cli_options *o, cli_review *cr)
+{
+    int rc = cli_review_open(o, cr);
+    if (rc)
+        return rc;
+    const char *problem = engine_diff_problem(cr->eng);
+    if (problem) {
+        fprintf(stderr, "review-lsp: %s: %s\n", o->diff, problem);
+        cli_review_close(cr);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 void cli_review_close(cli_review *cr)
 {
     review_free(cr->rev);
