@@ -60,6 +60,9 @@ new_repo u; printf 'a\n' > u/a.py; commit_all u base; printf 'b\n' > u/a.py
 expect_contains usage.out-is-a-file-message "$(cat err.txt)" "cannot create the directory"
 (cd u && "$BIN" packet --out ../deep/er/pk >/dev/null 2>&1); expect_rc usage.out-created $? 0
 all_files usage.nested-out "deep/er/pk"
+printf 'hello\nthis is not a diff\n' > prose.diff
+"$BIN" packet --diff prose.diff --out prose.pk 2>err.txt; expect_rc usage.not-a-diff-exit-2 $? 2
+expect_contains usage.not-a-diff-says-why "$(cat err.txt)" "prose.diff: "
 out=$("$BIN" --help); expect_contains usage.help-lists-packet "$out" "review-lsp packet --out DIR"
 
 # --- the optional-parameter fixture: every file, rules.txt, rules_expanded.txt -------------------
