@@ -11,26 +11,33 @@
 
 #include "engine/collector.h"
 #include "engine/diff_parse.h"
+#include "engine/syntax.h"
 #include "engine/util.h"
 #include "tests/unit/collector_diff.h"
 #include "tests/unit/unit.h"
 
 extern const collector collector_imports;
 
-/* Run the collector over a diff with root as the tree (NULL: none). */
-static result run(const char *diff, const char *root)
+/* Run the collector over a diff with root as the tree (NULL: none), with a syntax cache kept
+ * between runs as the server keeps one (NULL: none). */
+static result run_cached(const char *diff, const char *root, syntax_cache *syn)
 {
     result r = {{0}, NULL};
     char *cause = NULL;
     change *c = diff_parse(diff, strlen(diff), &cause);
     free(cause);
-    collector_ctx ctx = {.chg = c, .root = root, .out = &r.out};
+    collector_ctx ctx = {.chg = c, .root = root, .out = &r.out, .syn = syn};
     sb_init(&ctx.status);
     collector_run(&collector_imports, &ctx);
     r.status = sb_detach(&ctx.status);
     sb_free(&ctx.status);
     change_free(c);
     return r;
+}
+
+static result run(const char *diff, const char *root)
+{
+    return run_cached(diff, root, NULL);
 }
 
 /* Write text to root/rel, creating directories. */
@@ -125,6 +132,37 @@ TEST(missing_modules_and_names_are_flagged_on_what_is_missing)
     CHECK(at_line(&r, 5) && str_contains(at_line(&r, 5)->message, "`absent`"));
     CHECK_STR(r.status, "found 5 unresolved imports among 8 first-party imported names the change adds");
     result_free(&r);
+    free(d);
+    drop_tree(root);
+}
+
+/* A module several imported names come from is parsed once per review and kept in the syntax
+ * cache; when its text changes on disk, the next review reads the new text. */
+TEST(a_module_edited_between_reviews_is_read_again)
+{
+    char *root = make_tree();
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    static const char *const src[] = {"from aiter.ops.common import ready, Table, later", NULL};
+    char *d = new_file_diff("aiter/ops/new_op.py", src);
+    syntax_cache *syn = syntax_cache_new();
+    result r = run_cached(d, root, syn);
+    CHECK_INT(r.out.n, 1);
+    CHECK(at_line(&r, 1) && str_contains(at_line(&r, 1)->message, "`later`"));
+    result_free(&r);
+    put(root, "aiter/ops/common.py", "def ready():\n    return True\n\n\nclass Table:\n    pass\n\n\n"
+                                     "def later():\n    return 1\n");
+    r = run_cached(d, root, syn);
+    CHECK_INT(r.out.n, 0);
+    CHECK_STR(r.status, "nothing found: the 3 first-party imported names the change adds resolve "
+                        "in the base tree or in the change");
+    result_free(&r);
+    put(root, "aiter/ops/common.py", "def ready():\n    return True\n");
+    r = run_cached(d, root, syn);
+    CHECK_INT(r.out.n, 2); /* Table and later are gone again */
+    result_free(&r);
+    syntax_cache_free(syn);
     free(d);
     drop_tree(root);
 }
@@ -296,6 +334,7 @@ TEST(status_lines)
 
 UNIT_MAIN("test_imports",
           UNIT_CASE(missing_modules_and_names_are_flagged_on_what_is_missing),
+          UNIT_CASE(a_module_edited_between_reviews_is_read_again),
           UNIT_CASE(imports_that_resolve_or_cannot_be_disproved_are_silent),
           UNIT_CASE(relative_imports_in_a_package_init_resolve_against_the_package),
           UNIT_CASE(renamed_and_deleted_modules),
