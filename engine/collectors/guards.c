@@ -33,16 +33,25 @@ static void gfile_init(gfile *gf, const change_file *f)
     gf->is_test = guards_is_test_path(f->path);
 }
 
-/* Read a file's head and base text and their trees (and function lists). */
-static void gfile_load_docs(collector_ctx *ctx, gfile *gf, int *nbase_missing)
+/* Read a file's head text (not parsed). */
+static void gfile_load_head(collector_ctx *ctx, gfile *gf)
 {
     const change_file *f = gf->f;
+    gf->ctx = ctx;
+    if (f->is_deleted || gf->head)
+        return;
     char *cause = NULL;
-    if (!f->is_deleted) {
-        gf->head = change_head_text(ctx->chg, f, &gf->head_len, &cause);
-        free(cause);
-        cause = NULL;
-    }
+    gf->head = change_head_text(ctx->chg, f, &gf->head_len, &cause);
+    free(cause);
+}
+
+/* Parse a file's head and base (its head text already read) and list their functions. */
+static void gfile_parse(gfile *gf, int *nbase_missing)
+{
+    const change_file *f = gf->f;
+    collector_ctx *ctx = gf->ctx;
+    char *cause = NULL;
+    gf->trees_read = true;
     if (gf->lang != SYN_NONE && gf->head) {
         gf->hdoc = collector_doc(ctx, f, false, gf->head, gf->head_len, &gf->hown, &cause);
         free(cause);
@@ -80,6 +89,20 @@ static void gfile_load_docs(collector_ctx *ctx, gfile *gf, int *nbase_missing)
         gf->head_errors = true;
         gf->error_line = syntax_first_error(gf->hdoc, &col, NULL);
     }
+}
+
+/* Read a file's head and base text and their trees (and function lists). */
+static void gfile_load_docs(collector_ctx *ctx, gfile *gf, int *nbase_missing)
+{
+    gfile_load_head(ctx, gf);
+    gfile_parse(gf, nbase_missing);
+}
+
+void guards_gfile_trees(gfile *gf)
+{
+    int ignored = 0;
+    if (!gf->trees_read && gf->ctx)
+        gfile_parse(gf, &ignored);
 }
 
 /* Compute every diff line's code view (from the trees where they matter). */
@@ -453,9 +476,20 @@ static void guards_change(collector_ctx *ctx, const collector_files *files)
     gstmt_list dels = {0}, adds = {0}, test_adds = {0};
     collect_statements(gfs, files->n, &dels, &adds, &test_adds, &c);
     if (dels.n) {
-        int ignored = 0;
+        /* every head text, but trees only where a deleted guard is judged from them: its own
+         * file and files that add a guard or an allocation (compared with it in their scope);
+         * the searches through other files read a file's trees when its text names what they
+         * look for (guards_gfile_trees) */
         for (size_t k = 0; k < files->n; k++)
-            gfile_load_docs(ctx, &gfs[k], &ignored);
+            gfile_load_head(ctx, &gfs[k]);
+        for (size_t i = 0; i < dels.n; i++)
+            guards_gfile_trees(dels.items[i].gf);
+        for (size_t i = 0; i < adds.n; i++)
+            if (adds.items[i].kind != GK_NONE || adds.items[i].is_empty_alloc)
+                guards_gfile_trees(adds.items[i].gf);
+        for (size_t i = 0; i < test_adds.n; i++)
+            if (test_adds.items[i].kind != GK_NONE)
+                guards_gfile_trees(test_adds.items[i].gf);
         report_all(ctx, gfs, files->n, &dels, &adds, &test_adds, &c);
     }
     /* every file the coverage note counts (added C/C++ lines) is one guards reads */

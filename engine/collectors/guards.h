@@ -26,6 +26,8 @@ typedef enum gkind { GK_NONE, GK_CHECK, GK_ZERO, GK_CONTIG } gkind;
 /* A changed file as the collector sees it: head and base text, parsed when possible. */
 typedef struct gfile {
     const change_file *f;
+    collector_ctx *ctx;     /* for reading its trees when first needed (guards_gfile_trees) */
+    bool trees_read;        /* its trees were asked for (read, or tried and not parsable) */
     syn_lang lang;
     char *head;
     size_t head_len;
@@ -78,6 +80,13 @@ typedef struct gwords {
     char **w;
     size_t n, cap;
 } gwords;
+
+/* --- guards.c ---------------------------------------------------------------------------- */
+
+/* Read a file's head and base trees (and function lists) if not read yet. The change-wide
+ * stage reads them only for the files a deleted guard can be judged from: its own file, files
+ * with an added guard, and files whose head text names what a search looks for. */
+void guards_gfile_trees(gfile *gf);
 
 /* --- guards_text.c ------------------------------------------------------------------------ */
 
@@ -180,7 +189,7 @@ const syn_func *guards_head_function(const gfile *gf, const gstmt *del);
 const syn_func *guards_relocated(const gfile *gf, const gstmt *del);
 /* True when the function that held a deleted guard is gone from every changed file's head
  * (the guarded code path was deleted with it). */
-bool guards_path_deleted(const gfile *files, size_t nfiles, const gstmt *del);
+bool guards_path_deleted(gfile *files, size_t nfiles, const gstmt *del);
 
 typedef struct genforce {
     const gfile *gf;

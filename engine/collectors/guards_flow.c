@@ -373,7 +373,38 @@ static bool block_deleted(const gfile *gf, const gstmt *del)
     return false;
 }
 
-bool guards_path_deleted(const gfile *files, size_t nfiles, const gstmt *del)
+/* True when a file's head text may define a function called name: for Python a `def name`
+ * (which every function the tree lists has), for C/C++ the name followed by its parameter
+ * list. Lets the searches through every changed file parse only the files that can matter. */
+static bool head_may_define(const gfile *gf, const char *name)
+{
+    size_t n = strlen(name);
+    if (!gf->head || !n)
+        return gf->head != NULL;
+    const char *end = gf->head + gf->head_len;
+    for (const char *p = memmem(gf->head, gf->head_len, name, n); p;
+         p = memmem(p + 1, (size_t)(end - p - 1), name, n)) {
+        const char *q = p + n;
+        if ((p > gf->head && guards_ident_char(p[-1])) || (q < end && guards_ident_char(*q)))
+            continue;
+        if (gf->lang != SYN_PYTHON) {
+            while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+                q++;
+            if (q < end && (*q == '(' || *q == '<'))
+                return true;
+            continue;
+        }
+        const char *b = p;
+        while (b > gf->head && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        if (b < p && b - gf->head >= 3 && memcmp(b - 3, "def", 3) == 0 &&
+            (b - gf->head == 3 || !guards_ident_char(b[-4])))
+            return true;
+    }
+    return false;
+}
+
+bool guards_path_deleted(gfile *files, size_t nfiles, const gstmt *del)
 {
     const gfile *gf = del->gf;
     if (!gf->bdoc || del->old_line < 1)
@@ -387,6 +418,10 @@ bool guards_path_deleted(const gfile *files, size_t nfiles, const gstmt *del)
     if (deleted_in(gf->f, fn) * 10 < (fn->end_line - fn->start_line + 1) * 8)
         return false;
     for (size_t k = 0; k < nfiles; k++) {
+        /* a file whose text never names the function cannot define it */
+        if (!files[k].trees_read && !head_may_define(&files[k], fn->name))
+            continue;
+        guards_gfile_trees(&files[k]);
         const syn_func_list *hl = &files[k].hfuncs;
         for (size_t i = 0; i < hl->n; i++) {
             if (strcmp(hl->items[i].name, fn->name) != 0)
@@ -752,9 +787,15 @@ size_t guards_find_enforcement(gfile *files, size_t nfiles, const gstmt *del,
     calls_of_function(del->gf, g, &callees);
     for (size_t k = 0; k < nfiles && n < GUARDS_EVIDENCE_MAX; k++) {
         gfile *gf = &files[k];
-        if (!gf->head || !gf->hdoc || gf->is_test)
+        if (!gf->head || gf->is_test)
             continue;
         if (gf != del->gf && !may_reach(gf, del->gf, g, &callees))
+            continue;
+        /* only a file whose text names the subject can check it */
+        if (!memmem(gf->head, gf->head_len, del->subject, strlen(del->subject)))
+            continue;
+        guards_gfile_trees(gf);
+        if (!gf->hdoc)
             continue;
         int line = 0;
         for (const char *p = gf->head, *end = gf->head + gf->head_len;
@@ -1071,8 +1112,13 @@ static bool helper_search(hsearch *hs, const gfile *cf, const syn_func *caller, 
     syntax_calls(cf->hdoc, caller->body_line, caller->end_line, &calls);
     for (size_t c = 0; c < calls.n && !hs->helper; c++) {
         for (size_t k = 0; k < hs->nfiles && !hs->helper; k++) {
-            const gfile *gf = &hs->files[k];
-            if (!gf->hdoc || gf->is_test)
+            gfile *gf = &hs->files[k];
+            const char *name = calls.items[c].name;
+            /* a file whose text never names the callee cannot define it */
+            if (gf->is_test || !head_may_define(gf, name))
+                continue;
+            guards_gfile_trees(gf);
+            if (!gf->hdoc)
                 continue;
             for (size_t i = 0; i < gf->hfuncs.n && !hs->helper; i++) {
                 const syn_func *h = &gf->hfuncs.items[i];
