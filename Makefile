@@ -42,7 +42,7 @@ help:
 	@echo 'make install PREFIX=$$HOME/.local   the server, the rules and the Neovim plugin'
 	@echo "make bench  benchmarks"
 	@echo "make fuzz   run every libFuzzer target for SECONDS seconds each (default 60)"
-	@echo "make tsan   the protocol transcripts against a ThreadSanitizer build"
+	@echo "make tsan   the protocol transcripts and parsing ahead against a ThreadSanitizer build"
 
 # --- dependencies -----------------------------------------------------------------------------
 $(BUILD)/.deps-ok: scripts/deps.sh
@@ -176,7 +176,8 @@ demo: $(BUILD)/review-lsp
 	@sh scripts/demo.sh $(BUILD)
 
 # The protocol transcripts against a ThreadSanitizer build (reviews run on a libuv worker
-# thread: a data race between it and the loop is a report, and a report fails its transcript).
+# thread: a data race between it and the loop is a report, and a report fails its transcript),
+# and parsing ahead (engine/syntax_ahead.c: a second thread parses the next files of a change).
 # A third build, so not part of `make test`; it reuses this build's grammars.
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 tsan: $(GRAMMAR_OBJS)
@@ -185,6 +186,11 @@ tsan: $(GRAMMAR_OBJS)
 	@T=$$(mktemp -d) && ROOT=$$PWD BIN=$$PWD/$(BUILD)-tsan/review-lsp-san TMPD=$$T SUITE=protocol \
 	  REVIEW_LSP_PRECISION_POLICY=$$PWD/tests/fixtures/precision/every-rule-at-warning.txt \
 	  sh tests/suites/protocol.sh; rm -rf "$$T"
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-tsan SAN_FLAGS="$(TSAN_FLAGS)" $(BUILD)-tsan/tests/test_syntax_ahead
+	@TSAN_OPTIONS=halt_on_error=1 $(BUILD)-tsan/tests/test_syntax_ahead
+	@T=$$(mktemp -d) && ROOT=$$PWD BIN=$$PWD/$(BUILD)-tsan/review-lsp-san TMPD=$$T SUITE=parse_ahead TSAN_OPTIONS=halt_on_error=1 \
+	  REVIEW_LSP_PRECISION_POLICY=$$PWD/tests/fixtures/precision/every-rule-at-warning.txt \
+	  sh tests/suites/parse_ahead.sh; rm -rf "$$T"
 
 # AITER=/path/to/an/aiter/checkout (with an uncommitted change) adds bench/aiter_bench.py; with
 # AITER_GIT, TRIAGE and AITER_WORK too, bench/vs_original.py (side by side with triage.py).

@@ -18,6 +18,7 @@ static engine_settings settings_of(const cli_options *o)
                          .disabled_rules = o->disabled,
                          .precision_policy = o->precision_policy,
                          .timing = o->timing,
+                         .no_parse_ahead = o->no_parse_ahead,
                          .face = FACE_COMMAND_LINE,
                          .severity = o->severity};
     return s;

@@ -180,6 +180,8 @@ int cli_parse(int argc, char **argv, const char *command, cli_options *o)
     /* Another precision policy file (README "Precision"); the test suites pin one. */
     o->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
     o->timing = getenv("REVIEW_LSP_TIMING") != NULL;
+    const char *ahead = getenv("REVIEW_LSP_PARSE_AHEAD");
+    o->no_parse_ahead = ahead && strcmp(ahead, "0") == 0;
     parse_state ps = {.command = command};
     for (int i = 0; i < argc; i++) {
         int r = take_option(argc, argv, &i, o, &ps);

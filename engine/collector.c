@@ -123,48 +123,113 @@ const syntax_doc *collector_doc(collector_ctx *ctx, const change_file *f, bool b
     return collector_doc_view(ctx, f, base, text, len, 0, owned, cause);
 }
 
+/* How a doc of f is asked for: its cache key, language and options (the lines its view must
+ * keep, for C/C++). */
+typedef struct doc_request {
+    char *key;
+    syn_lang lang;
+    syntax_parse_opts o;
+    int *lines;
+} doc_request;
+
+static bool doc_request_init(doc_request *rq, const change_file *f, bool base, int view)
+{
+    const char *path = base ? f->old_path : f->path;
+    memset(rq, 0, sizeof *rq);
+    rq->lang = syntax_lang_of_path(path);
+    if (rq->lang == SYN_NONE)
+        return false;
+    rq->o.view = view;
+    if (rq->lang == SYN_CPP) {
+        rq->lines = view_lines(f, base, &rq->o.nkeep);
+        rq->o.keep_lines = rq->lines;
+    }
+    rq->key = view ? xasprintf("%s:%s#%d", base ? "base" : "head", path, view)
+                   : xasprintf("%s:%s", base ? "base" : "head", path);
+    return true;
+}
+
+static void doc_request_free(doc_request *rq)
+{
+    free(rq->key);
+    free(rq->lines);
+}
+
+/* The decoration macros of the tree's headers a C/C++ doc of f is parsed with (new string, or
+ * NULL); *own_headers gets a header reader made for want of a cache. */
+static char *doc_decorations(collector_ctx *ctx, const change_file *f, bool base, const char *text,
+                             size_t len, syntax_headers **own_headers)
+{
+    const char *path = base ? f->old_path : f->path;
+    syntax_headers *hs = ctx->syn ? syntax_cache_headers(ctx->syn, ctx->root)
+                                  : (*own_headers = syntax_headers_new(ctx->root));
+    return syntax_headers_decorations(hs, path, text, len, change_text, (void *)ctx->chg);
+}
+
 const syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, bool base,
                                      const char *text, size_t len, int view, syntax_doc **owned,
                                      char **cause)
 {
     *owned = NULL;
-    const char *path = base ? f->old_path : f->path;
-    syn_lang lang = syntax_lang_of_path(path);
-    if (lang == SYN_NONE) {
+    doc_request rq;
+    if (!doc_request_init(&rq, f, base, view)) {
         if (cause)
-            *cause = xasprintf("%s: not a language the syntax layer parses", path);
+            *cause = xasprintf("%s: not a language the syntax layer parses", base ? f->old_path : f->path);
         return NULL;
     }
-    syntax_parse_opts o = {.view = view};
-    char *deco = NULL;
-    int *lines = NULL;
-    if (lang == SYN_CPP) {
-        lines = view_lines(f, base, &o.nkeep);
-        o.keep_lines = lines;
-    }
-    char *key = view ? xasprintf("%s:%s#%d", base ? "base" : "head", path, view)
-                     : xasprintf("%s:%s", base ? "base" : "head", path);
     /* another collector of this review asked for the same doc: its headers are known */
-    const syntax_doc *d = ctx->syn ? syntax_cache_peek(ctx->syn, key, lang, text, len, &o) : NULL;
+    const syntax_doc *d = ctx->syn ? syntax_cache_peek(ctx->syn, rq.key, rq.lang, text, len, &rq.o) : NULL;
     syntax_headers *own_headers = NULL;
-    if (!d && lang == SYN_CPP) {
-        syntax_headers *hs = ctx->syn ? syntax_cache_headers(ctx->syn, ctx->root)
-                                      : (own_headers = syntax_headers_new(ctx->root));
-        deco = syntax_headers_decorations(hs, path, text, len, change_text, (void *)ctx->chg);
-        o.decorations = deco;
+    char *deco = NULL;
+    if (!d && rq.lang == SYN_CPP) {
+        deco = doc_decorations(ctx, f, base, text, len, &own_headers);
+        rq.o.decorations = deco;
     }
     if (d) {
     } else if (!ctx->syn) {
-        *owned = syntax_parse_with(lang, text, len, &o, cause);
+        *owned = syntax_parse_with(rq.lang, text, len, &rq.o, cause);
         d = *owned;
     } else {
-        d = syntax_cache_get_with(ctx->syn, key, lang, text, len, &o, cause);
+        d = syntax_cache_get_with(ctx->syn, rq.key, rq.lang, text, len, &rq.o, cause);
     }
-    free(key);
     syntax_headers_free(own_headers);
     free(deco);
-    free(lines);
+    doc_request_free(&rq);
     return d;
+}
+
+/* Queue one side's default-view doc of f to be parsed ahead (when not held already). */
+static size_t parse_ahead_side(collector_ctx *ctx, const change_file *f, bool base)
+{
+    doc_request rq;
+    if (!doc_request_init(&rq, f, base, 0))
+        return 0;
+    size_t len = 0;
+    char *text = base ? collector_base_text(ctx, f, &len, NULL) : change_head_text(ctx->chg, f, &len, NULL);
+    char *deco = NULL;
+    if (text && rq.lang == SYN_CPP) {
+        syntax_headers *own_headers = NULL;
+        deco = doc_decorations(ctx, f, base, text, len, &own_headers);
+        syntax_headers_free(own_headers);
+        rq.o.decorations = deco;
+    }
+    bool queued = text && syntax_cache_parse_ahead(ctx->syn, rq.key, rq.lang, text, len, &rq.o);
+    free(deco);
+    free(text);
+    doc_request_free(&rq);
+    return queued ? len : 0;
+}
+
+size_t collector_parse_ahead(collector_ctx *ctx, const change_file *f)
+{
+    if (!ctx->syn || f->is_binary || f->is_skipped || syntax_lang_of_path(f->path) == SYN_NONE)
+        return 0;
+    size_t n = 0;
+    if (!f->is_deleted)
+        n += parse_ahead_side(ctx, f, false);
+    if (!f->is_new)
+        n += parse_ahead_side(ctx, f, true);
+    return n;
 }
 
 void collector_release_docs(collector_ctx *ctx, const change_file *f)

@@ -151,6 +151,9 @@ const struct syntax_doc *collector_doc(collector_ctx *ctx, const change_file *f,
  * the same, keeping the k-th touched branch of such blocks. */
 int collector_view_count(collector_ctx *ctx, const change_file *f, bool base, const char *text,
                          size_t len);
+/* Queue f's head and base docs (default view) to be parsed on a second thread before a
+ * collector asks for them (syntax_cache_parse_ahead); returns the text bytes queued. */
+size_t collector_parse_ahead(collector_ctx *ctx, const change_file *f);
 const struct syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, bool base,
                                             const char *text, size_t len, int view,
                                             struct syntax_doc **owned, char **cause);

@@ -21,6 +21,8 @@ struct collector_runner {
     collector_cache *cache;  /* NULL without keep */
     base_texts *bases;       /* NULL without keep */
     FILE *timing;
+    bool parse_ahead;        /* parse the next files on a second thread (see run_file_stages) */
+    bool reviewed;           /* a review ran: with keep, its per-file results may be kept */
     uint64_t disk_epoch;     /* bumped when something outside the change may have changed */
 };
 
@@ -40,6 +42,11 @@ typedef struct review_files {
  * change-wide stages; a branch switch touching a thousand files stays within the budget).
  * Open documents are always kept: they are reparsed incrementally as they are typed in. */
 #define HEAP_BUDGET ((size_t)24 << 20)
+
+/* How far parsing runs ahead of the collectors in a large change: files, and text bytes
+ * waiting to be taken. A review's first file is parsed by the collectors themselves. */
+#define AHEAD_FILES 2
+#define AHEAD_BYTES ((size_t)1 << 20)
 
 /* What one collector did in one review, for the timing line. */
 typedef struct stage_cost {
@@ -312,6 +319,11 @@ void collector_runner_set_timing(collector_runner *r, FILE *fp)
     r->timing = fp;
 }
 
+void collector_runner_set_parse_ahead(collector_runner *r, bool on)
+{
+    r->parse_ahead = on;
+}
+
 /* True when something outside the change may have changed on disk since the last review: the
  * touched paths are unknown, or one of them is not a file of the change. */
 static bool outside_touched(const collector_inputs *in)
@@ -372,7 +384,17 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
         if (collectors_all[i]->shared_new && !r->shared[i])
             r->shared[i] = collectors_all[i]->shared_new();
     }
+    /* a runner that keeps results parses ahead in its first review only: later ones take
+     * most files' results from its cache and would not ask for the docs parsed ahead */
+    bool ahead_on = r->parse_ahead && (!r->keep || !r->reviewed);
+    size_t ahead = 1;
     for (size_t j = 0; j < in->chg->nfiles; j++) {
+        /* while this file is read, the next ones are parsed on a second thread: a window of
+         * files and of bytes, so what waits to be taken stays within the memory budget */
+        for (; ahead_on && in->syn && ahead < in->chg->nfiles && ahead <= j + AHEAD_FILES &&
+               syntax_cache_ahead_bytes(in->syn) < AHEAD_BYTES;
+             ahead++)
+            collector_parse_ahead(&ctxs[0], &in->chg->files[ahead]);
         for (size_t i = 0; i < r->nstates; i++) {
             rf->ctx = &ctxs[i];
             results_add(r, collectors_all[i], &ctxs[i], rf, j, r->shared[i], &frs[i], &costs[i]);
@@ -401,6 +423,9 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
         sb_init(&ctxs[i].status);
     }
     run_file_stages(r, in, ctxs, &rf, frs, costs);
+    if (in->syn)
+        syntax_cache_ahead_clear(in->syn); /* parsed ahead for a stage that did not ask */
+    r->reviewed = true;
     char **status = xcalloc(r->nstates + 1, sizeof *status);
     double parse_total = 0;
     for (size_t i = 0; i < r->nstates; i++) {
@@ -423,7 +448,8 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
         if (in->syn)
             syntax_cache_stats(in->syn, NULL, &nparses, &nupdates);
         fprintf(r->timing, "review-lsp: parse %.2f ms (cache totals: %zu parses, %zu incremental "
-                "updates)\n", parse_total, nparses, nupdates);
+                "updates, %zu parsed ahead)\n", parse_total, nparses, nupdates,
+                in->syn ? syntax_cache_ahead_taken(in->syn) : 0);
     }
     if (r->cache)
         collector_cache_trim(r->cache);

@@ -174,6 +174,7 @@ void engine_configure(engine *e, const engine_settings *s)
     precision_policy_free(&e->policy);
     load_policy(&e->policy, s->precision_policy);
     e->timing = s->timing;
+    collector_runner_set_parse_ahead(e->runner, !s->no_parse_ahead);
 }
 
 /* The reviewed path relative to the work tree, where the configuration walk starts (new

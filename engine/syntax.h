@@ -427,6 +427,17 @@ const syntax_doc *syntax_cache_get_with(syntax_cache *c, const char *key, syn_la
  * otherwise. Lets a caller skip working out the decorations again. */
 const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang lang,
                                     const char *text, size_t len, const syntax_parse_opts *o);
+/* Queue key's doc (text, options o) to be parsed on a second thread before it is asked for
+ * (syntax_ahead.h); the first syntax_cache_get_with of key with the same text and options
+ * takes it. False when nothing was queued (key is held already or queued, or no thread). */
+bool syntax_cache_parse_ahead(syntax_cache *c, const char *key, syn_lang lang, const char *text,
+                              size_t len, const syntax_parse_opts *o);
+/* How many of the cache's parses were done ahead (and taken). */
+size_t syntax_cache_ahead_taken(const syntax_cache *c);
+/* Text bytes queued ahead and not taken yet. */
+size_t syntax_cache_ahead_bytes(syntax_cache *c);
+/* Drop what was queued ahead and not taken (the end of a review). */
+void syntax_cache_ahead_clear(syntax_cache *c);
 /* The cache's header reader for root (created on first use, replaced when root changes;
  * borrowed): what it read is reused until syntax_cache_headers_changed. NULL when root is
  * NULL. */

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "engine/syntax.h"
+#include "engine/syntax_ahead.h"
 #include "engine/syntax_internal.h"
 #include "engine/util.h"
 
@@ -25,9 +26,11 @@ struct syntax_cache {
     cache_entry *items;
     size_t n, cap;
     size_t nparses, nupdates;
+    size_t nahead;            /* parses done ahead on the second thread (counted in nparses) */
     double parse_ms;          /* time spent parsing and reparsing, in total */
     syntax_headers *headers;  /* decoration macros of the tree's headers, or NULL */
     syntax_queries *queries;  /* compiled queries, shared by the docs here */
+    syntax_ahead *ahead;      /* docs being parsed ahead on a second thread, or NULL */
 };
 
 /* A new, empty cache. */
@@ -52,6 +55,7 @@ void syntax_cache_free(syntax_cache *c)
 {
     if (!c)
         return;
+    syntax_ahead_free(c->ahead);
     for (size_t i = 0; i < c->n; i++)
         cache_entry_clear(&c->items[i]);
     free(c->items);
@@ -153,7 +157,12 @@ static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang la
         e->have_structs = false;
         return e->doc;
     }
-    syntax_doc *d = syntax_parse_with(lang, text, len, o, cause);
+    /* a doc not held yet may have been parsed ahead; else it is parsed here */
+    syntax_doc *d = e ? NULL : syntax_ahead_take(c->ahead, key, lang, text, len, o);
+    if (d)
+        c->nahead++;
+    else
+        d = syntax_parse_with(lang, text, len, o, cause);
     if (!d)
         return NULL;
     d->queries = c->queries; /* borrowed: the cache outlives its docs */
@@ -172,6 +181,32 @@ static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang la
     e->have_structs = false;
     e->used = true;
     return d;
+}
+
+bool syntax_cache_parse_ahead(syntax_cache *c, const char *key, syn_lang lang, const char *text,
+                              size_t len, const syntax_parse_opts *o)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->items[i].key, key) == 0)
+            return false; /* held: asking again costs a comparison or an incremental update */
+    if (!c->ahead)
+        c->ahead = syntax_ahead_new();
+    return syntax_ahead_submit(c->ahead, key, lang, text, len, o);
+}
+
+size_t syntax_cache_ahead_taken(const syntax_cache *c)
+{
+    return c->nahead;
+}
+
+size_t syntax_cache_ahead_bytes(syntax_cache *c)
+{
+    return syntax_ahead_pending_bytes(c->ahead);
+}
+
+void syntax_cache_ahead_clear(syntax_cache *c)
+{
+    syntax_ahead_clear(c->ahead);
 }
 
 /* The cached function list of a doc from this cache. */

@@ -26,6 +26,8 @@ void settings_init(settings *c)
     /* Another precision policy file (README "Precision"); the test suites pin one. */
     c->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
     c->timing = getenv("REVIEW_LSP_TIMING") != NULL;
+    const char *ahead = getenv("REVIEW_LSP_PARSE_AHEAD");
+    c->no_parse_ahead = ahead && strcmp(ahead, "0") == 0;
 }
 
 /* Free a NULL-terminated string array. */
@@ -72,6 +74,7 @@ void settings_to_engine(const settings *c, const char *root, engine_settings *ou
     out->disabled_rules = (const char *const *)c->disabled_rules;
     out->precision_policy = c->precision_policy;
     out->timing = c->timing;
+    out->no_parse_ahead = c->no_parse_ahead;
     out->face = FACE_EDITOR;
     out->severity = (const char *const *)c->severity_levels;
     out->derived_hints = c->derived_hints == HINTS_UNSET ? NULL : HINT_NAMES[c->derived_hints];

@@ -1,0 +1,236 @@
+/* Parsing ahead on a second thread: while the collectors read one file of a large change, the
+ * files after it are parsed beside them, so a review of many files costs about the larger of
+ * its parsing and its collectors' own work instead of their sum.
+ *
+ * A job is a key, a text and the options of one doc, all copied when it is queued; the worker
+ * thread parses jobs in order with syntax_parse_with (which shares nothing with the caller),
+ * and the syntax cache takes a job's doc when the same key is first asked for with the same
+ * text and options (syntax_cache.c). A job the caller reaches before the worker does is taken
+ * back and parsed by the caller; one being parsed is waited for; one whose text or options
+ * turn out different is dropped. Nothing the worker does can change what a review finds. */
+#include "engine/syntax_ahead.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/util.h"
+
+typedef enum job_state { JOB_QUEUED, JOB_RUNNING, JOB_DONE } job_state;
+
+typedef struct ahead_job {
+    char *key;
+    syn_lang lang;
+    char *text;
+    size_t len;
+    int *keep;
+    size_t nkeep;
+    int view;
+    char *decorations;
+    job_state state;
+    syntax_doc *doc; /* when done: the doc, or NULL when the parse failed */
+    struct ahead_job *next;
+} ahead_job;
+
+struct syntax_ahead {
+    pthread_mutex_t mu;
+    pthread_cond_t work;   /* a job was queued, or the worker is asked to stop */
+    pthread_cond_t done;   /* a job the worker ran is done */
+    pthread_t thread;
+    bool started, stopping;
+    ahead_job *jobs;       /* in queue order */
+    size_t queued_bytes;   /* text of the jobs not taken yet */
+};
+
+static void job_free(ahead_job *j)
+{
+    if (!j)
+        return;
+    free(j->key);
+    free(j->text);
+    free(j->keep);
+    free(j->decorations);
+    syntax_free(j->doc);
+    free(j);
+}
+
+/* Unlink job j from the list (the lock held). */
+static void unlink_job(syntax_ahead *a, ahead_job *j)
+{
+    for (ahead_job **p = &a->jobs; *p; p = &(*p)->next)
+        if (*p == j) {
+            *p = j->next;
+            a->queued_bytes -= j->len;
+            j->next = NULL;
+            return;
+        }
+}
+
+/* The worker: parse queued jobs in order until asked to stop. */
+static void *worker(void *arg)
+{
+    syntax_ahead *a = arg;
+    pthread_mutex_lock(&a->mu);
+    for (;;) {
+        ahead_job *j = a->jobs;
+        while (j && j->state != JOB_QUEUED)
+            j = j->next;
+        if (a->stopping)
+            break;
+        if (!j) {
+            pthread_cond_wait(&a->work, &a->mu);
+            continue;
+        }
+        j->state = JOB_RUNNING;
+        pthread_mutex_unlock(&a->mu);
+        syntax_parse_opts o = {j->keep, j->nkeep, j->view, j->decorations};
+        char *cause = NULL;
+        syntax_doc *d = syntax_parse_with(j->lang, j->text, j->len, &o, &cause);
+        free(cause);
+        pthread_mutex_lock(&a->mu);
+        j->doc = d;
+        j->state = JOB_DONE;
+        pthread_cond_broadcast(&a->done);
+    }
+    pthread_mutex_unlock(&a->mu);
+    return NULL;
+}
+
+syntax_ahead *syntax_ahead_new(void)
+{
+    syntax_ahead *a = xcalloc(1, sizeof *a);
+    pthread_mutex_init(&a->mu, NULL);
+    pthread_cond_init(&a->work, NULL);
+    pthread_cond_init(&a->done, NULL);
+    return a;
+}
+
+static ahead_job *find_job(syntax_ahead *a, const char *key)
+{
+    for (ahead_job *j = a->jobs; j; j = j->next)
+        if (strcmp(j->key, key) == 0)
+            return j;
+    return NULL;
+}
+
+bool syntax_ahead_submit(syntax_ahead *a, const char *key, syn_lang lang, const char *text,
+                         size_t len, const syntax_parse_opts *o)
+{
+    if (lang == SYN_NONE)
+        return false;
+    pthread_mutex_lock(&a->mu);
+    bool ok = !a->stopping && !find_job(a, key);
+    if (ok && !a->started) {
+        /* no second thread (resource limits): the caller parses everything itself */
+        a->started = pthread_create(&a->thread, NULL, worker, a) == 0;
+        ok = a->started;
+    }
+    if (ok) {
+        ahead_job *j = xcalloc(1, sizeof *j);
+        j->key = xstrdup(key);
+        j->lang = lang;
+        j->text = xstrndup(text ? text : "", text ? len : 0);
+        j->len = text ? len : 0;
+        j->view = o ? o->view : 0;
+        j->decorations = o && o->decorations && *o->decorations ? xstrdup(o->decorations) : NULL;
+        if (o && o->nkeep) {
+            j->keep = xmalloc(o->nkeep * sizeof *j->keep);
+            memcpy(j->keep, o->keep_lines, o->nkeep * sizeof *j->keep);
+            j->nkeep = o->nkeep;
+        }
+        ahead_job **p = &a->jobs;
+        while (*p)
+            p = &(*p)->next;
+        *p = j;
+        a->queued_bytes += j->len;
+        pthread_cond_signal(&a->work);
+    }
+    pthread_mutex_unlock(&a->mu);
+    return ok;
+}
+
+/* True when a job was made from exactly this text and these options. */
+static bool job_matches(const ahead_job *j, syn_lang lang, const char *text, size_t len,
+                        const syntax_parse_opts *o)
+{
+    const char *deco = o && o->decorations && *o->decorations ? o->decorations : NULL;
+    size_t nkeep = o ? o->nkeep : 0;
+    if (j->lang != lang || j->len != len || (len && memcmp(j->text, text, len) != 0))
+        return false;
+    if (j->view != (o ? o->view : 0) || j->nkeep != nkeep || (deco == NULL) != (j->decorations == NULL))
+        return false;
+    if (deco && strcmp(deco, j->decorations) != 0)
+        return false;
+    return nkeep == 0 || memcmp(j->keep, o->keep_lines, nkeep * sizeof *j->keep) == 0;
+}
+
+syntax_doc *syntax_ahead_take(syntax_ahead *a, const char *key, syn_lang lang, const char *text,
+                              size_t len, const syntax_parse_opts *o)
+{
+    if (!a)
+        return NULL;
+    pthread_mutex_lock(&a->mu);
+    ahead_job *j = find_job(a, key);
+    while (j && j->state == JOB_RUNNING)
+        pthread_cond_wait(&a->done, &a->mu);
+    if (j)
+        unlink_job(a, j); /* queued: the caller parses it now; done: it is the caller's */
+    pthread_mutex_unlock(&a->mu);
+    syntax_doc *d = NULL;
+    if (j && j->state == JOB_DONE && j->doc && job_matches(j, lang, text, len, o)) {
+        d = j->doc;
+        j->doc = NULL;
+    }
+    job_free(j);
+    return d;
+}
+
+size_t syntax_ahead_pending_bytes(syntax_ahead *a)
+{
+    if (!a)
+        return 0;
+    pthread_mutex_lock(&a->mu);
+    size_t n = a->queued_bytes;
+    pthread_mutex_unlock(&a->mu);
+    return n;
+}
+
+void syntax_ahead_clear(syntax_ahead *a)
+{
+    if (!a)
+        return;
+    pthread_mutex_lock(&a->mu);
+    for (;;) {
+        bool running = false;
+        for (ahead_job *j = a->jobs, *next; j; j = next) {
+            next = j->next;
+            if (j->state == JOB_RUNNING) {
+                running = true;
+                continue;
+            }
+            unlink_job(a, j);
+            job_free(j);
+        }
+        if (!running)
+            break;
+        pthread_cond_wait(&a->done, &a->mu);
+    }
+    pthread_mutex_unlock(&a->mu);
+}
+
+void syntax_ahead_free(syntax_ahead *a)
+{
+    if (!a)
+        return;
+    syntax_ahead_clear(a);
+    pthread_mutex_lock(&a->mu);
+    a->stopping = true;
+    pthread_cond_broadcast(&a->work);
+    pthread_mutex_unlock(&a->mu);
+    if (a->started)
+        pthread_join(a->thread, NULL);
+    pthread_cond_destroy(&a->work);
+    pthread_cond_destroy(&a->done);
+    pthread_mutex_destroy(&a->mu);
+    free(a);
+}

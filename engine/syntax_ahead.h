@@ -1,0 +1,36 @@
+/* Parsing ahead on a second thread (syntax_ahead.c): docs queued before they are asked for,
+ * parsed beside the caller, taken by the syntax cache when the same key is first asked for
+ * with the same text and options.
+ *
+ * Ownership: a queued job copies its key, text and options; a taken doc is the caller's. The
+ * functions may be called from one thread only (the one reviewing); the worker is internal. */
+#ifndef RL_SYNTAX_AHEAD_H
+#define RL_SYNTAX_AHEAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/syntax.h"
+
+typedef struct syntax_ahead syntax_ahead;
+
+/* A parser ahead with no thread yet (it starts with the first job). */
+syntax_ahead *syntax_ahead_new(void);
+/* Queue a parse of text under key with options o (NULL: the default view). False when nothing
+ * was queued: a job for key is queued already, the language is not one we parse, or no thread
+ * could be started (the caller then parses as it would have). */
+bool syntax_ahead_submit(syntax_ahead *a, const char *key, syn_lang lang, const char *text,
+                         size_t len, const syntax_parse_opts *o);
+/* The doc parsed ahead for key when it was made from exactly this text, language and options
+ * (waiting while it is being parsed), else NULL. The job is gone either way: one not started
+ * yet is for the caller to parse now. a may be NULL. */
+syntax_doc *syntax_ahead_take(syntax_ahead *a, const char *key, syn_lang lang, const char *text,
+                              size_t len, const syntax_parse_opts *o);
+/* Bytes of text queued or parsed and not taken yet (the caller's memory budget counts them). */
+size_t syntax_ahead_pending_bytes(syntax_ahead *a);
+/* Drop every job not taken (waiting for one being parsed): the end of a review. */
+void syntax_ahead_clear(syntax_ahead *a);
+/* Clear, stop the thread and free. a may be NULL. */
+void syntax_ahead_free(syntax_ahead *a);
+
+#endif

@@ -1,0 +1,85 @@
+# Parsing ahead: in a change of many files the next files are parsed on a second thread while
+# the collectors read the current one. What a review finds must not depend on it: the same
+# findings, statuses, packet files, with it and without it (REVIEW_LSP_PARSE_AHEAD=0), and the
+# timing line says how many parses were done ahead.
+. "$ROOT/tests/lib.sh"
+cd "$TMPD"
+
+new_repo repo
+mkdir -p repo/aiter/ops/triton repo/csrc/kernels
+i=0
+while [ $i -lt 10 ]; do
+  cat > repo/aiter/ops/triton/rows_$i.py <<PY
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _rows_kernel_$i(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, x * $i, mask=offs < n)
+
+
+def rows_$i(x: torch.Tensor) -> torch.Tensor:
+    assert x.is_contiguous(), "rows_$i needs a contiguous input"
+    assert x.dim() == 2
+    y = torch.zeros_like(x)
+    _rows_kernel_$i[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), BLOCK=256)
+    return y
+PY
+  i=$((i + 1))
+done
+i=0
+while [ $i -lt 4 ]; do
+  cat > repo/csrc/kernels/cols_$i.cu <<CU
+#include <hip/hip_runtime.h>
+
+__global__ void cols_kernel_$i(const float* x, float* y, int rows, int cols) {
+    int r = blockIdx.x;
+    if (r >= rows) return;
+    for (int c = threadIdx.x; c < cols; c += blockDim.x)
+        y[r * cols + c] = $i.0f * x[r * cols + c];
+}
+
+void cols_$i(const float* x, float* y, int rows, int cols) {
+    TORCH_CHECK(cols % 8 == 0, "cols must be a multiple of 8");
+    hipLaunchKernelGGL(cols_kernel_$i, dim3(rows), dim3(256), 0, 0, x, y, rows, cols);
+}
+CU
+  i=$((i + 1))
+done
+commit_all repo base
+# every file changed: guards deleted or loosened, loads unmasked, bounds dropped
+for f in repo/aiter/ops/triton/rows_*.py; do
+  sed -i -e '/assert x.dim() == 2/d' -e 's/x = tl.load(x_ptr + offs, mask=offs < n)/x = tl.load(x_ptr + offs)/' "$f"
+done
+for f in repo/csrc/kernels/cols_*.cu; do
+  sed -i -e 's/cols % 8 == 0/cols % 4 == 0/' -e 's/if (r >= rows) return;/\/\/ rows checked by the caller/' "$f"
+done
+
+(cd repo && REVIEW_LSP_TIMING=1 "$BIN" check --format json >"$TMPD/ahead.json" 2>"$TMPD/ahead.err")
+(cd repo && REVIEW_LSP_PARSE_AHEAD=0 REVIEW_LSP_TIMING=1 "$BIN" check --format json \
+   >"$TMPD/alone.json" 2>"$TMPD/alone.err")
+if cmp -s ahead.json alone.json; then pass same-findings-and-statuses-with-and-without; else
+  fail same-findings-and-statuses-with-and-without "$(diff ahead.json alone.json | head -20)"; fi
+n=$(grep -c '"rule"' ahead.json)
+if [ "$n" -ge 14 ]; then pass the-change-has-findings-to-compare; else
+  fail the-change-has-findings-to-compare "$n findings"; fi
+ahead=$(sed -n 's/.*, \([0-9]*\) parsed ahead).*/\1/p' ahead.err)
+if [ -n "$ahead" ] && [ "$ahead" -ge 10 ]; then pass most-files-parsed-ahead; else
+  fail most-files-parsed-ahead "$(grep 'review-lsp: parse' ahead.err)"; fi
+expect_contains switched-off-parses-nothing-ahead "$(cat alone.err)" ", 0 parsed ahead)"
+p1=$(sed -n 's/.*cache totals: \([0-9]*\) parses.*/\1/p' ahead.err)
+p0=$(sed -n 's/.*cache totals: \([0-9]*\) parses.*/\1/p' alone.err)
+expect_eq no-file-parsed-twice "$p1" "$p0"
+
+# the packet of the same change as a diff with its tree: every file the same
+git -C repo diff > change.diff
+"$BIN" packet --diff change.diff --root repo --title "rows and cols" --out packet-ahead >/dev/null 2>&1
+REVIEW_LSP_PARSE_AHEAD=0 "$BIN" packet --diff change.diff --root repo --title "rows and cols" \
+  --out packet-alone >/dev/null 2>&1
+if [ -s packet-ahead/guards.txt ] && diff -r packet-ahead packet-alone >/dev/null; then
+  pass packet-the-same-with-and-without; else
+  fail packet-the-same-with-and-without "$(diff -r packet-ahead packet-alone | head -20)"; fi

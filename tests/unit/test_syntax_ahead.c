@@ -1,0 +1,163 @@
+/* Unit tests of parsing ahead (syntax_ahead.c through the syntax cache): a doc parsed on the
+ * second thread is the one the cache hands out for the same key, text and options; any
+ * difference in text or options is parsed afresh; what is not taken is dropped without a leak
+ * (the sanitizer build runs these). */
+#include "tests/unit/unit.h"
+
+#include "engine/syntax.h"
+#include "engine/syntax_ahead.h"
+#include "engine/util.h"
+
+/* A Python module defining one function named name. */
+static char *module(const char *name)
+{
+    return xasprintf("import torch\n\n\ndef %s(x):\n    assert x.dim() == 2\n    return x * 2\n", name);
+}
+
+/* The name of the first function of a doc the cache returned, or "". */
+static const char *first_function(syntax_cache *c, const syntax_doc *d)
+{
+    const syn_func_list *fl = d ? syntax_cache_functions(c, d) : NULL;
+    return fl && fl->n ? fl->items[0].name : "";
+}
+
+TEST(doc_parsed_ahead_is_the_one_the_cache_returns)
+{
+    syntax_cache *c = syntax_cache_new();
+    char *text = module("scale_rows");
+    CHECK(syntax_cache_parse_ahead(c, "head:a.py", SYN_PYTHON, text, strlen(text), NULL));
+    CHECK(syntax_cache_ahead_bytes(c) == strlen(text));
+    char *cause = NULL;
+    const syntax_doc *d = syntax_cache_get(c, "head:a.py", SYN_PYTHON, text, strlen(text), &cause);
+    CHECK(d != NULL);
+    CHECK_STR(first_function(c, d), "scale_rows");
+    CHECK(d && d->len == strlen(text) && memcmp(d->text, text, d->len) == 0);
+    CHECK_INT(syntax_cache_ahead_bytes(c), 0);
+    size_t nd, np, nu;
+    syntax_cache_stats(c, &nd, &np, &nu);
+    CHECK_INT(np, 1);
+    /* held now: asking to parse it ahead again queues nothing */
+    CHECK(!syntax_cache_parse_ahead(c, "head:a.py", SYN_PYTHON, text, strlen(text), NULL));
+    free(text);
+    syntax_cache_free(c);
+}
+
+TEST(text_changed_since_it_was_queued_is_parsed_afresh)
+{
+    syntax_cache *c = syntax_cache_new();
+    char *old = module("old_name"), *now = module("new_name");
+    CHECK(syntax_cache_parse_ahead(c, "head:a.py", SYN_PYTHON, old, strlen(old), NULL));
+    char *cause = NULL;
+    const syntax_doc *d = syntax_cache_get(c, "head:a.py", SYN_PYTHON, now, strlen(now), &cause);
+    CHECK_STR(first_function(c, d), "new_name");
+    CHECK_INT(syntax_cache_ahead_bytes(c), 0);
+    free(old);
+    free(now);
+    syntax_cache_free(c);
+}
+
+TEST(other_view_or_kept_lines_are_parsed_afresh)
+{
+    const char *cpp = "#if defined(A)\n"
+                      "__global__ void k_a(int* p) { p[0] = 1; }\n"
+                      "#else\n"
+                      "__global__ void k_b(int* p) { p[0] = 2; }\n"
+                      "#endif\n";
+    syntax_cache *c = syntax_cache_new();
+    int queued_keep[] = {2}, asked_keep[] = {4};
+    syntax_parse_opts queued = {queued_keep, 1, 0, NULL}, asked = {asked_keep, 1, 0, NULL};
+    CHECK(syntax_cache_parse_ahead(c, "head:k.cu", SYN_CPP, cpp, strlen(cpp), &queued));
+    char *cause = NULL;
+    const syntax_doc *d = syntax_cache_get_with(c, "head:k.cu", SYN_CPP, cpp, strlen(cpp), &asked, &cause);
+    CHECK(d != NULL);
+    /* the doc is the one asked for: the #else branch (line 4) is the one read */
+    CHECK(d && d->nkeep == 1 && d->keep[0] == 4);
+    CHECK_STR(first_function(c, d), "k_b");
+    syntax_cache_free(c);
+}
+
+TEST(what_is_not_taken_is_dropped_at_the_end_of_a_review)
+{
+    syntax_cache *c = syntax_cache_new();
+    char *texts[6];
+    for (int i = 0; i < 6; i++) {
+        char name[32], key[48];
+        snprintf(name, sizeof name, "fn_%d", i);
+        snprintf(key, sizeof key, "head:m%d.py", i);
+        texts[i] = module(name);
+        CHECK(syntax_cache_parse_ahead(c, key, SYN_PYTHON, texts[i], strlen(texts[i]), NULL));
+    }
+    /* a key queued twice is queued once */
+    CHECK(!syntax_cache_parse_ahead(c, "head:m0.py", SYN_PYTHON, texts[0], strlen(texts[0]), NULL));
+    syntax_cache_ahead_clear(c);
+    CHECK_INT(syntax_cache_ahead_bytes(c), 0);
+    /* after the clear the cache parses on demand as before */
+    char *cause = NULL;
+    const syntax_doc *d = syntax_cache_get(c, "head:m3.py", SYN_PYTHON, texts[3], strlen(texts[3]), &cause);
+    CHECK_STR(first_function(c, d), "fn_3");
+    for (int i = 0; i < 6; i++)
+        free(texts[i]);
+    /* freed with jobs still queued: joined and released (the sanitizer build checks) */
+    for (int i = 0; i < 6; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "base:m%d.py", i);
+        char *t = module("late");
+        syntax_cache_parse_ahead(c, key, SYN_PYTHON, t, strlen(t), NULL);
+        free(t);
+    }
+    syntax_cache_free(c);
+}
+
+TEST(docs_taken_in_order_while_the_worker_parses_hold_their_own_text)
+{
+    enum { N = 24 };
+    syntax_cache *c = syntax_cache_new();
+    char *texts[N];
+    for (int i = 0; i < N; i++) {
+        char name[32], key[48];
+        snprintf(name, sizeof name, "kernel_%d", i);
+        snprintf(key, sizeof key, "head:k%d.py", i);
+        texts[i] = module(name);
+        syntax_cache_parse_ahead(c, key, SYN_PYTHON, texts[i], strlen(texts[i]), NULL);
+    }
+    for (int i = 0; i < N; i++) {
+        char name[32], key[48];
+        snprintf(name, sizeof name, "kernel_%d", i);
+        snprintf(key, sizeof key, "head:k%d.py", i);
+        char *cause = NULL;
+        const syntax_doc *d = syntax_cache_get(c, key, SYN_PYTHON, texts[i], strlen(texts[i]), &cause);
+        CHECK_STR(first_function(c, d), name);
+        free(cause);
+    }
+    size_t nd, np, nu;
+    syntax_cache_stats(c, &nd, &np, &nu);
+    CHECK_INT(nd, N);
+    CHECK_INT(np, N);
+    CHECK_INT(syntax_cache_ahead_bytes(c), 0);
+    for (int i = 0; i < N; i++)
+        free(texts[i]);
+    syntax_cache_free(c);
+}
+
+TEST(a_language_we_do_not_parse_is_not_queued)
+{
+    syntax_ahead *a = syntax_ahead_new();
+    CHECK(!syntax_ahead_submit(a, "head:x.md", SYN_NONE, "# x\n", 4, NULL));
+    CHECK(syntax_ahead_take(a, "head:x.md", SYN_NONE, "# x\n", 4, NULL) == NULL);
+    CHECK(syntax_ahead_take(NULL, "head:x.md", SYN_PYTHON, "", 0, NULL) == NULL);
+    syntax_ahead_free(a);
+    syntax_ahead_free(NULL);
+}
+
+int main(void)
+{
+    static const unit_case cases[] = {
+        UNIT_CASE(doc_parsed_ahead_is_the_one_the_cache_returns),
+        UNIT_CASE(text_changed_since_it_was_queued_is_parsed_afresh),
+        UNIT_CASE(other_view_or_kept_lines_are_parsed_afresh),
+        UNIT_CASE(what_is_not_taken_is_dropped_at_the_end_of_a_review),
+        UNIT_CASE(docs_taken_in_order_while_the_worker_parses_hold_their_own_text),
+        UNIT_CASE(a_language_we_do_not_parse_is_not_queued),
+    };
+    return unit_main("syntax_ahead", cases, sizeof cases / sizeof cases[0]);
+}
