@@ -55,11 +55,21 @@ typedef struct twin_index {
     size_t nread;            /* source files read in the last full walk */
 } twin_index;
 
-/* True when a name has a source extension twins compares. */
+/* True when a name has a Python / a C, C++ or HIP source extension twins compares. */
+static bool is_python_source(const char *p)
+{
+    return str_ends(p, ".py");
+}
+
+static bool is_c_source(const char *p)
+{
+    return str_ends(p, ".cu") || str_ends(p, ".cuh") || str_ends(p, ".h") || str_ends(p, ".hpp") ||
+           str_ends(p, ".cpp") || str_ends(p, ".hip");
+}
+
 static bool is_source(const char *p)
 {
-    return str_ends(p, ".py") || str_ends(p, ".cu") || str_ends(p, ".cuh") || str_ends(p, ".h") ||
-           str_ends(p, ".hpp") || str_ends(p, ".cpp") || str_ends(p, ".hip");
+    return is_python_source(p) || is_c_source(p);
 }
 
 /* The hash of s[0..n) stripped of ASCII white space at both ends, or false when the stripped
@@ -229,14 +239,15 @@ static void twin_index_refresh(collector_ctx *ctx, const char *root)
 }
 
 /* The index: the kept one (refreshed at the start of the run), else one built by walking the
- * tree, kept in the state when there is one. */
-static twin_index *twin_index_get(collector_ctx *ctx, const char *root)
+ * tree, kept in the state when there is one. One that is not kept reads only the files of
+ * want: a copy is made within a language (a new Python file mirrors no C++ source). */
+static twin_index *twin_index_get(collector_ctx *ctx, const char *root, bool (*want)(const char *))
 {
     twin_index *ix = ctx->state ? *ctx->state : NULL;
     if (!ix) {
         ix = xcalloc(1, sizeof *ix);
         ix->root = xstrdup(root);
-        tree_walk(ix->root, is_source, visit_file, ix);
+        tree_walk(ix->root, ctx->state ? is_source : want, visit_file, ix);
         if (ix->n)
             qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
         if (ctx->state)
@@ -318,7 +329,12 @@ static void twins_run(collector_ctx *ctx)
         free(nf);
         return;
     }
-    twin_index *ix = twin_index_get(ctx, root);
+    bool py = false, c_family = false;
+    for (size_t i = 0; i < nnf; i++) {
+        py |= is_python_source(nf[i].f->path);
+        c_family |= is_c_source(nf[i].f->path);
+    }
+    twin_index *ix = twin_index_get(ctx, root, !c_family ? is_python_source : !py ? is_c_source : is_source);
     int found = 0;
     for (size_t i = 0; i < nnf; i++) {
         best_twin(ix, &nf[i]);
