@@ -53,6 +53,10 @@ typedef struct twin_index {
     tree_file *files;        /* sorted by path */
     size_t n, cap;
     size_t nread;            /* source files read in the last full walk */
+    bool python, c_family;   /* the languages it holds: a copy is made within a language (a new
+                                Python file mirrors no C++ source), so only those of the new
+                                files are read, and a later review wanting another one reads
+                                the tree again */
 } twin_index;
 
 /* True when a name has a Python / a C, C++ or HIP source extension twins compares. */
@@ -223,7 +227,9 @@ static void twin_index_refresh(collector_ctx *ctx, const char *root)
     bool moved = false;
     for (size_t t = 0; ctx->touched[t]; t++) {
         const char *rel = ctx->touched[t];
-        if (!is_source(rel) || tree_walk_in_skipped_dir(rel))
+        if (!(ix->python && is_python_source(rel)) && !(ix->c_family && is_c_source(rel)))
+            continue;
+        if (tree_walk_in_skipped_dir(rel))
             continue;
         for (size_t i = 0; i < ix->n; i++)
             if (strcmp(ix->files[i].path, rel) == 0) {
@@ -238,16 +244,24 @@ static void twin_index_refresh(collector_ctx *ctx, const char *root)
         qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
 }
 
-/* The index: the kept one (refreshed at the start of the run), else one built by walking the
- * tree, kept in the state when there is one. One that is not kept reads only the files of
- * want: a copy is made within a language (a new Python file mirrors no C++ source). */
-static twin_index *twin_index_get(collector_ctx *ctx, const char *root, bool (*want)(const char *))
+/* The index of the files in the languages asked for: the kept one (refreshed at the start of
+ * the run) when it holds them, else one built by walking the tree, kept in the state when
+ * there is one. */
+static twin_index *twin_index_get(collector_ctx *ctx, const char *root, bool python, bool c_family)
 {
     twin_index *ix = ctx->state ? *ctx->state : NULL;
+    if (ix && ((python && !ix->python) || (c_family && !ix->c_family))) {
+        python |= ix->python;
+        c_family |= ix->c_family;
+        twin_index_free(ix);
+        *ctx->state = ix = NULL;
+    }
     if (!ix) {
         ix = xcalloc(1, sizeof *ix);
         ix->root = xstrdup(root);
-        tree_walk(ix->root, ctx->state ? is_source : want, visit_file, ix);
+        ix->python = python;
+        ix->c_family = c_family;
+        tree_walk(ix->root, !c_family ? is_python_source : !python ? is_c_source : is_source, visit_file, ix);
         if (ix->n)
             qsort(ix->files, ix->n, sizeof *ix->files, file_cmp);
         if (ctx->state)
@@ -334,7 +348,7 @@ static void twins_run(collector_ctx *ctx)
         py |= is_python_source(nf[i].f->path);
         c_family |= is_c_source(nf[i].f->path);
     }
-    twin_index *ix = twin_index_get(ctx, root, !c_family ? is_python_source : !py ? is_c_source : is_source);
+    twin_index *ix = twin_index_get(ctx, root, py, c_family);
     int found = 0;
     for (size_t i = 0; i < nnf; i++) {
         best_twin(ix, &nf[i]);

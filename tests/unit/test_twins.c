@@ -115,6 +115,68 @@ static char *run_kept(const collector *c, change *chg, const char *root, void **
     return sb_detach(&ctx.status);
 }
 
+/* A diff adding one file of 50 lines `prefix_NN = load_the_row(x_ptr, NN)` at path. */
+static change *new_file_change(const char *path, const char *prefix)
+{
+    strbuf diff;
+    sb_init(&diff);
+    sb_addf(&diff, "diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n"
+                   "@@ -0,0 +1,50 @@\n", path, path, path);
+    for (int i = 0; i < 50; i++)
+        sb_addf(&diff, "+    %s_%02d = load_the_row(x_ptr, %d);\n", prefix, i, i);
+    char *cause = NULL;
+    change *chg = diff_parse(diff.buf, diff.len, &cause);
+    free(cause);
+    sb_free(&diff);
+    return chg;
+}
+
+/* The twin index reads only the languages of the new files; a kept one grows when a later
+ * review adds a file of another language. */
+TEST(twin_index_reads_the_languages_of_the_new_files)
+{
+    char tmpl[] = "/tmp/review-twins-lang-XXXXXX";
+    char *root = mkdtemp(tmpl);
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    strbuf py, cu;
+    sb_init(&py);
+    sb_init(&cu);
+    for (int i = 0; i < 50; i++) {
+        sb_addf(&py, "    partial_sum_%02d = load_the_row(x_ptr, %d);\n", i, i);
+        sb_addf(&cu, "    row_accumulator_%02d = load_the_row(x_ptr, %d);\n", i, i);
+    }
+    put(root, "a/old.py", py.buf);
+    put(root, "k/old.cu", cu.buf);
+    put(root, "k/other.hpp", cu.buf);
+    change *pc = new_file_change("a/new.py", "partial_sum"), *cc = new_file_change("k/new.cu", "row_accumulator");
+    size_t n;
+    /* no kept state (a batch run): the Python file is compared with Python files only */
+    char *st = run_kept(&collector_twins, pc, root, NULL, NULL, &n);
+    CHECK_INT(n, 1);
+    CHECK_STR(st, "found 1 new file mirroring an existing one (1 files compared)");
+    free(st);
+    void *state = NULL;
+    st = run_kept(&collector_twins, pc, root, &state, NULL, &n);
+    CHECK_STR(st, "found 1 new file mirroring an existing one (1 files compared)");
+    free(st);
+    /* a new .cu file: the kept index is read again with both languages */
+    const char *none[] = {NULL};
+    st = run_kept(&collector_twins, cc, root, &state, none, &n);
+    CHECK_INT(n, 1);
+    CHECK_STR(st, "found 1 new file mirroring an existing one (3 files compared)");
+    free(st);
+    collector_twins.free_state(state);
+    change_free(pc);
+    change_free(cc);
+    sb_free(&py);
+    sb_free(&cu);
+    char *rm = xasprintf("rm -rf '%s'", root);
+    CHECK(system(rm) == 0);
+    free(rm);
+}
+
 /* The tree indexes kept between reviews follow the touched paths, and only them. */
 TEST(kept_indexes_follow_touched_paths)
 {
@@ -207,4 +269,5 @@ TEST(kept_indexes_follow_touched_paths)
 
 UNIT_MAIN("twins", UNIT_CASE(twin_found), UNIT_CASE(twin_half), UNIT_CASE(twin_small),
           UNIT_CASE(python_tiers), UNIT_CASE(header_fanin), UNIT_CASE(prose), UNIT_CASE(code_change),
-          UNIT_CASE(comment_floor), UNIT_CASE(kept_indexes_follow_touched_paths))
+          UNIT_CASE(comment_floor), UNIT_CASE(kept_indexes_follow_touched_paths),
+          UNIT_CASE(twin_index_reads_the_languages_of_the_new_files))
