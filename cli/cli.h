@@ -39,6 +39,7 @@ typedef struct cli_options {
     const char *precision_policy; /* $REVIEW_LSP_PRECISION_POLICY, or NULL (the bundled policy) */
     bool timing;                  /* $REVIEW_LSP_TIMING set: each step's cost on stderr */
     bool no_parse_ahead;          /* $REVIEW_LSP_PARSE_AHEAD=0: parse on the reviewing thread only */
+    bool derive_only;             /* set by `rules`: derive, run no collector */
 } cli_options;
 
 /* Parse argv (after the command word). Returns 0, or EXIT_USAGE after printing why. Free o

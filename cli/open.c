@@ -19,6 +19,7 @@ static engine_settings settings_of(const cli_options *o)
                          .precision_policy = o->precision_policy,
                          .timing = o->timing,
                          .no_parse_ahead = o->no_parse_ahead,
+                         .derive_only = o->derive_only,
                          .face = FACE_COMMAND_LINE,
                          .severity = o->severity};
     return s;

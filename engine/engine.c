@@ -57,6 +57,7 @@ struct engine {
     collector_runner *runner; /* the collectors, with their states and per-file results */
     derive_table *families;   /* the derivation's family table, compiled */
     bool timing;              /* each step's cost on stderr (engine_settings.timing) */
+    bool derive_only;         /* no collectors (engine_settings.derive_only) */
     uint64_t header_sum;      /* the change's headers at the previous review (headers_may_differ) */
     bool have_header_sum;
     bool prepared;         /* engine_prepare_review ran since the last review */
@@ -174,6 +175,7 @@ void engine_configure(engine *e, const engine_settings *s)
     precision_policy_free(&e->policy);
     load_policy(&e->policy, s->precision_policy);
     e->timing = s->timing;
+    e->derive_only = s->derive_only;
     collector_runner_set_parse_ahead(e->runner, !s->no_parse_ahead);
 }
 
@@ -552,7 +554,8 @@ static void run_all(engine *e, review *r, const char *const *touched, const char
     for (size_t i = 0; i < e->novl; i++)
         open[i] = e->ovl[i].path;
     collector_inputs in = {&view, e->rp, root, e->syn, touched, side, nside, open};
-    r->collector_status = collector_runner_run(e->runner, &in, &r->findings, &r->ncollectors);
+    if (!e->derive_only)
+        r->collector_status = collector_runner_run(e->runner, &in, &r->findings, &r->ncollectors);
     free(open);
     free(side);
     if (view.files != r->chg->files)

@@ -38,6 +38,8 @@ typedef struct engine_settings {
     const char *derived_hints;     /* "file", "line", "off", or NULL */
     bool timing;                   /* each review step's cost on stderr (the caller reads
                                       REVIEW_LSP_TIMING: the engine reads no environment) */
+    bool derive_only;              /* the derivation alone: no collector runs, no findings and
+                                      no collector status (`rules`, which prints only that) */
     bool no_parse_ahead;           /* parse every file on the reviewing thread only (the caller
                                       reads REVIEW_LSP_PARSE_AHEAD=0); by default the files of
                                       a large change are parsed a few ahead on a second thread */

@@ -35,6 +35,11 @@ expect_contains check-says-which-files-ran "$t" "review-lsp: collector guards "
 expect_contains check-counts-runs-and-cache-hits "$t" "(files: 2 run, 0 cached;"
 expect_contains check-times-parsing-apart "$t" "review-lsp: parse "
 expect_contains a-python-only-collector-reads-one-file "$t" "review-lsp: collector triton_masks"
+# `rules` prints the derivation only: no collector runs for it
+(cd repo && REVIEW_LSP_TIMING=1 "$BIN" rules >/dev/null 2>"$TMPD/rules-timing.txt")
+r=$(cat rules-timing.txt)
+expect_contains rules-times-the-derivation "$r" "review-lsp: derive "
+expect_not_contains rules-runs-no-collector "$r" "review-lsp: collector"
 (cd repo && "$BIN" check >/dev/null 2>"$TMPD/quiet.txt")
 expect_eq without-the-variable-nothing "$(grep -c 'review-lsp: derive' quiet.txt)" "0"
 
