@@ -73,6 +73,15 @@ static void rehash(collector_cache *c, size_t cap)
     free(old);
 }
 
+bool collector_cache_holds(const collector_cache *c, const char *collector, const char *path,
+                           uint64_t id)
+{
+    char *key = xasprintf("%s\n%s", collector, path);
+    const entry *e = slot_of((collector_cache *)c, key);
+    free(key);
+    return e->key && e->id == id;
+}
+
 const cached_result *collector_cache_get(collector_cache *c, const char *collector,
                                          const char *path, uint64_t id, uint64_t gen)
 {

@@ -22,7 +22,6 @@ struct collector_runner {
     base_texts *bases;       /* NULL without keep */
     FILE *timing;
     bool parse_ahead;        /* parse the next files on a second thread (see run_file_stages) */
-    bool reviewed;           /* a review ran: with keep, its per-file results may be kept */
     uint64_t disk_epoch;     /* bumped when something outside the change may have changed */
 };
 
@@ -372,6 +371,17 @@ static bool is_open(const char *const *open, const char *path)
     return false;
 }
 
+/* True when change file i's docs are likely to be asked for: no kept result of guards (which
+ * reads every changed file) for its content, so its per-file stages will run. */
+static bool worth_parsing_ahead(collector_runner *r, review_files *rf, size_t i, collector_ctx *ctx)
+{
+    if (!r->cache)
+        return true;
+    rf->ctx = ctx;
+    const change_file *f = &rf->in->chg->files[i];
+    return !collector_cache_holds(r->cache, "guards", f->path, identity_of(rf, i));
+}
+
 /* The per-file stages, file by file: every collector that reads a file runs on it (or takes
  * its kept result) while its parse is at hand, and a file that is not open then gives its
  * trees back when the docs held pass the budget, so a change of any size is read within it. */
@@ -384,9 +394,7 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
         if (collectors_all[i]->shared_new && !r->shared[i])
             r->shared[i] = collectors_all[i]->shared_new();
     }
-    /* a runner that keeps results parses ahead in its first review only: later ones take
-     * most files' results from its cache and would not ask for the docs parsed ahead */
-    bool ahead_on = r->parse_ahead && (!r->keep || !r->reviewed);
+    bool ahead_on = r->parse_ahead;
     size_t ahead = 1;
     for (size_t j = 0; j < in->chg->nfiles; j++) {
         /* while this file is read, the next ones are parsed on a second thread: a window of
@@ -394,7 +402,8 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
         for (; ahead_on && in->syn && ahead < in->chg->nfiles && ahead <= j + AHEAD_FILES &&
                syntax_cache_ahead_bytes(in->syn) < AHEAD_BYTES;
              ahead++)
-            collector_parse_ahead(&ctxs[0], &in->chg->files[ahead]);
+            if (worth_parsing_ahead(r, rf, ahead, &ctxs[0]))
+                collector_parse_ahead(&ctxs[0], &in->chg->files[ahead]);
         for (size_t i = 0; i < r->nstates; i++) {
             rf->ctx = &ctxs[i];
             results_add(r, collectors_all[i], &ctxs[i], rf, j, r->shared[i], &frs[i], &costs[i]);
@@ -425,7 +434,6 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     run_file_stages(r, in, ctxs, &rf, frs, costs);
     if (in->syn)
         syntax_cache_ahead_clear(in->syn); /* parsed ahead for a stage that did not ask */
-    r->reviewed = true;
     char **status = xcalloc(r->nstates + 1, sizeof *status);
     double parse_total = 0;
     for (size_t i = 0; i < r->nstates; i++) {

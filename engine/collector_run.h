@@ -37,8 +37,7 @@ void collector_runner_free(collector_runner *r);
 /* Write per-stage costs to fp (NULL: none). */
 void collector_runner_set_timing(collector_runner *r, FILE *fp);
 /* Parse the files of a change a few ahead of the collectors, on a second thread (off by
- * default). A runner with keep does so in its first review only: later ones take most files'
- * results from its cache and would not ask for what was parsed. */
+ * default): with keep, only files whose results the runner does not hold for their content. */
 void collector_runner_set_parse_ahead(collector_runner *r, bool on);
 /* Run every collector over in. Findings are appended to out; returns one status line per
  * collector ("name: status", new strings in a new array of *n). */

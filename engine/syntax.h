@@ -432,6 +432,8 @@ const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang l
  * takes it. False when nothing was queued (key is held already or queued, or no thread). */
 bool syntax_cache_parse_ahead(syntax_cache *c, const char *key, syn_lang lang, const char *text,
                               size_t len, const syntax_parse_opts *o);
+/* How many docs were queued to be parsed ahead, in all. */
+size_t syntax_cache_ahead_queued(const syntax_cache *c);
 /* How many of the cache's parses were done ahead (and taken). */
 size_t syntax_cache_ahead_taken(const syntax_cache *c);
 /* Text bytes queued ahead and not taken yet. */

@@ -27,6 +27,7 @@ struct syntax_cache {
     size_t n, cap;
     size_t nparses, nupdates;
     size_t nahead;            /* parses done ahead on the second thread (counted in nparses) */
+    size_t nqueued;           /* docs queued to be parsed ahead */
     double parse_ms;          /* time spent parsing and reparsing, in total */
     syntax_headers *headers;  /* decoration macros of the tree's headers, or NULL */
     syntax_queries *queries;  /* compiled queries, shared by the docs here */
@@ -191,7 +192,14 @@ bool syntax_cache_parse_ahead(syntax_cache *c, const char *key, syn_lang lang, c
             return false; /* held: asking again costs a comparison or an incremental update */
     if (!c->ahead)
         c->ahead = syntax_ahead_new();
-    return syntax_ahead_submit(c->ahead, key, lang, text, len, o);
+    bool queued = syntax_ahead_submit(c->ahead, key, lang, text, len, o);
+    c->nqueued += queued;
+    return queued;
+}
+
+size_t syntax_cache_ahead_queued(const syntax_cache *c)
+{
+    return c->nqueued;
 }
 
 size_t syntax_cache_ahead_taken(const syntax_cache *c)

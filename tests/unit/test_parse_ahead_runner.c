@@ -1,0 +1,132 @@
+/* Unit tests of the collector runner's parsing ahead: a runner that keeps per-file results
+ * queues a file for parsing ahead only when it does not hold that file's results for its
+ * content — even when the file's trees were given back between reviews (a large change over
+ * the memory budget), a later review of the same change parses nothing ahead that no stage
+ * will ask for; an edited file is queued again. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/collector_run.h"
+#include "engine/diff_parse.h"
+#include "engine/syntax.h"
+#include "engine/util.h"
+#include "tests/unit/unit.h"
+
+#define NF 5
+
+/* Write text to root/rel (its directory made). */
+static void put(const char *root, const char *rel, const char *text)
+{
+    char *d = xasprintf("%s/k", root);
+    mkdir(d, 0755);
+    free(d);
+    char *p = xasprintf("%s/%s", root, rel);
+    FILE *f = fopen(p, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    free(p);
+}
+
+/* The head text of kernel file i (version v: 0 or 1) and a diff of NF such files from a base
+ * without their assert. */
+static char *head_text(int i, int v)
+{
+    return xasprintf("import torch\n\n\ndef rows_%d(x):\n    assert x.dim() == 2\n    return x * %d\n", i, i + v);
+}
+
+static change *make_change(const char *root, int edited_version)
+{
+    strbuf d;
+    sb_init(&d);
+    for (int i = 0; i < NF; i++) {
+        int v = i == 2 ? edited_version : 0;
+        char *rel = xasprintf("k/rows_%d.py", i), *t = head_text(i, v);
+        put(root, rel, t);
+        sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,6 +1,6 @@\n import torch\n \n \n"
+                    " def rows_%d(x):\n-    assert x.dim() == 3\n+    assert x.dim() == 2\n-    return x * %d\n"
+                    "+    return x * %d\n", rel, rel, rel, rel, i, i, i + v);
+        free(rel);
+        free(t);
+    }
+    char *cause = NULL;
+    change *c = diff_parse(d.buf, d.len, &cause);
+    free(cause);
+    sb_free(&d);
+    if (c)
+        c->head_root = xstrdup(root);
+    return c;
+}
+
+/* Review chg with r; returns how many docs the cache had queued ahead in all. */
+static size_t review(collector_runner *r, syntax_cache *syn, change *chg, const char *root,
+                     const char *const *touched)
+{
+    collector_inputs in = {.chg = chg, .root = root, .syn = syn, .touched = touched};
+    finding_list out = {0};
+    size_t n = 0;
+    char **status = collector_runner_run(r, &in, &out, &n);
+    for (size_t i = 0; i < n; i++)
+        free(status[i]);
+    free(status);
+    findings_clear(&out);
+    free(out.items);
+    syntax_cache_trim(syn);
+    return syntax_cache_ahead_queued(syn);
+}
+
+/* Give back every doc the cache holds for the change's files (as the runner does for a large
+ * change over its memory budget). */
+static void give_back(syntax_cache *syn)
+{
+    for (int i = 0; i < NF; i++) {
+        char *h = xasprintf("head:k/rows_%d.py", i), *b = xasprintf("base:k/rows_%d.py", i);
+        syntax_cache_drop(syn, h);
+        syntax_cache_drop(syn, b);
+        free(h);
+        free(b);
+    }
+}
+
+TEST(kept_results_are_not_parsed_ahead_again)
+{
+    char tmpl[] = "/tmp/review-ahead-XXXXXX";
+    char *root = mkdtemp(tmpl);
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    syntax_cache *syn = syntax_cache_new();
+    collector_runner *r = collector_runner_new(true);
+    collector_runner_set_parse_ahead(r, true);
+    change *chg = make_change(root, 0);
+    const char *none[] = {NULL};
+    size_t first = review(r, syn, chg, root, NULL);
+    /* the files after the first are queued ahead (the first is parsed by the stages) */
+    CHECK(first >= NF - 1);
+    give_back(syn);
+    size_t again = review(r, syn, chg, root, none);
+    CHECK_INT(again, first);
+    change_free(chg);
+    /* one file edited: it alone is queued */
+    chg = make_change(root, 1);
+    const char *touched[] = {"k/rows_2.py", NULL};
+    give_back(syn);
+    size_t edited = review(r, syn, chg, root, touched);
+    CHECK(edited > again && edited <= again + 2);
+    change_free(chg);
+    collector_runner_free(r);
+    syntax_cache_free(syn);
+    char *rm = xasprintf("rm -rf '%s'", root);
+    CHECK(system(rm) == 0);
+    free(rm);
+}
+
+int main(void)
+{
+    static const unit_case cases[] = {
+        UNIT_CASE(kept_results_are_not_parsed_ahead_again),
+    };
+    return unit_main("parse_ahead_runner", cases, sizeof cases / sizeof cases[0]);
+}
