@@ -27,8 +27,43 @@ typedef struct fa_bind {
     TSNode arg;
 } fa_bind;
 
+/* A name met in a scope's walk: where its text is, the node it stands for (the value of an
+ * assignment to it, or the identifier of a use), and how deep below the scope it sits. */
+typedef struct fa_named {
+    uint32_t at, len;
+    TSNode value;
+    int depth;
+} fa_named;
+
+/* The assignments of one scope (not of the closures in it), or the identifiers in it that can
+ * be uses of a name, in the order a walk of the scope meets them: built once per scope and
+ * file, then asked for name after name. */
+typedef struct fa_scope_index {
+    TSNode scope;
+    bool uses;
+    fa_named *items;
+    size_t n, cap;
+} fa_scope_index;
+
+/* A function definition of the file and where its name's text is. */
+typedef struct fa_def {
+    uint32_t at, len;
+    TSNode def;
+} fa_def;
+
+/* What judging has learned of one file (see flydsl_access.h). */
+struct fa_file {
+    const syntax_doc *d;
+    fa_scope_index **scopes;  /* the scopes whose assignments or uses were looked up */
+    size_t nscopes, scopes_cap;
+    fa_def *defs;          /* every function definition of the file, in preorder */
+    size_t ndefs, defs_cap;
+    bool defs_read;
+};
+
 /* The state of one descriptor's walk. */
 typedef struct fa_walk {
+    fa_file *ff;
     const syntax_doc *d;
     fa_bind binds[FA_MAX_BINDS];
     size_t nbinds;
@@ -99,22 +134,43 @@ static TSNode enclosing_def(TSNode n)
     return none;
 }
 
-/* The first function_definition named name in the subtree of n, or a null node. */
-static TSNode find_def(const syntax_doc *d, TSNode n, const char *name, int nest)
+/* True when the bytes [at, at + len) of d's text spell s. */
+static bool span_is(const syntax_doc *d, uint32_t at, uint32_t len, const char *s)
 {
-    TSNode none = {0};
+    return strlen(s) == len && memcmp(d->text + at, s, len) == 0;
+}
+
+/* Record the function definitions in the subtree of n, in preorder (nested ones too). */
+static void collect_defs(fa_file *ff, TSNode n, int nest)
+{
     if (nest > FA_MAX_NEST)
-        return none;
+        return;
     if (syntax_node_is(n, "function_definition")) {
         TSNode nm = syntax_node_field(n, "name");
-        if (!ts_node_is_null(nm) && text_is(d, nm, name))
-            return n;
+        if (!ts_node_is_null(nm)) {
+            fa_def *df = ARRAY_PUSH(ff->defs, ff->ndefs, ff->defs_cap);
+            df->at = ts_node_start_byte(nm);
+            df->len = ts_node_end_byte(nm) - df->at;
+            df->def = n;
+        }
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-        TSNode f = find_def(d, ts_node_named_child(n, i), name, nest + 1);
-        if (!ts_node_is_null(f))
-            return f;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        collect_defs(ff, ts_node_named_child(n, i), nest + 1);
+}
+
+/* The first function_definition named name in the file, in preorder, or a null node. The
+ * definitions are listed once per file: a descriptor passed to many calls asks for each. */
+static TSNode find_def(fa_walk *w, const char *name)
+{
+    fa_file *ff = w->ff;
+    if (!ff->defs_read) {
+        collect_defs(ff, ts_tree_root_node(ff->d->tree), 0);
+        ff->defs_read = true;
     }
+    for (size_t i = 0; i < ff->ndefs; i++)
+        if (span_is(ff->d, ff->defs[i].at, ff->defs[i].len, name))
+            return ff->defs[i].def;
+    TSNode none = {0};
     return none;
 }
 
@@ -178,28 +234,75 @@ static bool runtime_param(const syntax_doc *d, TSNode n, const char *name)
  * enclosing function, in the module). */
 typedef void (*value_fn)(fa_walk *w, TSNode value, void *arg);
 
-static void assignments_in(fa_walk *w, TSNode n, const char *name, value_fn fn, void *arg)
+/* Record one name of the scope being indexed. */
+static void add_named(fa_scope_index *ix, TSNode target, TSNode value, int depth)
 {
-    if (w->nest > FA_MAX_NEST)
+    fa_named *a = ARRAY_PUSH(ix->items, ix->n, ix->cap);
+    a->at = ts_node_start_byte(target);
+    a->len = ts_node_end_byte(target) - a->at;
+    a->value = value;
+    a->depth = depth;
+}
+
+/* Index the assignments of the subtree of n (depth levels below the scope), not going into
+ * nested function definitions: another closure's locals are its own. */
+static void index_assignments(fa_scope_index *ix, TSNode n, int depth)
+{
+    if (depth > FA_MAX_NEST)
         return;
-    w->nest++;
     if (syntax_node_is(n, "assignment")) {
         TSNode left = syntax_node_field(n, "left"), right = syntax_node_field(n, "right");
         if (!ts_node_is_null(right)) {
-            if (syntax_node_is(left, "identifier") && text_is(w->d, left, name))
-                fn(w, right, arg);
+            if (syntax_node_is(left, "identifier"))
+                add_named(ix, left, right, depth);
             else if (syntax_node_is(left, "pattern_list") || syntax_node_is(left, "tuple_pattern"))
                 for (uint32_t i = 0; i < ts_node_named_child_count(left); i++)
-                    if (text_is(w->d, ts_node_named_child(left, i), name))
-                        fn(w, right, arg);
+                    add_named(ix, ts_node_named_child(left, i), right, depth);
         }
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
         TSNode c = ts_node_named_child(n, i);
-        if (!syntax_node_is(c, "function_definition"))  /* another closure's locals are its own */
-            assignments_in(w, c, name, fn, arg);
+        if (!syntax_node_is(c, "function_definition"))
+            index_assignments(ix, c, depth + 1);
     }
-    w->nest--;
+}
+
+static void index_uses(fa_scope_index *ix, TSNode n, int depth);
+
+/* The index of scope's assignments (uses: of the identifiers that can be uses of a name),
+ * built on first need and kept for the file's other descriptors: it depends only on the
+ * tree. */
+static const fa_scope_index *scope_index(fa_walk *w, TSNode scope, bool uses)
+{
+    fa_file *ff = w->ff;
+    for (size_t i = 0; i < ff->nscopes; i++)
+        if (ff->scopes[i]->uses == uses && ts_node_eq(ff->scopes[i]->scope, scope))
+            return ff->scopes[i];
+    fa_scope_index *ix = xcalloc(1, sizeof *ix);
+    ix->scope = scope;
+    ix->uses = uses;
+    if (uses)
+        index_uses(ix, scope, 0);
+    else
+        index_assignments(ix, scope, 0);
+    *ARRAY_PUSH(ff->scopes, ff->nscopes, ff->scopes_cap) = ix;
+    return ix;
+}
+
+/* Call fn for each assignment of name in scope n, in the order of a walk of n, as deep in the
+ * walk's nesting as that walk would have been (the nesting bound holds as it did). */
+static void assignments_in(fa_walk *w, TSNode n, const char *name, value_fn fn, void *arg)
+{
+    const fa_scope_index *ix = scope_index(w, n, false);
+    int nest = w->nest;
+    for (size_t i = 0; i < ix->n; i++) {
+        const fa_named *a = &ix->items[i];
+        if (nest + a->depth > FA_MAX_NEST || !span_is(w->d, a->at, a->len, name))
+            continue;
+        w->nest = nest + a->depth + 1;
+        fn(w, a->value, arg);
+        w->nest = nest;
+    }
 }
 
 /* The iterable of the for-loop enclosing n that binds name, or a null node. */
@@ -604,7 +707,7 @@ static void classify_use(fa_walk *w, TSNode n, int depth)
         TSNode def = {0};
         if (access_name(c) && ts_node_is_null(kw))
             judge_access(w, call, n);
-        else if (*c && !ts_node_is_null(def = find_def(w->d, ts_tree_root_node(w->d->tree), c, 0)))
+        else if (*c && !ts_node_is_null(def = find_def(w, c)))
             follow_into_helper(w, call, n, kw, def, depth);
         else
             w->nunfollowed++;
@@ -625,37 +728,44 @@ static void classify_use(fa_walk *w, TSNode n, int depth)
     w->nunfollowed++;
 }
 
-/* Visit the uses of name inside scope (skipping the node skip: the binding itself). */
-static void uses_in_at(fa_walk *w, TSNode n, const char *name, TSNode skip, int depth);
-
-static void uses_in(fa_walk *w, TSNode n, const char *name, TSNode skip, int depth)
+/* Index the identifiers of the subtree of n (depth levels below the scope) that can be a use
+ * of their name: not a parameter, a keyword's own name or an attribute's name (`x.name`). */
+static void index_uses(fa_scope_index *ix, TSNode n, int depth)
 {
-    if (w->nest > FA_MAX_NEST)
-        return;
-    w->nest++;
-    uses_in_at(w, n, name, skip, depth);
-    w->nest--;
-}
-
-static void uses_in_at(fa_walk *w, TSNode n, const char *name, TSNode skip, int depth)
-{
-    if (ts_node_eq(n, skip) || syntax_node_is(n, "parameters"))
+    if (ts_node_is_null(n) || depth > FA_MAX_NEST || syntax_node_is(n, "parameters"))
         return;
     if (syntax_node_is(n, "identifier")) {
-        if (text_is(w->d, n, name))
-            classify_use(w, n, depth);
+        add_named(ix, n, n, depth);
         return;
     }
-    if (syntax_node_is(n, "keyword_argument")) {  /* the keyword's own name is not a use */
-        uses_in(w, syntax_node_field(n, "value"), name, skip, depth);
+    if (syntax_node_is(n, "keyword_argument")) {
+        index_uses(ix, syntax_node_field(n, "value"), depth + 1);
         return;
     }
-    if (syntax_node_is(n, "attribute")) {  /* x.name is not a use of name */
-        uses_in(w, syntax_node_field(n, "object"), name, skip, depth);
+    if (syntax_node_is(n, "attribute")) {
+        index_uses(ix, syntax_node_field(n, "object"), depth + 1);
         return;
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        uses_in(w, ts_node_named_child(n, i), name, skip, depth);
+        index_uses(ix, ts_node_named_child(n, i), depth + 1);
+}
+
+/* Visit the uses of name inside body, in tree order, skipping skip (the binding itself: an
+ * identifier, or a helper's parameter list). Each is classified as deep in the nesting as a
+ * walk of the body would have met it; the body's identifiers are indexed once per file. */
+static void uses_in(fa_walk *w, TSNode body, const char *name, TSNode skip, int depth)
+{
+    const fa_scope_index *ix = scope_index(w, body, true);
+    int nest = w->nest;
+    for (size_t i = 0; i < ix->n; i++) {
+        const fa_named *u = &ix->items[i];
+        if (nest + u->depth > FA_MAX_NEST || !span_is(w->d, u->at, u->len, name) ||
+            ts_node_eq(u->value, skip))
+            continue;
+        w->nest = nest + u->depth + 1;
+        classify_use(w, u->value, depth);
+        w->nest = nest;
+    }
 }
 
 static void follow_name(fa_walk *w, const char *name, TSNode scope, TSNode skip, int depth)
@@ -667,8 +777,29 @@ static void follow_name(fa_walk *w, const char *name, TSNode scope, TSNode skip,
 
 /* --- entry points ------------------------------------------------------------------------- */
 
-void fa_judge(const syntax_doc *d, uint32_t start, uint32_t end, fa_verdict *out)
+fa_file *fa_file_new(const syntax_doc *d)
 {
+    fa_file *ff = xcalloc(1, sizeof *ff);
+    ff->d = d;
+    return ff;
+}
+
+void fa_file_free(fa_file *ff)
+{
+    if (!ff)
+        return;
+    for (size_t i = 0; i < ff->nscopes; i++) {
+        free(ff->scopes[i]->items);
+        free(ff->scopes[i]);
+    }
+    free(ff->scopes);
+    free(ff->defs);
+    free(ff);
+}
+
+void fa_judge(fa_file *ff, uint32_t start, uint32_t end, fa_verdict *out)
+{
+    const syntax_doc *d = ff->d;
     memset(out, 0, sizeof *out);
     out->quiet = FA_UNFOLLOWED;
     TSNode call = syntax_node_at(d, start, end);
@@ -678,6 +809,7 @@ void fa_judge(const syntax_doc *d, uint32_t start, uint32_t end, fa_verdict *out
         return;
     fa_walk w;
     memset(&w, 0, sizeof w);
+    w.ff = ff;
     w.d = d;
     TSNode n = call, p = ts_node_parent(call);
     while (syntax_node_is(p, "parenthesized_expression")) {

@@ -28,14 +28,22 @@ typedef struct fa_verdict {
     int naccess;       /* accesses found */
 } fa_verdict;
 
-/* Judge the descriptor built by the call at byte span [start, end) of d: follow the name it is
- * assigned to (or the call it is passed to) through the enclosing function, its nested
+/* What judging learns of one file that holds for all its descriptors: its function
+ * definitions and each scope's assignments, read once and looked up by name (a kernel file
+ * builds many descriptors, each followed through the same functions). Borrows d. */
+typedef struct fa_file fa_file;
+
+fa_file *fa_file_new(const syntax_doc *d);
+void fa_file_free(fa_file *ff);
+
+/* Judge the descriptor built by the call at byte span [start, end) of ff's doc: follow the
+ * name it is assigned to (or the call it is passed to) through the enclosing function, its nested
  * helpers and same-file helpers it is passed to, to the buffer_load / buffer_store calls that
  * use it. An access can run past the tensor when it is not under a run-time guard (an
  * scf.IfOp then-block, an `if` on a comparison), its offset is not clamped (select, min,
  * remainder, mask=), the offset varies per lane and steps by block (a thread or lane index
  * and a block index), and the kernel takes a run-time size argument (Int32, Index, ...). */
-void fa_judge(const syntax_doc *d, uint32_t start, uint32_t end, fa_verdict *out);
+void fa_judge(fa_file *ff, uint32_t start, uint32_t end, fa_verdict *out);
 
 /* True when the expression at byte span [start, end) of d names a run-time size: a parameter
  * of an enclosing function annotated Int32 / Int64 / Index, or an i32_ / i64_ local. */

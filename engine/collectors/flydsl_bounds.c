@@ -364,6 +364,13 @@ static char *bound_signature(const syn_func_list *fns, const syn_call *c)
     return sb_detach(&sb);
 }
 
+/* Ascending ints, for qsort. */
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 /* True for a call this collector judges. */
 static bool is_judged_call(const syn_call *c)
 {
@@ -371,6 +378,37 @@ static bool is_judged_call(const syn_call *c)
         if (strcmp(c->name, buffer_calls[k].name) == 0)
             return true;
     return strcmp(c->name, "make_tensor_descriptor_2d") == 0;
+}
+
+/* The calls that start on the lines of d where a call around an occurrence of a judged
+ * name starts, in source order (a superset of the judged calls, with other calls on those
+ * lines: check_file skips those). A call's name is the last component of its callee, so its
+ * text occurs inside the call and the call encloses that occurrence. Reading only those lines
+ * for calls matters: syntax_calls over a whole kernel file copies every argument of every
+ * call, which was most of this collector's time on a large change. */
+static void judged_calls(const syntax_doc *d, syn_call_list *out)
+{
+    static const char *const names[] = {"create_buffer_resource", "ptr_buffer_resource",
+                                        "make_buffer_tensor", "make_tensor_descriptor_2d", NULL};
+    int *lines = NULL;
+    size_t nlines = 0, cap = 0;
+    for (int k = 0; names[k]; k++) {
+        size_t nl = strlen(names[k]);
+        for (const char *p = memmem(d->text, d->len, names[k], nl); p;
+             p = memmem(p + 1, d->len - (size_t)(p + 1 - d->text), names[k], nl)) {
+            size_t at = (size_t)(p - d->text);
+            TSNode n = syntax_node_at(d, at, at + nl);
+            for (; !ts_node_is_null(n); n = ts_node_parent(n))
+                if (syntax_node_is(n, "call"))
+                    *ARRAY_PUSH(lines, nlines, cap) = syntax_node_line(n);
+        }
+    }
+    if (nlines > 1)
+        qsort(lines, nlines, sizeof *lines, int_cmp);
+    for (size_t i = 0; i < nlines; i++)
+        if (i == 0 || lines[i] != lines[i - 1])
+            syntax_calls(d, lines[i], lines[i], out);
+    free(lines);
 }
 
 /* The bound signatures of the judged calls in the base version of f (empty when the base is not
@@ -389,7 +427,7 @@ static void base_signatures(collector_ctx *ctx, const change_file *f, sig_list *
     if (!d)
         return;
     syn_call_list calls = {0};
-    syntax_calls(d, 0, 0, &calls);
+    judged_calls(d, &calls);
     syn_func_list fns = {0};
     syntax_functions(d, &fns);
     for (size_t i = 0; i < calls.n; i++)
@@ -452,8 +490,8 @@ static bool arg_span(const syntax_doc *d, const syn_arg *a, int i, uint32_t *s, 
 /* Whether an unbounded call is a finding: some access through the descriptor can run past
  * the tensor (a buffer), or the unbounded inner dimension has a run-time size (a 2-D
  * descriptor). Otherwise counts it in *lo and returns false; *acc_line gets the access. */
-static bool reaches_past(const syntax_doc *d, const syn_call *c, bool is_desc, left_out *lo,
-                         int *acc_line)
+static bool reaches_past(const syntax_doc *d, fa_file **ff, const syn_call *c, bool is_desc,
+                         left_out *lo, int *acc_line)
 {
     *acc_line = 0;
     if (is_desc) {
@@ -469,7 +507,9 @@ static bool reaches_past(const syntax_doc *d, const syn_call *c, bool is_desc, l
     fa_verdict fv;
     uint32_t s = (uint32_t)(syntax_line_start(d, c->line) + (size_t)c->col);
     uint32_t e = (uint32_t)(syntax_line_start(d, c->end_line) + (size_t)c->end_col);
-    fa_judge(d, s, e, &fv);
+    if (!*ff)
+        *ff = fa_file_new(d);
+    fa_judge(*ff, s, e, &fv);
     switch (fv.quiet) {
     case FA_REACHES:
         *acc_line = fv.line;
@@ -608,10 +648,11 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, left
     if (!d)
         return -1;
     syn_call_list calls = {0};
-    syntax_calls(d, 0, 0, &calls);
+    judged_calls(d, &calls);
     syn_func_list fns = {0};
     bool have_fns = false, have_base = false;
     sig_list base = {0};
+    fa_file *ff = NULL;    /* what judging learned of the file, for its next descriptor */
     int found = 0;
     for (size_t i = 0; i < calls.n; i++) {
         const syn_call *c = &calls.items[i];
@@ -650,7 +691,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, left
         bool same_as_base = sig_take(&base, sig);
         free(sig);
         int acc_line = 0;
-        if (same_as_base || !reaches_past(d, c, is_desc, lo, &acc_line)) {
+        if (same_as_base || !reaches_past(d, &ff, c, is_desc, lo, &acc_line)) {
             /* the change edited the call but bound it exactly as before, in the same function;
              * or nothing shows an access that the descriptor's size would have to stop */
             if (same_as_base)
@@ -693,6 +734,7 @@ static int check_file(collector_ctx *ctx, const change_file *f, char **why, left
         found++;
     }
     sig_list_free(&base);
+    fa_file_free(ff);
     syn_func_list_free(&fns);
     syn_call_list_free(&calls);
     syntax_free(owned);

@@ -32,8 +32,9 @@
 #define MAX_STAR_DEPTH 4
 
 /* Modules parsed while one file's imports are resolved: a file importing many names from one
- * module reads it once; the review's syntax cache (key "module:PATH") keeps the parse for the
- * next file and the next review, reparsing only when the text differs. */
+ * module reads it once; the review's syntax cache (key "module:PATH", or for a file of the
+ * change the key of its head doc) keeps the parse for the next file and the next review,
+ * reparsing only when the text differs. */
 typedef struct parsed_module {
     char *file;
     const syntax_doc *doc;  /* NULL when it could not be read or parsed */
@@ -387,8 +388,13 @@ static const syntax_doc *parsed_module_doc(const tree_view *tv, const char *file
     parsed_module *pm = ARRAY_PUSH(m->items, m->n, m->cap);
     pm->file = xstrdup(file);
     pm->owned = NULL;
+    const change_file *f = changed_file(tv, file);
     if (!text) {
         pm->doc = NULL;
+    } else if (f) {
+        /* a file of the change: its head doc, as the per-file stages ask for it (the same
+         * key, text and view), so the cache parses it once for both */
+        pm->doc = collector_doc(tv->ctx, f, false, text, len, &pm->owned, NULL);
     } else if (tv->ctx->syn) {
         char *key = xasprintf("module:%s", file);
         pm->doc = syntax_cache_get(tv->ctx->syn, key, SYN_PYTHON, text, len, NULL);

@@ -69,6 +69,7 @@ static ix_entry *add_def(const ix_file *xf, ix_scope *s, TSNode name, TSNode val
     df->line = line;
     df->kind = kind;
     df->wide = false;
+    df->fed = false;
     if (!ts_node_is_null(value) && kind == IX_DEF_VALUE) {
         char *t = syntax_node_text(xf->d, value);
         if (mentions_any(t, lds_words))
@@ -720,10 +721,23 @@ ix_entry *ix_resolve(const ix_file *xf, ix_scope *s, const char *name, ix_scope 
 
 ix_entry *ix_resolve_node(const ix_file *xf, ix_scope *s, TSNode ident, ix_scope **owner)
 {
-    char *nm = syntax_node_text(xf->d, ident);
-    ix_entry *e = ix_resolve(xf, s, nm, owner);
-    free(nm);
-    return e;
+    /* compared in place (no copy: this is asked for every identifier of every walk), up to a
+     * NUL as a copy of the node's text would be */
+    uint32_t b = ts_node_start_byte(ident), e = ts_node_end_byte(ident);
+    if (e > xf->d->len)
+        e = (uint32_t)xf->d->len;
+    if (b > e)
+        b = e;
+    const char *t = xf->d->text + b;
+    size_t len = strnlen(t, e - b);
+    for (; s; s = s->parent)
+        for (size_t i = 0; i < s->n; i++)
+            if (strncmp(s->ents[i].name, t, len) == 0 && s->ents[i].name[len] == '\0') {
+                if (owner)
+                    *owner = s;
+                return &s->ents[i];
+            }
+    return NULL;
 }
 
 ix_scope *ix_kernel_of(ix_scope *s)

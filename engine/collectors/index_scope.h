@@ -36,6 +36,8 @@ typedef struct ix_def {
     bool wide;      /* the value assigned is 64-bit (computed with the entry's value) */
     int state;      /* memo of its value: 0 not computed, 1 in progress, 2 done */
     ir_val val;
+    bool fed;       /* its value was walked for what feeds an address: what that walk marks
+                       only ever grows, so walking it again would mark nothing new */
 } ix_def;
 
 typedef struct ix_entry {

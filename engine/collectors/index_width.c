@@ -456,9 +456,13 @@ static void propagate_feeding(run *r)
             for (size_t j = 0; j < s->n; j++) {
                 if (!s->ents[j].feeding)
                     continue;
-                for (size_t d = 0; d < s->ents[j].ndefs; d++)
-                    if (s->ents[j].defs[d].kind != IX_DEF_BOUND)
-                        grew |= mark_feeding(r, s, s->ents[j].defs[d].value);
+                for (size_t d = 0; d < s->ents[j].ndefs; d++) {
+                    ix_def *df = &s->ents[j].defs[d];
+                    if (df->kind != IX_DEF_BOUND && !df->fed) {
+                        df->fed = true;
+                        grew |= mark_feeding(r, s, df->value);
+                    }
+                }
             }
         }
     }

@@ -358,6 +358,56 @@ TEST(long_buffer_expressions_are_cut)
     free(d);
 }
 
+TEST(each_kernel_of_a_file_is_judged_from_its_own_locals)
+{
+    /* Three kernels name their descriptor and offset alike; what a name holds is looked up
+     * once per function and file, and must be the function's own: k1 clamps its offset, k2
+     * does not. k3 splits the callee over two lines (the call starts a line above the name),
+     * and a comment naming the callee is no call. */
+    static const char *const src[] = {
+        "import flydsl.expr as fx",                                       /* 1 */
+        "from flydsl.expr import buffer_ops",                             /* 2 */
+        "def k1(a, m: fx.Int32):",                                        /* 3 */
+        "    bid = fx.block_idx.x",                                       /* 4 */
+        "    tid = fx.thread_idx.x",                                      /* 5 */
+        "    off = valid.select(bid * 64 + tid, 0)",                      /* 6 */
+        "    rsrc = buffer_ops.create_buffer_resource(a, max_size=True)", /* 7 */
+        "    return buffer_ops.buffer_load(rsrc, off)",                   /* 8 */
+        "def k2(a, m: fx.Int32):",                                        /* 9 */
+        "    bid = fx.block_idx.x",                                       /* 10 */
+        "    tid = fx.thread_idx.x",                                      /* 11 */
+        "    off = bid * 64 + tid",                                       /* 12 */
+        "    rsrc = buffer_ops.create_buffer_resource(a, max_size=True)", /* 13 */
+        "    return buffer_ops.buffer_load(rsrc, off)",                   /* 14 */
+        "def k3(b, m: fx.Int32):",                                        /* 15 */
+        "    # create_buffer_resource(b) below is read at a tiled offset",  /* 16 */
+        "    off = fx.block_idx.x * 64 + fx.thread_idx.x",                /* 17 */
+        "    rsrc = (buffer_ops",                                         /* 18 */
+        "            .create_buffer_resource(b, max_size=True))",         /* 19 */
+        "    return buffer_ops.buffer_load(rsrc, off)",                   /* 20 */
+        NULL};
+    char *d = new_file_diff("aiter/ops/flydsl/kernels/k.py", src);
+    result r = run(d);
+    CHECK_INT(r.out.n, 2);
+    CHECK(at_line(&r, 7) == NULL);
+    const finding *f = at_line(&r, 13);
+    CHECK(f != NULL);
+    if (f && f->nrelated)
+        CHECK_INT(f->related[0].range.line, 14);
+    f = at_line(&r, 19);
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(str_starts(f->message, "create_buffer_resource(b): max_size=True"));
+        if (f->nrelated)
+            CHECK_INT(f->related[0].range.line, 20);
+    }
+    CHECK_STR(r.status, "found 2 unbounded buffer resources or descriptors with an access that "
+                        "can run past the tensor on changed lines; 1 unbounded with no access "
+                        "shown to run past the tensor left out (1 guarded or clamped)");
+    result_free(&r);
+    free(d);
+}
+
 UNIT_MAIN("test_flydsl_bounds",
           UNIT_CASE(bare_make_buffer_tensor_is_flagged_on_the_callee),
           UNIT_CASE(max_size_true_is_flagged_on_the_keyword_argument),
@@ -366,4 +416,5 @@ UNIT_MAIN("test_flydsl_bounds",
           UNIT_CASE(only_changed_calls_count),
           UNIT_CASE(only_changed_calls_count_with_head_tree),
           UNIT_CASE(paths_outside_flydsl_are_not_read),
-          UNIT_CASE(long_buffer_expressions_are_cut))
+          UNIT_CASE(long_buffer_expressions_are_cut),
+          UNIT_CASE(each_kernel_of_a_file_is_judged_from_its_own_locals))

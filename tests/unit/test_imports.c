@@ -332,6 +332,59 @@ TEST(status_lines)
     free(d);
 }
 
+/* A module the change itself adds is read from its head doc, under the key the per-file
+ * stages parse it with: one parse serves both, with or without a cache, review after
+ * review. */
+TEST(a_module_of_the_change_is_parsed_once_for_its_importers_and_itself)
+{
+    char *root = make_tree();
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    static const char *const helpers[] = {
+        "from aiter.ops.common import ready, gone_name",  /* 1: gone_name is nowhere */
+        "def scale_rows(x):",
+        "    return x",
+        NULL};
+    static const char *const user[] = {
+        "from aiter.ops.helpers import scale_rows, shift_rows",  /* 1: shift_rows is nowhere */
+        NULL};
+    char *d1 = new_file_diff("aiter/ops/helpers.py", helpers);
+    char *d2 = new_file_diff("aiter/ops/new_op.py", user);
+    char *d = xasprintf("%s%s", d1, d2);
+    syntax_cache *syn = syntax_cache_new();
+    for (int pass = 0; pass < 3; pass++) {
+        /* passes 0 and 1 share a cache (the second review finds every doc kept); 2 has none */
+        result r = run_cached(d, root, pass < 2 ? syn : NULL);
+        CHECK_INT(r.out.n, 2);
+        if (unit_failed_now)
+            dump_findings(&r);
+        for (size_t i = 0; i < r.out.n; i++) {
+            const finding *f = &r.out.items[i];
+            if (!strcmp(f->path, "aiter/ops/helpers.py"))
+                CHECK(str_starts(f->message, "`gone_name` is defined neither in "
+                                             "aiter/ops/common.py"));
+            else
+                CHECK(str_starts(f->message, "`shift_rows` is defined neither in "
+                                             "aiter/ops/helpers.py (aiter.ops.helpers)"));
+        }
+        CHECK_STR(r.status, "found 2 unresolved imports among 4 first-party imported names "
+                            "the change adds");
+        result_free(&r);
+        size_t ndocs = 0, nparses = 0;
+        syntax_cache_stats(syn, &ndocs, &nparses, NULL);
+        /* the two new files and aiter/ops/common.py: helpers.py is not parsed a second time
+         * as a module */
+        CHECK_INT((int)ndocs, 3);
+        CHECK_INT((int)nparses, 3);
+    }
+    syntax_cache_free(syn);
+    free(d);
+    free(d1);
+    free(d2);
+    drop_tree(root);
+}
+
 UNIT_MAIN("test_imports",
           UNIT_CASE(missing_modules_and_names_are_flagged_on_what_is_missing),
           UNIT_CASE(a_module_edited_between_reviews_is_read_again),
@@ -339,4 +392,5 @@ UNIT_MAIN("test_imports",
           UNIT_CASE(relative_imports_in_a_package_init_resolve_against_the_package),
           UNIT_CASE(renamed_and_deleted_modules),
           UNIT_CASE(modules_a_package_redirects_through_an_import_hook_are_left_alone),
-          UNIT_CASE(status_lines))
+          UNIT_CASE(status_lines),
+          UNIT_CASE(a_module_of_the_change_is_parsed_once_for_its_importers_and_itself))

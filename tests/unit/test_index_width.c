@@ -480,6 +480,35 @@ TEST(status_lines)
     result_free(&r);
 }
 
+TEST(locals_named_as_prefixes_of_one_another_are_told_apart)
+{
+    /* `o` is looked up among locals declared before it whose names start like it (`o_h`),
+     * and feeds the load only through `oo`, which needs a second round of marking: only
+     * `pid * stride_xm` reaches an address; `pid_h * stride_xm` (four heads) is small and
+     * feeds the store. */
+    static const char *const src[] = {
+        "@triton.jit",                                                /* 1 */
+        "def _chain(x_ptr, y_ptr, stride_xm, BLOCK: tl.constexpr):",  /* 2 */
+        "    pid = tl.program_id(0)",                                 /* 3 */
+        "    pid_h = tl.program_id(1) % 4",                           /* 4 */
+        "    o_h = pid_h * stride_xm",                                /* 5 */
+        "    o = pid * stride_xm",                                    /* 6 */
+        "    oo = o + 1",                                             /* 7 */
+        "    offs = tl.arange(0, BLOCK)",                             /* 8 */
+        "    x = tl.load(x_ptr + oo + offs)",                         /* 9 */
+        "    tl.store(y_ptr + o_h + offs, x)",                        /* 10 */
+        NULL};
+    result r = run_new("aiter/ops/triton/_triton_kernels/chain.py", src);
+    CHECK_INT(r.out.n, 1);
+    const finding *f = at_line(&r, 6);
+    CHECK(f != NULL);
+    if (f)
+        CHECK(str_starts(f->message, "`pid * stride_xm` is computed in 32 bits"));
+    if (unit_failed_now)
+        dump_findings(&r);
+    result_free(&r);
+}
+
 UNIT_MAIN("test_index_width",
           UNIT_CASE(names_read_as_axes_and_sizes),
           UNIT_CASE(triton_token_offset_is_reported_once_with_its_other_sites),
@@ -493,4 +522,5 @@ UNIT_MAIN("test_index_width",
           UNIT_CASE(grid_stride_steps_floats_and_host_code_are_silent),
           UNIT_CASE(moved_products_and_test_files_are_not_reported),
           UNIT_CASE(correlated_sizes_lds_helpers_and_buffer_sizes),
-          UNIT_CASE(status_lines))
+          UNIT_CASE(status_lines),
+          UNIT_CASE(locals_named_as_prefixes_of_one_another_are_told_apart))
