@@ -159,7 +159,7 @@ static void match_pair(sib_change *fc, sib_side *h, const syn_func *fn, const sy
             if (strcmp(fx, folded[k]) == 0 &&
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
-                !sib_explained(&rm[k], own, nown, h->d->lang)) {
+                !sib_explained(&rm[k], own, nown, h->d->lang) && !sib_callee_extended(fc, h, &rm[k], x) && !sib_named_for_fn(&rm[k], h, wa, wb)) {
                 *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at, .di = rm[k].di};
                 break;
             }
@@ -283,6 +283,15 @@ static bool piece_moved(sib_change *fc, sib_side *b, sib_side *h, const syn_func
     return false;
 }
 
+/* True when one of the n functions fns of side h has a unit of this key. */
+static bool in_callees(sib_side *h, const syn_func **fns, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sib_key_count(h, fns[i], key) > 0)
+            return true;
+    return false;
+}
+
 /* The units fn (base bf, head hf) lost: counted units holding a deleted line whose key the
  * head function has fewer of, and the touched functions of the file too (not moved). */
 static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const syn_func *bf, const syn_func *hf, size_t *n)
@@ -296,6 +305,8 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
     bool *edited = xcalloc(hu->n ? hu->n : 1, sizeof *edited);
     for (size_t i = 0; i < hu->n; i++)
         edited[i] = sib_any_marked(fc->added, fc->hn, hu->items[i].line, hu->items[i].end_line);
+    size_t nreach;
+    const syn_func **reach = sib_reached(fc, h, hf, &nreach);
     for (size_t i = 0; i < bu->n; i++) {
         const sib_unit *u = &bu->items[i];
         if (!u->counts || !sib_any_marked(fc->deleted, fc->bn, u->line, u->end_line))
@@ -305,8 +316,11 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         if (sib_touched_count(h, fc->touched_h, fc->nth, u->key) >= sib_touched_count(b, fc->touched_b, fc->ntb, u->key) ||
             sib_written_again(fc, b, h, u->key))
             continue; /* moved, not rewritten */
-        if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u))
+        if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u) ||
+            sib_respelled(u, hu, edited, b->d->lang) || sib_callee_selected(u, hu, edited, b->d->lang))
             continue;
+        if (in_callees(h, reach, nreach, u->key))
+            continue; /* still run, through the function the change now calls */
         const sib_unit *twin = rewritten_as(u, hu, edited);
         if (sib_condition_kept(u, twin) || piece_moved(fc, b, h, hf, bu, hu, edited, u, twin))
             continue;
@@ -331,6 +345,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             r->repl = both;
         }
     }
+    free(reach);
     free(edited);
     free(prev);
     free(next);

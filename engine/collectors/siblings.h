@@ -75,6 +75,11 @@ void sib_names_free(char **names);
 /* True when u (a statement fn lost) only bound names that nothing else in fn reads: dead code
  * removed, not a fix (d is fn's document). */
 bool sib_dead_store(const syntax_doc *d, const syn_func *fn, const sib_unit *u);
+/* True when u (a unit fn lost) launches or calls a function fn now picks into a local: an
+ * edited unit of after (fn's head units; after_touched[i]) is u with the called name replaced
+ * by a local that fn binds only to names of functions (`k = gluon_k` in one branch, `k =
+ * triton_k` in the other). The launch is the same; which kernel runs is fn's own choice. */
+bool sib_callee_selected(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, syn_lang lang);
 
 /* Length of the longest run of characters two names share. */
 size_t sib_common_run(const char *a, const char *b);
@@ -90,6 +95,20 @@ void sib_naming_words(const syn_func *a, const syn_func *b, char **wa, char **wb
 /* key with word (as returned above; "" does nothing) removed from every identifier that
  * holds it as whole underscore-separated parts, as a new string. */
 char *sib_fold(const char *key, const char *word);
+
+/* --- spellings of the same code (siblings_spelling.c) ------------------------------------ */
+
+/* The key of a unit whose code, white space collapsed, is flat: white space dropped, every
+ * floating-point literal in one spelling (`0.25f` and `.25` alike) and MLIR type classes
+ * written as their FlyDSL alias (`ir.IndexType.get()` as `T.index`). A new string. */
+char *sib_canonical_key(const char *flat);
+/* True when after is before (both keys) with trailing zero-literal arguments appended to some
+ * of its argument lists (`f<A, B>(x)` to `f<A, B, 0>(x)`, `g(x)` to `g(x, nullptr)`): the
+ * callee's defaults written out. */
+bool sib_defaults_written(const char *before, const char *after, syn_lang lang);
+/* True when u (a unit a function lost) is an edited unit of after (after_touched[i]) with the
+ * defaults of its calls written out (sib_defaults_written): the same call. */
+bool sib_respelled(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, syn_lang lang);
 
 /* --- one changed file (siblings_file.c) --------------------------------------------------- */
 
@@ -170,6 +189,20 @@ bool sib_explained(const sib_removed *r, char *const *own, size_t nown, syn_lang
 char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n);
 /* True when the change made fn delegate to v (v is its implementation, not its sibling). */
 bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v);
+/* The functions of h the change made fn reach: those an edited unit of fn calls, and those
+ * they call in turn (a registered op's wrapper and the method it runs), as an array of *n
+ * (free the array). */
+const syn_func **sib_reached(sib_change *fc, sib_side *h, const syn_func *fn, size_t *n);
+/* True when the variant's unit x calls another function of the file than the call r rewrote,
+ * and the change gave that rewritten call's callee parameters x's callee lacks: the rewrite
+ * passes a new argument the variant's callee has no place for (split-K passed to the
+ * preshuffle kernel's binding, not to the blockscale one's). */
+bool sib_callee_extended(sib_change *fc, sib_side *h, const sib_removed *r, const sib_unit *x);
+/* True when the rewrite r brings in a name that holds the changed function's naming word wa
+ * (`..._SPLITK_KID_MAX` in `opus_kid_is_splitk`), defined in the file (h), and the file has
+ * no counterpart of it for the variant's word wb (no `..._PERSISTENT_KID_MAX`): the fix
+ * follows something only the changed function has. A name defined elsewhere proves nothing. */
+bool sib_named_for_fn(const sib_removed *r, const sib_side *h, const char *wa, const char *wb);
 /* True when the change rewrote bf (base side) rather than fixed it (it lost nlost units). */
 bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost);
 

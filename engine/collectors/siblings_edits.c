@@ -254,3 +254,73 @@ bool sib_unused_param(const syntax_doc *d, const syn_func *fn, const sib_unit *u
     tok t = {.s = u->name, .n = strlen(u->name), .ident = true};
     return !read_elsewhere(d, fn, u->line, u->end_line, &t);
 }
+
+/* --- a kernel picked into a local ---------------------------------------------------------- */
+
+/* True when b is a with one name that a calls or launches (followed by `(` or `[`) replaced by
+ * another everywhere, the rest token for token the same; *to gets the new name (borrowed
+ * from b). */
+static bool callee_swapped(const char *a, const char *b, tok *to)
+{
+    size_t na, nb;
+    tok *ta = tokens(a, &na), *tb = tokens(b, &nb);
+    bool ok = na == nb && na > 0, any = false;
+    tok from = {0};
+    for (size_t i = 0; ok && i < na; i++) {
+        if (ta[i].n == tb[i].n && memcmp(ta[i].s, tb[i].s, ta[i].n) == 0)
+            continue;
+        ok = ta[i].ident && tb[i].ident && i + 1 < na && (tok_is(&ta[i + 1], "(") || tok_is(&ta[i + 1], "[")) &&
+             !(i > 0 && tok_is(&ta[i - 1], "."));
+        if (ok && any)
+            ok = from.n == ta[i].n && memcmp(from.s, ta[i].s, from.n) == 0 && to->n == tb[i].n &&
+                 memcmp(to->s, tb[i].s, to->n) == 0;
+        else if (ok) {
+            from = ta[i];
+            *to = tb[i];
+            any = true;
+        }
+    }
+    free(ta);
+    free(tb);
+    return ok && any;
+}
+
+/* True when the units of l bind name only to a plain (dotted) name, at least once on an
+ * edited line (touched[i]): a function picked into a local. */
+static bool bound_to_functions(const sib_unit_list *l, const bool *touched, const tok *name, syn_lang lang)
+{
+    int picks = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const sib_unit *x = &l->items[i];
+        char **bound = sib_bound_names(x, lang);
+        bool binds = false;
+        for (size_t k = 0; bound && bound[k] && !binds; k++)
+            binds = strlen(bound[k]) == name->n && memcmp(bound[k], name->s, name->n) == 0;
+        sib_names_free(bound);
+        if (!binds)
+            continue;
+        const char *v = assign_at(x->code) + 1;
+        while (*v == ' ')
+            v++;
+        const char *e = v;
+        while (ident_char(*e) || *e == '.')
+            e++;
+        while (*e == ' ' || *e == ';')
+            e++;
+        if (e == v || *e || isdigit((unsigned char)*v))
+            return false; /* bound to a value, not to a function's name */
+        picks += touched[i];
+    }
+    return picks > 0;
+}
+
+bool sib_callee_selected(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, syn_lang lang)
+{
+    for (size_t i = 0; i < after->n; i++) {
+        tok to = {0};
+        if (after_touched[i] && after->items[i].kind == u->kind && callee_swapped(u->code, after->items[i].code, &to) &&
+            bound_to_functions(after, after_touched, &to, lang))
+            return true;
+    }
+    return false;
+}

@@ -2,6 +2,7 @@
  * function's scope has (its parameters and its builder's that the variant lacks, helpers
  * defined beside it, locals derived from them), a variant it now delegates to, and a function
  * rewritten rather than fixed. A variant kept apart by any of these is not drift. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,4 +243,187 @@ bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost)
         del += fc->deleted[l];
     return nlost >= REWRITE_UNITS || del >= REWRITE_LINES ||
            (del >= REWRITE_MIN_LINES && del * 100 >= lines * REWRITE_SHARE);
+}
+
+/* True when code calls name: the whole word followed by `(` (`f(`, `obj.f(`,
+ * `torch.ops.aiter.f(`). */
+static bool calls_name(const char *code, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(code, name); n && p; p = strstr(p + 1, name)) {
+        const char *q = p + n;
+        while (*q == ' ')
+            q++;
+        if (*q == '(' && (p == code || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+            !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+            return true;
+    }
+    return false;
+}
+
+/* True when g is a function other than fn and not nested in it or around it. */
+static bool apart(const syn_func *g, const syn_func *fn)
+{
+    return g != fn && *g->name && !sib_within(g, fn) && !sib_within(fn, g);
+}
+
+/* Append to *out the functions of h apart from fn that some unit of l (only those edited, when
+ * edited_only) calls. */
+static void add_callees(sib_change *fc, sib_side *h, const syn_func *fn, const sib_unit_list *l, bool edited_only,
+                        const syn_func ***out, size_t *n, size_t *cap)
+{
+    for (size_t g = 0; g < h->fl->n; g++) {
+        const syn_func *callee = &h->fl->items[g];
+        bool have = !apart(callee, fn);
+        for (size_t k = 0; k < *n && !have; k++)
+            have = (*out)[k] == callee;
+        for (size_t i = 0; i < l->n && !have; i++) {
+            const sib_unit *u = &l->items[i];
+            if ((!edited_only || sib_any_marked(fc->added, fc->hn, u->line, u->end_line)) &&
+                calls_name(u->code, callee->name)) {
+                *ARRAY_PUSH(*out, *n, *cap) = callee;
+                have = true;
+            }
+        }
+    }
+}
+
+const syn_func **sib_reached(sib_change *fc, sib_side *h, const syn_func *fn, size_t *n)
+{
+    const syn_func **out = NULL;
+    size_t cap = 0;
+    *n = 0;
+    add_callees(fc, h, fn, sib_units_of(h, fn), true, &out, n, &cap);
+    size_t direct = *n;
+    for (size_t i = 0; i < direct; i++)
+        add_callees(fc, h, fn, sib_units_of(h, out[i]), false, &out, n, &cap);
+    return out;
+}
+
+/* The first function of h that code calls, other than skip; NULL when none. */
+static const syn_func *first_callee(const sib_side *h, const char *code, const syn_func *skip)
+{
+    const syn_func *best = NULL;
+    const char *at = NULL;
+    for (size_t g = 0; g < h->fl->n; g++) {
+        const syn_func *f = &h->fl->items[g];
+        if (f == skip || !*f->name || !calls_name(code, f->name) || (skip && strcmp(f->name, skip->name) == 0))
+            continue;
+        const char *p = strstr(code, f->name);
+        if (!at || p < at) {
+            best = f;
+            at = p;
+        }
+    }
+    return best;
+}
+
+/* True when f has a parameter named name. */
+static bool has_param(sib_side *h, const syn_func *f, const char *name)
+{
+    const sib_unit_list *l = sib_units_of(h, f);
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].kind == SIB_PARAM && l->items[i].name && strcmp(l->items[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+bool sib_callee_extended(sib_change *fc, sib_side *h, const sib_removed *r, const sib_unit *x)
+{
+    const syn_func *called = first_callee(h, r->u->code, NULL);
+    if (!called || !calls_name(r->repl, called->name))
+        return false;
+    const syn_func *other = calls_name(x->code, called->name) ? NULL : first_callee(h, x->code, called);
+    if (!other)
+        return false;
+    const sib_unit_list *l = sib_units_of(h, called);
+    bool gained = false;
+    for (size_t i = 0; i < l->n; i++) {
+        const sib_unit *p = &l->items[i];
+        if (p->kind != SIB_PARAM || !p->name || !sib_any_marked(fc->added, fc->hn, p->line, p->end_line))
+            continue;
+        if (has_param(h, other, p->name))
+            return false; /* the variant's callee takes it too: it could be passed there */
+        gained = true;
+    }
+    return gained;
+}
+
+/* True when the head text of d names an identifier that is probe once word is folded out of
+ * it (and that holds word, unless word is empty: then probe itself). */
+static bool counterpart_named(const syntax_doc *d, const char *probe, const char *word)
+{
+    const char *t = d->text;
+    size_t len = d->len;
+    for (size_t i = 0; i < len;) {
+        if (!(isalpha((unsigned char)t[i]) || t[i] == '_') || (i > 0 && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_'))) {
+            i++;
+            continue;
+        }
+        size_t e = i;
+        while (e < len && (isalnum((unsigned char)t[e]) || t[e] == '_'))
+            e++;
+        char *id = xstrndup(t + i, e - i);
+        bool hit;
+        if (!*word) {
+            hit = strcmp(id, probe) == 0;
+        } else {
+            char *f = sib_fold(id, word);
+            hit = strcmp(f, id) != 0 && strcmp(f, probe) == 0;
+            free(f);
+        }
+        free(id);
+        if (hit)
+            return true;
+        i = e;
+    }
+    return false;
+}
+
+/* True when the text of d binds id (`id = ...`, `constexpr int id = ...`) or fl defines a
+ * function of that name: a name whose every counterpart would be defined here too. */
+static bool defined_here(const syntax_doc *d, const syn_func_list *fl, const char *id)
+{
+    for (size_t i = 0; i < fl->n; i++)
+        if (strcmp(fl->items[i].name, id) == 0)
+            return true;
+    size_t n = strlen(id);
+    for (const char *p = strstr(d->text, id); p; p = strstr(p + 1, id)) {
+        if ((p > d->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) || isalnum((unsigned char)p[n]) ||
+            p[n] == '_')
+            continue;
+        const char *q = p + n;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q == '=' && q[1] != '=')
+            return true;
+    }
+    return false;
+}
+
+bool sib_named_for_fn(const sib_removed *r, const sib_side *h, const char *wa, const char *wb)
+{
+    const syntax_doc *hd = h->d;
+    if (!*wa)
+        return false;
+    const char *p = r->repl;
+    while (*p) {
+        if (!(isalpha((unsigned char)*p) || *p == '_')) {
+            p++;
+            continue;
+        }
+        const char *e = p;
+        while (isalnum((unsigned char)*e) || *e == '_')
+            e++;
+        char *id = xstrndup(p, (size_t)(e - p));
+        char *f = sib_fold(id, wa);
+        bool own = strcmp(f, id) != 0 && !sib_has_word(r->u->code, id) && defined_here(hd, h->fl, id) &&
+                   !counterpart_named(hd, f, wb);
+        free(f);
+        free(id);
+        if (own)
+            return true;
+        p = e;
+    }
+    return false;
 }
