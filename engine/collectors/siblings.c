@@ -136,7 +136,7 @@ static bool anchored(const sib_removed *r, const sib_unit *vprev, const sib_unit
 
 /* Add to ps what variant v carries of the units fn lost (merged into the pair of an earlier
  * changed function when it names the same variant lines). */
-static void match_pair(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, const sib_removed *rm,
+static void match_pair(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v, const sib_removed *rm,
                        size_t nrm, pairs *ps)
 {
     char *wa, *wb;
@@ -159,7 +159,7 @@ static void match_pair(sib_change *fc, sib_side *h, const syn_func *fn, const sy
             if (strcmp(fx, folded[k]) == 0 &&
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
-                !sib_explained(&rm[k], own, nown, h->d->lang) && !sib_callee_extended(fc, h, &rm[k], x) && !sib_named_for_fn(&rm[k], h, wa, wb)) {
+                !sib_explained(&rm[k], own, nown, h->d->lang) && !sib_callee_extended(b, h, &rm[k], x) && !sib_named_for_fn(&rm[k], h, wa, wb)) {
                 *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at, .di = rm[k].di};
                 break;
             }
@@ -392,7 +392,7 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
             /* a variant the change also edits was looked at: what it keeps, it keeps on purpose */
             if (sib_is_variant(ch[t].hf, var) && !sib_any_marked(fc->changed, fc->hn, var->start_line, var->end_line) &&
                 !sib_delegates_to(fc, h, ch[t].hf, var))
-                match_pair(fc, h, ch[t].hf, var, ch[t].rm, ch[t].nrm, &ps);
+                match_pair(fc, b, h, ch[t].hf, var, ch[t].rm, ch[t].nrm, &ps);
         }
     }
     for (size_t t = 0; t < fc->ntb; t++) {

@@ -194,10 +194,11 @@ bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn
  * (free the array). */
 const syn_func **sib_reached(sib_change *fc, sib_side *h, const syn_func *fn, size_t *n);
 /* True when the variant's unit x calls another function of the file than the call r rewrote,
- * and the change gave that rewritten call's callee parameters x's callee lacks: the rewrite
+ * and the change gave that rewritten call's callee parameters (b: the base side) x's callee
+ * lacks: the rewrite
  * passes a new argument the variant's callee has no place for (split-K passed to the
  * preshuffle kernel's binding, not to the blockscale one's). */
-bool sib_callee_extended(sib_change *fc, sib_side *h, const sib_removed *r, const sib_unit *x);
+bool sib_callee_extended(sib_side *b, sib_side *h, const sib_removed *r, const sib_unit *x);
 /* True when the rewrite r brings in a name that holds the changed function's naming word wa
  * (`..._SPLITK_KID_MAX` in `opus_kid_is_splitk`), defined in the file (h), and the file has
  * no counterpart of it for the variant's word wb (no `..._PERSISTENT_KID_MAX`): the fix

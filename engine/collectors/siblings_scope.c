@@ -328,19 +328,20 @@ static bool has_param(sib_side *h, const syn_func *f, const char *name)
     return false;
 }
 
-bool sib_callee_extended(sib_change *fc, sib_side *h, const sib_removed *r, const sib_unit *x)
+bool sib_callee_extended(sib_side *b, sib_side *h, const sib_removed *r, const sib_unit *x)
 {
     const syn_func *called = first_callee(h, r->u->code, NULL);
     if (!called || !calls_name(r->repl, called->name))
         return false;
     const syn_func *other = calls_name(x->code, called->name) ? NULL : first_callee(h, x->code, called);
-    if (!other)
+    const syn_func *before = sib_counterpart(h->fl, called, b->fl);
+    if (!other || !before)
         return false;
     const sib_unit_list *l = sib_units_of(h, called);
     bool gained = false;
     for (size_t i = 0; i < l->n; i++) {
         const sib_unit *p = &l->items[i];
-        if (p->kind != SIB_PARAM || !p->name || !sib_any_marked(fc->added, fc->hn, p->line, p->end_line))
+        if (p->kind != SIB_PARAM || !p->name || has_param(b, before, p->name))
             continue;
         if (has_param(h, other, p->name))
             return false; /* the variant's callee takes it too: it could be passed there */

@@ -69,6 +69,8 @@ check_case_diff siblings A1 kwarg_rewritten
 check_case_diff siblings A1 builder_kernel
 check_case_diff siblings A1 not_drift_units
 check_case_diff siblings A1 param_suffix_renamed
+check_case_diff siblings A1 not_drift_respelled
+check_case_diff siblings A1 not_drift_routed
 
 # --- degraded inputs ---------------------------------------------------------------------------
 # A diff with no head tree: deleted guards are still read from the diff lines.

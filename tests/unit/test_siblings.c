@@ -61,6 +61,15 @@ TEST(not_drift_units) { run_case("not_drift_units", "nothing found"); }
  * not zero and a real change to an offset, in the same functions, are still reported. */
 TEST(not_drift_respelled) { run_case("not_drift_respelled", "found 2 variant(s) still carrying 2 unit(s)"); }
 
+/* Functions meant to differ: a method now routed through a registered op whose wrapper runs
+ * the out-of-place method that still makes the direct call (the other out-of-place method
+ * keeps its own); an entry point that passes a parameter only its callee gained (the
+ * blockwise callee has none); a launcher that now picks its kernel into a local; a kernel-id
+ * predicate given a range named for it alone. Still reported beside them: a variant calling
+ * the same extended callee without the new argument, and a grid size changed in one
+ * launcher only. */
+TEST(not_drift_routed) { run_case("not_drift_routed", "found 2 variant(s) still carrying 2 unit(s)"); }
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -68,6 +77,7 @@ int main(void)
         UNIT_CASE(not_drift),     UNIT_CASE(filters),       UNIT_CASE(param_dropped),
         UNIT_CASE(kwarg_rewritten), UNIT_CASE(tuple_unpack), UNIT_CASE(asm_twin),
         UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled),
+        UNIT_CASE(not_drift_routed),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
