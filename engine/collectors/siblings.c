@@ -146,7 +146,7 @@ static void match_pair(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
         folded[i] = sib_fold(rm[i].u->key, wa);
     const sib_unit_list *vu = sib_units_of(h, v);
     size_t nown;
-    char **own = sib_own_names(fc, h, fn, v, &nown);
+    char **own = sib_own_names(fc, b, h, fn, v, &nown);
     int *prev = xcalloc(vu->n ? vu->n : 1, sizeof *prev), *next = xcalloc(vu->n ? vu->n : 1, sizeof *next);
     sib_neighbours(vu, prev, next);
     pair np = {.v = v};
@@ -294,7 +294,8 @@ static bool in_callees(sib_side *h, const syn_func **fns, size_t n, const char *
 
 /* The units fn (base bf, head hf) lost: counted units holding a deleted line whose key the
  * head function has fewer of, and the touched functions of the file too (not moved). */
-static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const syn_func *bf, const syn_func *hf, size_t *n)
+static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const syn_func *bf, const syn_func *hf, size_t *n,
+                               int *renamed_lines)
 {
     sib_removed *rm = NULL;
     size_t cap = 0;
@@ -307,6 +308,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         edited[i] = sib_any_marked(fc->added, fc->hn, hu->items[i].line, hu->items[i].end_line);
     size_t nreach;
     const syn_func **reach = sib_reached(fc, h, hf, &nreach);
+    bool *renamed = xcalloc((size_t)fc->bn + 2, sizeof *renamed);
     for (size_t i = 0; i < bu->n; i++) {
         const sib_unit *u = &bu->items[i];
         if (!u->counts || !sib_any_marked(fc->deleted, fc->bn, u->line, u->end_line))
@@ -316,6 +318,11 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         if (sib_touched_count(h, fc->touched_h, fc->nth, u->key) >= sib_touched_count(b, fc->touched_b, fc->ntb, u->key) ||
             sib_written_again(fc, b, h, u->key))
             continue; /* moved, not rewritten */
+        if (sib_param_renamed(u, bu, hu, edited)) {
+            for (int l = u->line; l <= u->end_line && l <= fc->bn; l++)
+                renamed[l] = fc->deleted[l];
+            continue; /* its parameters' new names, the same code */
+        }
         if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u) ||
             sib_respelled(u, hu, edited, b->d->lang) || sib_callee_selected(u, hu, edited, b->d->lang))
             continue;
@@ -345,11 +352,26 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             r->repl = both;
         }
     }
+    *renamed_lines = 0;
+    for (int l = 1; l <= fc->bn; l++)
+        *renamed_lines += renamed[l];
+    free(renamed);
     free(reach);
     free(edited);
     free(prev);
     free(next);
     return rm;
+}
+
+/* True when the change edited variant var (head side) other than by renaming, where it
+ * only refers to them, module-level names the file renamed (an import given an alias). */
+static bool looked_at(sib_change *fc, sib_side *b, sib_side *h, const syn_func *var)
+{
+    if (!sib_any_marked(fc->changed, fc->hn, var->start_line, var->end_line))
+        return false;
+    const syn_func *before = sib_counterpart(h->fl, var, b->fl);
+    return !before || !sib_import_renamed_only(fc->added, fc->hn, fc->deleted, fc->bn, sib_units_of(b, before),
+                                               sib_units_of(h, var), h->d->lang);
 }
 
 /* Compare every touched function of the file with its variants (head: the file's head text,
@@ -369,8 +391,9 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
         ch[t].hf = sib_counterpart(b->fl, bf, h->fl);
         if (!ch[t].hf)
             continue; /* deleted outright or renamed: no fix to copy */
-        ch[t].rm = lost_units(fc, b, h, bf, ch[t].hf, &ch[t].nrm);
-        ch[t].rewritten = ch[t].nrm > 0 && sib_rewritten(fc, bf, ch[t].nrm);
+        int renamed_lines;
+        ch[t].rm = lost_units(fc, b, h, bf, ch[t].hf, &ch[t].nrm, &renamed_lines);
+        ch[t].rewritten = ch[t].nrm > 0 && sib_rewritten(fc, bf, ch[t].nrm, renamed_lines);
     }
     pairs ps = {0};
     for (size_t t = 0; t < fc->ntb; t++) {
@@ -390,8 +413,7 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
         for (size_t v = 0; v < h->fl->n; v++) {
             const syn_func *var = &h->fl->items[v];
             /* a variant the change also edits was looked at: what it keeps, it keeps on purpose */
-            if (sib_is_variant(ch[t].hf, var) && !sib_any_marked(fc->changed, fc->hn, var->start_line, var->end_line) &&
-                !sib_delegates_to(fc, h, ch[t].hf, var))
+            if (sib_is_variant(ch[t].hf, var) && !looked_at(fc, b, h, var) && !sib_delegates_to(fc, h, ch[t].hf, var))
                 match_pair(fc, b, h, ch[t].hf, var, ch[t].rm, ch[t].nrm, &ps);
         }
     }

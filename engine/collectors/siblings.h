@@ -75,6 +75,18 @@ void sib_names_free(char **names);
 /* True when u (a statement fn lost) only bound names that nothing else in fn reads: dead code
  * removed, not a fix (d is fn's document). */
 bool sib_dead_store(const syntax_doc *d, const syn_func *fn, const sib_unit *u);
+/* True when u (a unit a function lost, before: its units in the base) is an edited unit of
+ * after (its head units; after_touched[i]) with parameters the change renamed in place
+ * (`x` to `x_fp4`, the k-th parameter both times) written under their new names: the same
+ * code. */
+bool sib_param_renamed(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after,
+                       const bool *after_touched);
+/* True when every unit a variant's change touched (after: its head units, on added lines of
+ * hn; before: its base units, on deleted lines of bn) is one of its base units with a
+ * module-level name it only refers to renamed (an import given an alias: `_k` to
+ * `_triton_k`), one for one: a sweep over the file, not a look at the variant. */
+bool sib_import_renamed_only(const bool *added, int hn, const bool *deleted, int bn, const sib_unit_list *before,
+                             const sib_unit_list *after, syn_lang lang);
 /* True when u (a unit fn lost) launches or calls a function fn now picks into a local: an
  * edited unit of after (fn's head units; after_touched[i]) is u with the called name replaced
  * by a local that fn binds only to names of functions (`k = gluon_k` in one branch, `k =
@@ -186,7 +198,7 @@ bool sib_mentions_any(const char *code, char *const *names, size_t n);
 bool sib_explained(const sib_removed *r, char *const *own, size_t nown, syn_lang lang);
 /* The names only fn (head side) has against variant v, as new strings in an array of *n (free
  * each, then the array). */
-char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n);
+char **sib_own_names(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n);
 /* True when the change made fn delegate to v (v is its implementation, not its sibling). */
 bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v);
 /* The functions of h the change made fn reach: those an edited unit of fn calls, and those
@@ -204,8 +216,9 @@ bool sib_callee_extended(sib_side *b, sib_side *h, const sib_removed *r, const s
  * no counterpart of it for the variant's word wb (no `..._PERSISTENT_KID_MAX`): the fix
  * follows something only the changed function has. A name defined elsewhere proves nothing. */
 bool sib_named_for_fn(const sib_removed *r, const sib_side *h, const char *wa, const char *wb);
-/* True when the change rewrote bf (base side) rather than fixed it (it lost nlost units). */
-bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost);
+/* True when the change rewrote bf (base side) rather than fixed it (it lost nlost units;
+ * renamed_lines of its deleted lines only renamed its parameters). */
+bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost, int renamed_lines);
 
 /* --- evidence (siblings_exhibit.c) --------------------------------------------------------- */
 

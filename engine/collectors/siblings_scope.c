@@ -14,6 +14,8 @@
 #define REWRITE_MIN_LINES 15 /* ... or at least this many, and */
 #define REWRITE_SHARE 30     /* ... this percentage of its lines */
 
+static bool has_param(sib_side *h, const syn_func *f, const char *name);
+
 /* True when code mentions one of names. */
 bool sib_mentions_any(const char *code, char *const *names, size_t n)
 {
@@ -161,7 +163,30 @@ static bool same_position_param(sib_side *h, const syn_func *fn, const syn_func 
  * `g += p * T` for a pointer re-based on fn's own layout). A rewrite that uses one of them
  * follows fn's own API, which the variant cannot copy (a parameter only one variant has). New
  * strings in an array of *n (free each, then the array). */
-char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n)
+/* True when fn's k-th parameter, name, was renamed by the change (b: the base side) from the
+ * name v's k-th parameter has, or from one with the same root (`x` to `x_fp4` beside a
+ * variant's `x`): the same argument under a new name. */
+static bool renamed_from_shared(sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v, const char *name)
+{
+    const syn_func *before = sib_counterpart(h->fl, fn, b->fl);
+    if (!before)
+        return false;
+    const sib_unit_list *l = sib_units_of(h, fn);
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->items[i].kind != SIB_PARAM || !l->items[i].name)
+            continue;
+        if (strcmp(l->items[i].name, name) == 0) {
+            const char *old = param_at(b, before, k), *other = param_at(h, v, k);
+            return old && other && strcmp(old, name) != 0 && (strcmp(old, other) == 0 || same_root(old, other)) &&
+                   !has_param(h, fn, old);
+        }
+        k++;
+    }
+    return false;
+}
+
+char **sib_own_names(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n)
 {
     char **names = NULL;
     size_t cap = 0;
@@ -177,7 +202,8 @@ char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_
                 !scope_has_param(h, v, fu->items[i].name, wa, wb) &&
                 !(&h->fl->items[f] == fn &&
                   !sib_any_marked(fc->added, fc->hn, fu->items[i].line, fu->items[i].end_line) &&
-                  same_position_param(h, fn, v, fu->items[i].name)))
+                  same_position_param(h, fn, v, fu->items[i].name)) &&
+                !(&h->fl->items[f] == fn && renamed_from_shared(b, h, fn, v, fu->items[i].name)))
                 *ARRAY_PUSH(names, *n, cap) = xstrdup(fu->items[i].name);
     }
     /* helpers defined beside fn (in the builder or function holding it) that v's family
@@ -234,11 +260,12 @@ bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn
 
 /* True when the change rewrote bf (base) rather than fixed it: it lost REWRITE_UNITS units or
  * more, or the change deleted REWRITE_LINES of its lines, or REWRITE_SHARE percent of them
- * (at least REWRITE_MIN_LINES). Its variants are another implementation now, and listing
+ * (at least REWRITE_MIN_LINES), not counting the renamed_lines that only wrote parameters
+ * under their new names (a rename is not a rewrite). Its variants are another implementation now, and listing
  * every line they still share would say only that they were not rewritten too. */
-bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost)
+bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost, int renamed_lines)
 {
-    int del = 0, lines = bf->end_line - bf->start_line + 1;
+    int del = -renamed_lines, lines = bf->end_line - bf->start_line + 1;
     for (int l = bf->start_line; l <= bf->end_line && l <= fc->bn; l++)
         del += fc->deleted[l];
     return nlost >= REWRITE_UNITS || del >= REWRITE_LINES ||

@@ -71,6 +71,7 @@ check_case_diff siblings A1 not_drift_units
 check_case_diff siblings A1 param_suffix_renamed
 check_case_diff siblings A1 not_drift_respelled
 check_case_diff siblings A1 not_drift_routed
+check_case_diff siblings A1 renamed_not_rewritten
 
 # --- degraded inputs ---------------------------------------------------------------------------
 # A diff with no head tree: deleted guards are still read from the diff lines.

@@ -70,6 +70,15 @@ TEST(not_drift_respelled) { run_case("not_drift_respelled", "found 2 variant(s) 
  * launcher only. */
 TEST(not_drift_routed) { run_case("not_drift_routed", "found 2 variant(s) still carrying 2 unit(s)"); }
 
+/* Parameters renamed throughout the preshuffle entry (`x` to `x_fp4`) are not a rewrite of
+ * it, and a variant whose only edit is an import alias applied to its kernel launch was not
+ * looked at: the split-K sizing moved to element K in the preshuffle entry is still reported
+ * on the plain entry. */
+TEST(renamed_not_rewritten)
+{
+    run_case("renamed_not_rewritten", "found 1 variant(s) still carrying 2 unit(s)");
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -77,7 +86,7 @@ int main(void)
         UNIT_CASE(not_drift),     UNIT_CASE(filters),       UNIT_CASE(param_dropped),
         UNIT_CASE(kwarg_rewritten), UNIT_CASE(tuple_unpack), UNIT_CASE(asm_twin),
         UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled),
-        UNIT_CASE(not_drift_routed),
+        UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
