@@ -12,15 +12,24 @@
  * variant's unit sits among the same code (a neighbour matches). What is not drift, because
  * the change itself explains the divergence or there is no fix to copy:
  * - a unit the file still holds as often as before (moved within the function or into a
- *   helper the change added);
+ *   helper the change added), or one a function the change now calls still runs (a method
+ *   routed through a registered op whose wrapper calls the method that kept the line);
+ * - a unit only spelled another way (siblings_spelling.c: a float literal's suffix, FlyDSL's
+ *   `T.index` for `ir.IndexType.get()`, trailing zero defaults written out) or written with
+ *   parameters the change renamed in place (`x` to `x_fp4`), and a launch whose kernel the
+ *   function now picks into a local;
  * - a variable marked unused, an assignment nobody read or a parameter nobody used deleted, a
  *   condition that survives its rewrite (siblings_edits.c);
  * - a rewrite that uses names only the changed function's scope has: its parameters and its
  *   builder's that the variant lacks, helpers defined beside it, locals derived from them (a
- *   parameter only one variant's API has);
- * - a variant the change also edits (looked at, kept on purpose), or one the changed function
- *   now delegates to (its implementation, not its sibling);
- * - a function rewritten rather than fixed, or one whose family (builder and kernel) was;
+ *   parameter only one variant's API has), a name the file defines for the changed variant
+ *   with no counterpart for the other (`..._SPLITK_KID_MAX`, no `..._PERSISTENT_...`), or an
+ *   argument passed to a callee that gained the parameter when the variant's callee has none;
+ * - a variant the change also edits (looked at, kept on purpose; an import alias applied to
+ *   what it launches is no look), or one the changed function now delegates to (its
+ *   implementation, not its sibling);
+ * - a function rewritten rather than fixed (renamed parameters are no rewrite), or one whose
+ *   family (builder and kernel) was;
  * - docstrings, comments, message text, fragments of a statement (never units);
  * - a function the change deleted outright.
  * The changed function of a deleted line is read from the base, so a line deleted at a

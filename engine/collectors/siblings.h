@@ -3,7 +3,8 @@
  * parameters, call arguments, lines of code templates held in strings) with a normalised key
  * each; siblings_names.c says which functions are variants of each other and folds the
  * naming suffix that tells two variants apart out of a key; siblings_edits.c recognises the
- * edits that are no fix to copy (renames, dead code removed); siblings_file.c holds one
+ * edits that are no fix to copy (renames, dead code removed, a kernel picked into a local);
+ * siblings_spelling.c reads two spellings of the same code as one; siblings_file.c holds one
  * changed file's two sides and what the change did to it; siblings_scope.c says which
  * divergences the change itself explains; siblings.c is the collector.
  *

@@ -2,8 +2,10 @@
  * sibling-drift collector: marking a variable unused (`x` to `_x` or `_`, the lint sweeps of
  * aiter#4403's kind) and deleting an assignment whose names nothing reads (dead code). A
  * variant keeping its own copy of either is not drift. A rename to a new name is not among
- * them: `total_elems` to `total_vecs` or `K` to `K_elems` usually changes what is computed.
- * Works on the units of siblings_units.c. */
+ * them: `total_elems` to `total_vecs` or `K` to `K_elems` usually changes what is computed;
+ * a parameter renamed in place (`x` to `x_fp4`, the same position) and an import given an
+ * alias are (the same code under new names), and so is a launch whose kernel the function
+ * now picks into a local. Works on the units of siblings_units.c. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

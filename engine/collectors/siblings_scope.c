@@ -1,7 +1,9 @@
 /* What a change explains by itself, for the sibling-drift collector: names only the changed
  * function's scope has (its parameters and its builder's that the variant lacks, helpers
- * defined beside it, locals derived from them), a variant it now delegates to, and a function
- * rewritten rather than fixed. A variant kept apart by any of these is not drift. */
+ * defined beside it, locals derived from them, names the file defines for it alone), a
+ * variant it now delegates to, functions it now reaches through a call, a callee that gained
+ * the parameter a rewrite passes, and a function rewritten rather than fixed. A variant kept
+ * apart by any of these is not drift. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
