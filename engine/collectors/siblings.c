@@ -372,6 +372,16 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
     return rm;
 }
 
+/* How many units of fn (side s) are compared (substantial enough to count). */
+static size_t counted_units(sib_side *s, const syn_func *fn)
+{
+    const sib_unit_list *l = sib_units_of(s, fn);
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        n += l->items[i].counts;
+    return n;
+}
+
 /* True when the change edited variant var (head side) other than by renaming, where it
  * only refers to them, module-level names the file renamed (an import given an alias). */
 static bool looked_at(sib_change *fc, sib_side *b, sib_side *h, const syn_func *var)
@@ -402,7 +412,7 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
             continue; /* deleted outright or renamed: no fix to copy */
         int renamed_lines;
         ch[t].rm = lost_units(fc, b, h, bf, ch[t].hf, &ch[t].nrm, &renamed_lines);
-        ch[t].rewritten = ch[t].nrm > 0 && sib_rewritten(fc, bf, ch[t].nrm, renamed_lines);
+        ch[t].rewritten = ch[t].nrm > 0 && sib_rewritten(fc, bf, ch[t].nrm, counted_units(b, bf), renamed_lines);
     }
     pairs ps = {0};
     for (size_t t = 0; t < fc->ntb; t++) {

@@ -217,9 +217,9 @@ bool sib_callee_extended(sib_side *b, sib_side *h, const sib_removed *r, const s
  * no counterpart of it for the variant's word wb (no `..._PERSISTENT_KID_MAX`): the fix
  * follows something only the changed function has. A name defined elsewhere proves nothing. */
 bool sib_named_for_fn(const sib_removed *r, const sib_side *h, const char *wa, const char *wb);
-/* True when the change rewrote bf (base side) rather than fixed it (it lost nlost units;
- * renamed_lines of its deleted lines only renamed its parameters). */
-bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost, int renamed_lines);
+/* True when the change rewrote bf (base side) rather than fixed it (it lost nlost of its
+ * ncounted compared units; renamed_lines of its deleted lines only renamed its parameters). */
+bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost, size_t ncounted, int renamed_lines);
 
 /* --- evidence (siblings_exhibit.c) --------------------------------------------------------- */
 

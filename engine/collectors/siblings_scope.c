@@ -15,6 +15,8 @@
 #define REWRITE_LINES 40     /* ... or had this many of its lines deleted */
 #define REWRITE_MIN_LINES 15 /* ... or at least this many, and */
 #define REWRITE_SHARE 30     /* ... this percentage of its lines */
+#define SWEEP_SHARE 10       /* under this percentage of its units and of its lines lost, a long
+                                function had one fix applied at many sites, not a rewrite */
 
 static bool has_param(sib_side *h, const syn_func *f, const char *name);
 
@@ -263,15 +265,19 @@ bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn
 /* True when the change rewrote bf (base) rather than fixed it: it lost REWRITE_UNITS units or
  * more, or the change deleted REWRITE_LINES of its lines, or REWRITE_SHARE percent of them
  * (at least REWRITE_MIN_LINES), not counting the renamed_lines that only wrote parameters
- * under their new names (a rename is not a rewrite). Its variants are another implementation now, and listing
- * every line they still share would say only that they were not rewritten too. */
-bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost, int renamed_lines)
+ * under their new names (a rename is not a rewrite). A long kernel that lost less than
+ * SWEEP_SHARE percent of both its units (ncounted: those compared) and its lines had one fix
+ * applied at many sites (a 64-bit offset at each of its loads), not a rewrite. Its variants
+ * are another implementation now, and listing every line they still share would say only
+ * that they were not rewritten too. */
+bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost, size_t ncounted, int renamed_lines)
 {
     int del = -renamed_lines, lines = bf->end_line - bf->start_line + 1;
     for (int l = bf->start_line; l <= bf->end_line && l <= fc->bn; l++)
         del += fc->deleted[l];
-    return nlost >= REWRITE_UNITS || del >= REWRITE_LINES ||
-           (del >= REWRITE_MIN_LINES && del * 100 >= lines * REWRITE_SHARE);
+    bool sweep = nlost * 100 < ncounted * SWEEP_SHARE && del * 100 < lines * SWEEP_SHARE;
+    return !sweep && (nlost >= REWRITE_UNITS || del >= REWRITE_LINES ||
+                      (del >= REWRITE_MIN_LINES && del * 100 >= lines * REWRITE_SHARE));
 }
 
 /* True when code calls name: the whole word followed by `(` (`f(`, `obj.f(`,

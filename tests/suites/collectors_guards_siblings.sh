@@ -72,6 +72,7 @@ check_case_diff siblings A1 param_suffix_renamed
 check_case_diff siblings A1 not_drift_respelled
 check_case_diff siblings A1 not_drift_routed
 check_case_diff siblings A1 renamed_not_rewritten
+check_case_diff siblings A1 sweep_fix_long_kernel
 
 # --- degraded inputs ---------------------------------------------------------------------------
 # A diff with no head tree: deleted guards are still read from the diff lines.

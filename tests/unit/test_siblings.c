@@ -80,6 +80,14 @@ TEST(renamed_not_rewritten)
     run_case("renamed_not_rewritten", "found 1 variant(s) still carrying 2 unit(s)");
 }
 
+/* One fix applied at the fifteen loads of a long kernel (a 64-bit KV offset) loses many units
+ * but a small share of the kernel: a fix, not a rewrite, so the variable-context kernel that
+ * kept the 32-bit offsets is reported. */
+TEST(sweep_fix_long_kernel)
+{
+    run_case("sweep_fix_long_kernel", "found 1 variant(s) still carrying 15 unit(s)");
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -88,6 +96,7 @@ int main(void)
         UNIT_CASE(kwarg_rewritten), UNIT_CASE(tuple_unpack), UNIT_CASE(asm_twin),
         UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled),
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
+        UNIT_CASE(sweep_fix_long_kernel),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
