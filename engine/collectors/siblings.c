@@ -28,8 +28,8 @@
  * - a variant the change also edits (looked at, kept on purpose; an import alias applied to
  *   what it launches is no look), or one the changed function now delegates to (its
  *   implementation, not its sibling);
- * - a function rewritten rather than fixed (renamed parameters are no rewrite), or one whose
- *   family (builder and kernel) was;
+ * - a function rewritten rather than fixed (renamed parameters are no rewrite, nor one fix
+ *   applied at many sites of a long kernel), or one whose family (builder and kernel) was;
  * - docstrings, comments, message text, fragments of a statement (never units);
  * - a function the change deleted outright.
  * The changed function of a deleted line is read from the base, so a line deleted at a
