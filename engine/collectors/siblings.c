@@ -333,7 +333,8 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             continue; /* its parameters' new names, the same code */
         }
         if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u) ||
-            sib_respelled(u, hu, edited, b->d->lang) || sib_callee_selected(u, hu, edited, b->d->lang))
+            sib_respelled(u, hu, edited, b->d->lang) || sib_callee_selected(u, hu, edited, b->d->lang) ||
+            sib_hoisted(u, hu, edited))
             continue;
         if (in_callees(h, reach, nreach, u->key))
             continue; /* still run, through the function the change now calls */

@@ -88,6 +88,10 @@ bool sib_param_renamed(const sib_unit *u, const sib_unit_list *before, const sib
  * `_triton_k`), one for one: a sweep over the file, not a look at the variant. */
 bool sib_import_renamed_only(const bool *added, int hn, const bool *deleted, int bn, const sib_unit_list *before,
                              const sib_unit_list *after, syn_lang lang);
+/* True when u, an argument a function lost, is now the whole value of a local an edited unit
+ * of after (its head units; after_touched[i]) binds (`ops = [a, b * k]` passed on by name):
+ * hoisted, not rewritten. */
+bool sib_hoisted(const sib_unit *u, const sib_unit_list *after, const bool *after_touched);
 /* True when u (a unit fn lost) launches or calls a function fn now picks into a local: an
  * edited unit of after (fn's head units; after_touched[i]) is u with the called name replaced
  * by a local that fn binds only to names of functions (`k = gluon_k` in one branch, `k =

@@ -443,3 +443,26 @@ bool sib_import_renamed_only(const bool *added, int hn, const bool *deleted, int
                                                                     before->items[k].end_line);
     return nadd > 0 && nadd == ndel;
 }
+
+/* --- an argument hoisted into a local ------------------------------------------------------ */
+
+bool sib_hoisted(const sib_unit *u, const sib_unit_list *after, const bool *after_touched)
+{
+    if (u->kind != SIB_ARG)
+        return false;
+    size_t n = strlen(u->key);
+    for (size_t i = 0; i < after->n; i++) {
+        const sib_unit *t = &after->items[i];
+        if (!after_touched[i] || t->kind != SIB_STMT)
+            continue;
+        const char *p = t->key;
+        while (ident_char(*p))
+            p++;
+        if (p == t->key || *p != '=' || p[1] == '=')
+            continue;
+        p++;
+        if (strncmp(p, u->key, n) == 0 && (p[n] == '\0' || (p[n] == ';' && p[n + 1] == '\0')))
+            return true;
+    }
+    return false;
+}

@@ -66,7 +66,7 @@ TEST(not_drift_respelled) { run_case("not_drift_respelled", "found 2 variant(s) 
  * keeps its own); an entry point that passes a parameter only its callee gained (the
  * blockwise callee has none); a launcher that now picks its kernel into a local; a kernel-id
  * predicate given a range named for it alone; two kernels whose names share only a letter and
- * `_kernel`. Still reported beside them: a variant calling
+ * `_kernel`; an MFMA operand list hoisted into a local. Still reported beside them: a variant calling
  * the same extended callee without the new argument, and a grid size changed in one
  * launcher only. */
 TEST(not_drift_routed) { run_case("not_drift_routed", "found 2 variant(s) still carrying 2 unit(s)"); }
