@@ -31,7 +31,9 @@
  * - a function rewritten rather than fixed (renamed parameters are no rewrite, nor one fix
  *   applied at many sites of a long kernel), or one whose family (builder and kernel) was;
  * - docstrings, comments, message text, fragments of a statement (never units);
- * - a function the change deleted outright.
+ * - a function the change deleted outright;
+ * - a variant nothing in the head tree names (a kernel launched nowhere: dead code;
+ *   siblings_refs.c).
  * The changed function of a deleted line is read from the base, so a line deleted at a
  * function's end is not blamed on the next one. Only the changed file is read, and only its
  * touched functions and their variants are cut into units, so the cost follows the change,
@@ -89,6 +91,7 @@ typedef struct pairs {
 typedef struct scounts {
     int files, changed_funcs, pairs, lines;
     int rewritten;     /* changed functions rewritten, not fixed (see sib_rewritten()) */
+    int unused;        /* variants not reported: nothing in the head tree names them */
     int parse_errors;  /* head files with syntax errors */
     int no_head;       /* files whose head text could not be had */
     bool no_base;      /* a base rebuilt from the head failed */
@@ -444,9 +447,14 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
     }
     free(ch);
     for (size_t i = 0; i < ps.n; i++) {
-        emit_pair(ctx, fc->f, head, hlen, &ps.items[i]);
-        c->pairs++;
-        c->lines += (int)ps.items[i].ncs;
+        /* a variant nothing in the tree runs is dead code: asked last, of the few pairs found */
+        if (sib_unused_variant(ctx->root, fc->f->path, h->d, ps.items[i].v)) {
+            c->unused++;
+        } else {
+            emit_pair(ctx, fc->f, head, hlen, &ps.items[i]);
+            c->pairs++;
+            c->lines += (int)ps.items[i].ncs;
+        }
         free(ps.items[i].cs);
     }
     free(ps.items);
@@ -562,6 +570,7 @@ static void siblings_change(collector_ctx *ctx, const collector_files *files)
         c.pairs += t->c.pairs;
         c.lines += t->c.lines;
         c.rewritten += t->c.rewritten;
+        c.unused += t->c.unused;
         c.no_head += t->c.no_head;
         c.no_base |= t->c.no_base;
         if (t->c.parse_errors && c.parse_errors++ == 0)
@@ -577,6 +586,9 @@ static void siblings_change(collector_ctx *ctx, const collector_files *files)
     if (c.rewritten)
         sb_addf(&nb, "; %d changed function(s) not compared: rewritten rather than fixed",
                 c.rewritten);
+    if (c.unused)
+        sb_addf(&nb, "; %d variant(s) still carrying a rewritten unit not reported: defined but "
+                     "named nowhere else in the tree (dead code)", c.unused);
     /* added C/C++ lines no parse read, or read only in another #if branch: said, not hidden */
     collector_coverage_from_facts(ctx, files, offsetof(sib_facts, cov), &nb);
     const char *note = nb.buf ? nb.buf : "";

@@ -4,7 +4,8 @@
  * each; siblings_names.c says which functions are variants of each other and folds the
  * naming suffix that tells two variants apart out of a key; siblings_edits.c recognises the
  * edits that are no fix to copy (renames, dead code removed, a kernel picked into a local);
- * siblings_spelling.c reads two spellings of the same code as one; siblings_file.c holds one
+ * siblings_spelling.c reads two spellings of the same code as one; siblings_refs.c says
+ * whether anything in the tree names a variant; siblings_file.c holds one
  * changed file's two sides and what the change did to it; siblings_scope.c says which
  * divergences the change itself explains; siblings.c is the collector.
  *
@@ -224,6 +225,14 @@ bool sib_named_for_fn(const sib_removed *r, const sib_side *h, const char *wa, c
 /* True when the change rewrote bf (base side) rather than fixed it (it lost nlost of its
  * ncounted compared units; renamed_lines of its deleted lines only renamed its parameters). */
 bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost, size_t ncounted, int renamed_lines);
+
+/* --- whether anything runs a variant (siblings_refs.c) ---------------------------------- */
+
+/* True when v, a top-level C++ function of the changed file (path, head doc hd), is named
+ * nowhere else: not in hd's code outside its definition, not in any other source file under
+ * root (the head tree), and built by no token pasting. False without a root, for a nested
+ * function or a method, and for Python (reached by name at run time). */
+bool sib_unused_variant(const char *root, const char *path, const syntax_doc *hd, const syn_func *v);
 
 /* --- evidence (siblings_exhibit.c) --------------------------------------------------------- */
 

@@ -88,6 +88,10 @@ TEST(sweep_fix_long_kernel)
     run_case("sweep_fix_long_kernel", "found 1 variant(s) still carrying 15 unit(s)");
 }
 
+/* A 64-bit index fixed in the 256n all-reduce kernel: the 1024n kernel, launched, is reported;
+ * the 512n kernel, which nothing in the tree launches, is dead code and is not. */
+TEST(dead_variant) { run_case("dead_variant", "found 1 variant(s) still carrying 1 unit(s)"); }
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -96,7 +100,7 @@ int main(void)
         UNIT_CASE(kwarg_rewritten), UNIT_CASE(tuple_unpack), UNIT_CASE(asm_twin),
         UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled),
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
-        UNIT_CASE(sweep_fix_long_kernel),
+        UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
