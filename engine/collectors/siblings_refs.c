@@ -9,7 +9,7 @@
  * search, a nested function or a method. Occurrences are whole words in the code of the
  * changed file outside the variant's own definition (comments and strings blanked), and
  * anywhere in the text of the tree's other source files (comments and strings included);
- * a file that pastes tokens (`##`) and holds the name's stem may build it, so it counts. */
+ * a file that pastes tokens (`##`) onto a piece of the name may build it, so it counts. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,14 +48,27 @@ static bool is_source(const char *name)
            str_ends(name, ".hip") || str_ends(name, ".inc");
 }
 
-/* True when text[0..len) may build name by token pasting: it pastes (`##`) and holds the
- * name's stem, everything up to its last underscore (`load_rmsnorm_` of `load_rmsnorm_512n`,
- * from `load_rmsnorm_##N##n`). */
+/* True when text[0..len) may build name by token pasting: it pastes onto a piece of the name
+ * cut at an underscore, before (`load_rmsnorm_##N##n`, `load_##kind`) or after it
+ * (`name##_512n`). A macro pasting another suffix (`name##_naive`) builds another name. */
 static bool may_paste(const char *text, size_t len, const char *name)
 {
-    const char *us = strrchr(name, '_');
-    size_t stem = us ? (size_t)(us - name) + 1 : 0;
-    return stem >= 6 && memmem(text, len, "##", 2) && memmem(text, len, name, stem);
+    if (!memmem(text, len, "##", 2))
+        return false;
+    size_t n = strlen(name);
+    bool hit = false;
+    for (size_t k = 1; k + 1 < n && !hit; k++) {
+        if (name[k] != '_')
+            continue;
+        char *pre = xasprintf("%.*s##", (int)(k + 1), name), *post = xasprintf("##%s", name + k),
+             *bare = xasprintf("##%s", name + k + 1);
+        hit = (k + 1 >= 6 && memmem(text, len, pre, strlen(pre))) ||
+              (n - k >= 3 && (memmem(text, len, post, strlen(post)) || memmem(text, len, bare, strlen(bare))));
+        free(pre);
+        free(post);
+        free(bare);
+    }
+    return hit;
 }
 
 /* True when text[0..len) names name, or may build it by pasting. */

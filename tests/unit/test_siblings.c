@@ -89,7 +89,8 @@ TEST(sweep_fix_long_kernel)
 }
 
 /* A 64-bit index fixed in the 256n all-reduce kernel: the 1024n kernel, launched, is reported;
- * the 512n kernel, which nothing in the tree launches, is dead code and is not. */
+ * the 512n kernel, which nothing in the tree launches, is dead code and is not (a macro
+ * pasting `_naive` onto a name builds other names, not this one). */
 TEST(dead_variant) { run_case("dead_variant", "found 1 variant(s) still carrying 1 unit(s)"); }
 
 int main(void)
