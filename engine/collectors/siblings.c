@@ -12,17 +12,28 @@
  * variant's unit sits among the same code (a neighbour matches). What is not drift, because
  * the change itself explains the divergence or there is no fix to copy:
  * - a unit the file still holds as often as before (moved within the function or into a
- *   helper the change added);
+ *   helper the change added), or one a function the change now calls still runs (a method
+ *   routed through a registered op whose wrapper calls the method that kept the line);
+ * - a unit only spelled another way (siblings_spelling.c: a float literal's suffix, FlyDSL's
+ *   `T.index` for `ir.IndexType.get()`, trailing zero defaults written out) or written with
+ *   parameters the change renamed in place (`x` to `x_fp4`), and a launch whose kernel the
+ *   function now picks into a local;
  * - a variable marked unused, an assignment nobody read or a parameter nobody used deleted, a
  *   condition that survives its rewrite (siblings_edits.c);
  * - a rewrite that uses names only the changed function's scope has: its parameters and its
  *   builder's that the variant lacks, helpers defined beside it, locals derived from them (a
- *   parameter only one variant's API has);
- * - a variant the change also edits (looked at, kept on purpose), or one the changed function
- *   now delegates to (its implementation, not its sibling);
- * - a function rewritten rather than fixed, or one whose family (builder and kernel) was;
+ *   parameter only one variant's API has), a name the file defines for the changed variant
+ *   with no counterpart for the other (`..._SPLITK_KID_MAX`, no `..._PERSISTENT_...`), or an
+ *   argument passed to a callee that gained the parameter when the variant's callee has none;
+ * - a variant the change also edits (looked at, kept on purpose; an import alias applied to
+ *   what it launches is no look), or one the changed function now delegates to (its
+ *   implementation, not its sibling);
+ * - a function rewritten rather than fixed (renamed parameters are no rewrite, nor one fix
+ *   applied at many sites of a long kernel), or one whose family (builder and kernel) was;
  * - docstrings, comments, message text, fragments of a statement (never units);
- * - a function the change deleted outright.
+ * - a function the change deleted outright;
+ * - a variant nothing in the head tree names (a kernel launched nowhere: dead code;
+ *   siblings_refs.c).
  * The changed function of a deleted line is read from the base, so a line deleted at a
  * function's end is not blamed on the next one. Only the changed file is read, and only its
  * touched functions and their variants are cut into units, so the cost follows the change,
@@ -80,6 +91,7 @@ typedef struct pairs {
 typedef struct scounts {
     int files, changed_funcs, pairs, lines;
     int rewritten;     /* changed functions rewritten, not fixed (see sib_rewritten()) */
+    int unused;        /* variants not reported: nothing in the head tree names them */
     int parse_errors;  /* head files with syntax errors */
     int no_head;       /* files whose head text could not be had */
     bool no_base;      /* a base rebuilt from the head failed */
@@ -136,7 +148,7 @@ static bool anchored(const sib_removed *r, const sib_unit *vprev, const sib_unit
 
 /* Add to ps what variant v carries of the units fn lost (merged into the pair of an earlier
  * changed function when it names the same variant lines). */
-static void match_pair(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, const sib_removed *rm,
+static void match_pair(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v, const sib_removed *rm,
                        size_t nrm, pairs *ps)
 {
     char *wa, *wb;
@@ -146,7 +158,7 @@ static void match_pair(sib_change *fc, sib_side *h, const syn_func *fn, const sy
         folded[i] = sib_fold(rm[i].u->key, wa);
     const sib_unit_list *vu = sib_units_of(h, v);
     size_t nown;
-    char **own = sib_own_names(fc, h, fn, v, &nown);
+    char **own = sib_own_names(fc, b, h, fn, v, &nown);
     int *prev = xcalloc(vu->n ? vu->n : 1, sizeof *prev), *next = xcalloc(vu->n ? vu->n : 1, sizeof *next);
     sib_neighbours(vu, prev, next);
     pair np = {.v = v};
@@ -159,7 +171,7 @@ static void match_pair(sib_change *fc, sib_side *h, const syn_func *fn, const sy
             if (strcmp(fx, folded[k]) == 0 &&
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
-                !sib_explained(&rm[k], own, nown, h->d->lang)) {
+                !sib_explained(&rm[k], own, nown, h->d->lang) && !sib_callee_extended(b, h, &rm[k], x) && !sib_named_for_fn(&rm[k], h, wa, wb)) {
                 *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at, .di = rm[k].di};
                 break;
             }
@@ -283,9 +295,19 @@ static bool piece_moved(sib_change *fc, sib_side *b, sib_side *h, const syn_func
     return false;
 }
 
+/* True when one of the n functions fns of side h has a unit of this key. */
+static bool in_callees(sib_side *h, const syn_func **fns, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sib_key_count(h, fns[i], key) > 0)
+            return true;
+    return false;
+}
+
 /* The units fn (base bf, head hf) lost: counted units holding a deleted line whose key the
  * head function has fewer of, and the touched functions of the file too (not moved). */
-static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const syn_func *bf, const syn_func *hf, size_t *n)
+static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const syn_func *bf, const syn_func *hf, size_t *n,
+                               int *renamed_lines)
 {
     sib_removed *rm = NULL;
     size_t cap = 0;
@@ -296,6 +318,9 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
     bool *edited = xcalloc(hu->n ? hu->n : 1, sizeof *edited);
     for (size_t i = 0; i < hu->n; i++)
         edited[i] = sib_any_marked(fc->added, fc->hn, hu->items[i].line, hu->items[i].end_line);
+    size_t nreach;
+    const syn_func **reach = sib_reached(fc, h, hf, &nreach);
+    bool *renamed = xcalloc((size_t)fc->bn + 2, sizeof *renamed);
     for (size_t i = 0; i < bu->n; i++) {
         const sib_unit *u = &bu->items[i];
         if (!u->counts || !sib_any_marked(fc->deleted, fc->bn, u->line, u->end_line))
@@ -305,8 +330,17 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         if (sib_touched_count(h, fc->touched_h, fc->nth, u->key) >= sib_touched_count(b, fc->touched_b, fc->ntb, u->key) ||
             sib_written_again(fc, b, h, u->key))
             continue; /* moved, not rewritten */
-        if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u))
+        if (sib_param_renamed(u, bu, hu, edited)) {
+            for (int l = u->line; l <= u->end_line && l <= fc->bn; l++)
+                renamed[l] = fc->deleted[l];
+            continue; /* its parameters' new names, the same code */
+        }
+        if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u) ||
+            sib_respelled(u, hu, edited, b->d->lang) || sib_callee_selected(u, hu, edited, b->d->lang) ||
+            sib_hoisted(u, hu, edited))
             continue;
+        if (in_callees(h, reach, nreach, u->key))
+            continue; /* still run, through the function the change now calls */
         const sib_unit *twin = rewritten_as(u, hu, edited);
         if (sib_condition_kept(u, twin) || piece_moved(fc, b, h, hf, bu, hu, edited, u, twin))
             continue;
@@ -331,10 +365,36 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             r->repl = both;
         }
     }
+    *renamed_lines = 0;
+    for (int l = 1; l <= fc->bn; l++)
+        *renamed_lines += renamed[l];
+    free(renamed);
+    free(reach);
     free(edited);
     free(prev);
     free(next);
     return rm;
+}
+
+/* How many units of fn (side s) are compared (substantial enough to count). */
+static size_t counted_units(sib_side *s, const syn_func *fn)
+{
+    const sib_unit_list *l = sib_units_of(s, fn);
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        n += l->items[i].counts;
+    return n;
+}
+
+/* True when the change edited variant var (head side) other than by renaming, where it
+ * only refers to them, module-level names the file renamed (an import given an alias). */
+static bool looked_at(sib_change *fc, sib_side *b, sib_side *h, const syn_func *var)
+{
+    if (!sib_any_marked(fc->changed, fc->hn, var->start_line, var->end_line))
+        return false;
+    const syn_func *before = sib_counterpart(h->fl, var, b->fl);
+    return !before || !sib_import_renamed_only(fc->added, fc->hn, fc->deleted, fc->bn, sib_units_of(b, before),
+                                               sib_units_of(h, var), h->d->lang);
 }
 
 /* Compare every touched function of the file with its variants (head: the file's head text,
@@ -354,8 +414,9 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
         ch[t].hf = sib_counterpart(b->fl, bf, h->fl);
         if (!ch[t].hf)
             continue; /* deleted outright or renamed: no fix to copy */
-        ch[t].rm = lost_units(fc, b, h, bf, ch[t].hf, &ch[t].nrm);
-        ch[t].rewritten = ch[t].nrm > 0 && sib_rewritten(fc, bf, ch[t].nrm);
+        int renamed_lines;
+        ch[t].rm = lost_units(fc, b, h, bf, ch[t].hf, &ch[t].nrm, &renamed_lines);
+        ch[t].rewritten = ch[t].nrm > 0 && sib_rewritten(fc, bf, ch[t].nrm, counted_units(b, bf), renamed_lines);
     }
     pairs ps = {0};
     for (size_t t = 0; t < fc->ntb; t++) {
@@ -375,9 +436,8 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
         for (size_t v = 0; v < h->fl->n; v++) {
             const syn_func *var = &h->fl->items[v];
             /* a variant the change also edits was looked at: what it keeps, it keeps on purpose */
-            if (sib_is_variant(ch[t].hf, var) && !sib_any_marked(fc->changed, fc->hn, var->start_line, var->end_line) &&
-                !sib_delegates_to(fc, h, ch[t].hf, var))
-                match_pair(fc, h, ch[t].hf, var, ch[t].rm, ch[t].nrm, &ps);
+            if (sib_is_variant(ch[t].hf, var) && !looked_at(fc, b, h, var) && !sib_delegates_to(fc, h, ch[t].hf, var))
+                match_pair(fc, b, h, ch[t].hf, var, ch[t].rm, ch[t].nrm, &ps);
         }
     }
     for (size_t t = 0; t < fc->ntb; t++) {
@@ -387,9 +447,14 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
     }
     free(ch);
     for (size_t i = 0; i < ps.n; i++) {
-        emit_pair(ctx, fc->f, head, hlen, &ps.items[i]);
-        c->pairs++;
-        c->lines += (int)ps.items[i].ncs;
+        /* a variant nothing in the tree runs is dead code: asked last, of the few pairs found */
+        if (sib_unused_variant(ctx->root, fc->f->path, h->d, ps.items[i].v)) {
+            c->unused++;
+        } else {
+            emit_pair(ctx, fc->f, head, hlen, &ps.items[i]);
+            c->pairs++;
+            c->lines += (int)ps.items[i].ncs;
+        }
         free(ps.items[i].cs);
     }
     free(ps.items);
@@ -505,6 +570,7 @@ static void siblings_change(collector_ctx *ctx, const collector_files *files)
         c.pairs += t->c.pairs;
         c.lines += t->c.lines;
         c.rewritten += t->c.rewritten;
+        c.unused += t->c.unused;
         c.no_head += t->c.no_head;
         c.no_base |= t->c.no_base;
         if (t->c.parse_errors && c.parse_errors++ == 0)
@@ -520,6 +586,9 @@ static void siblings_change(collector_ctx *ctx, const collector_files *files)
     if (c.rewritten)
         sb_addf(&nb, "; %d changed function(s) not compared: rewritten rather than fixed",
                 c.rewritten);
+    if (c.unused)
+        sb_addf(&nb, "; %d variant(s) still carrying a rewritten unit not reported: defined but "
+                     "named nowhere else in the tree (dead code)", c.unused);
     /* added C/C++ lines no parse read, or read only in another #if branch: said, not hidden */
     collector_coverage_from_facts(ctx, files, offsetof(sib_facts, cov), &nb);
     const char *note = nb.buf ? nb.buf : "";

@@ -3,7 +3,9 @@
  * parameters, call arguments, lines of code templates held in strings) with a normalised key
  * each; siblings_names.c says which functions are variants of each other and folds the
  * naming suffix that tells two variants apart out of a key; siblings_edits.c recognises the
- * edits that are no fix to copy (renames, dead code removed); siblings_file.c holds one
+ * edits that are no fix to copy (renames, dead code removed, a kernel picked into a local);
+ * siblings_spelling.c reads two spellings of the same code as one; siblings_refs.c says
+ * whether anything in the tree names a variant; siblings_file.c holds one
  * changed file's two sides and what the change did to it; siblings_scope.c says which
  * divergences the change itself explains; siblings.c is the collector.
  *
@@ -75,6 +77,27 @@ void sib_names_free(char **names);
 /* True when u (a statement fn lost) only bound names that nothing else in fn reads: dead code
  * removed, not a fix (d is fn's document). */
 bool sib_dead_store(const syntax_doc *d, const syn_func *fn, const sib_unit *u);
+/* True when u (a unit a function lost, before: its units in the base) is an edited unit of
+ * after (its head units; after_touched[i]) with parameters the change renamed in place
+ * (`x` to `x_fp4`, the k-th parameter both times) written under their new names: the same
+ * code. */
+bool sib_param_renamed(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after,
+                       const bool *after_touched);
+/* True when every unit a variant's change touched (after: its head units, on added lines of
+ * hn; before: its base units, on deleted lines of bn) is one of its base units with a
+ * module-level name it only refers to renamed (an import given an alias: `_k` to
+ * `_triton_k`), one for one: a sweep over the file, not a look at the variant. */
+bool sib_import_renamed_only(const bool *added, int hn, const bool *deleted, int bn, const sib_unit_list *before,
+                             const sib_unit_list *after, syn_lang lang);
+/* True when u, an argument a function lost, is now the whole value of a local an edited unit
+ * of after (its head units; after_touched[i]) binds (`ops = [a, b * k]` passed on by name):
+ * hoisted, not rewritten. */
+bool sib_hoisted(const sib_unit *u, const sib_unit_list *after, const bool *after_touched);
+/* True when u (a unit fn lost) launches or calls a function fn now picks into a local: an
+ * edited unit of after (fn's head units; after_touched[i]) is u with the called name replaced
+ * by a local that fn binds only to names of functions (`k = gluon_k` in one branch, `k =
+ * triton_k` in the other). The launch is the same; which kernel runs is fn's own choice. */
+bool sib_callee_selected(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, syn_lang lang);
 
 /* Length of the longest run of characters two names share. */
 size_t sib_common_run(const char *a, const char *b);
@@ -90,6 +113,20 @@ void sib_naming_words(const syn_func *a, const syn_func *b, char **wa, char **wb
 /* key with word (as returned above; "" does nothing) removed from every identifier that
  * holds it as whole underscore-separated parts, as a new string. */
 char *sib_fold(const char *key, const char *word);
+
+/* --- spellings of the same code (siblings_spelling.c) ------------------------------------ */
+
+/* The key of a unit whose code, white space collapsed, is flat: white space dropped, every
+ * floating-point literal in one spelling (`0.25f` and `.25` alike) and MLIR type classes
+ * written as their FlyDSL alias (`ir.IndexType.get()` as `T.index`). A new string. */
+char *sib_canonical_key(const char *flat);
+/* True when after is before (both keys) with trailing zero-literal arguments appended to some
+ * of its argument lists (`f<A, B>(x)` to `f<A, B, 0>(x)`, `g(x)` to `g(x, nullptr)`): the
+ * callee's defaults written out. */
+bool sib_defaults_written(const char *before, const char *after, syn_lang lang);
+/* True when u (a unit a function lost) is an edited unit of after (after_touched[i]) with the
+ * defaults of its calls written out (sib_defaults_written): the same call. */
+bool sib_respelled(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, syn_lang lang);
 
 /* --- one changed file (siblings_file.c) --------------------------------------------------- */
 
@@ -167,11 +204,35 @@ bool sib_mentions_any(const char *code, char *const *names, size_t n);
 bool sib_explained(const sib_removed *r, char *const *own, size_t nown, syn_lang lang);
 /* The names only fn (head side) has against variant v, as new strings in an array of *n (free
  * each, then the array). */
-char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n);
+char **sib_own_names(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n);
 /* True when the change made fn delegate to v (v is its implementation, not its sibling). */
 bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v);
-/* True when the change rewrote bf (base side) rather than fixed it (it lost nlost units). */
-bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost);
+/* The functions of h the change made fn reach: those an edited unit of fn calls, and those
+ * they call in turn (a registered op's wrapper and the method it runs), as an array of *n
+ * (free the array). */
+const syn_func **sib_reached(sib_change *fc, sib_side *h, const syn_func *fn, size_t *n);
+/* True when the variant's unit x calls another function of the file than the call r rewrote,
+ * and the change gave that rewritten call's callee parameters (b: the base side) x's callee
+ * lacks: the rewrite
+ * passes a new argument the variant's callee has no place for (split-K passed to the
+ * preshuffle kernel's binding, not to the blockscale one's). */
+bool sib_callee_extended(sib_side *b, sib_side *h, const sib_removed *r, const sib_unit *x);
+/* True when the rewrite r brings in a name that holds the changed function's naming word wa
+ * (`..._SPLITK_KID_MAX` in `opus_kid_is_splitk`), defined in the file (h), and the file has
+ * no counterpart of it for the variant's word wb (no `..._PERSISTENT_KID_MAX`): the fix
+ * follows something only the changed function has. A name defined elsewhere proves nothing. */
+bool sib_named_for_fn(const sib_removed *r, const sib_side *h, const char *wa, const char *wb);
+/* True when the change rewrote bf (base side) rather than fixed it (it lost nlost of its
+ * ncounted compared units; renamed_lines of its deleted lines only renamed its parameters). */
+bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost, size_t ncounted, int renamed_lines);
+
+/* --- whether anything runs a variant (siblings_refs.c) ---------------------------------- */
+
+/* True when v, a top-level C++ function of the changed file (path, head doc hd), is named
+ * nowhere else: not in hd's code outside its definition, not in any other source file under
+ * root (the head tree), and built by no token pasting. False without a root, for a nested
+ * function or a method, and for Python (reached by name at run time). */
+bool sib_unused_variant(const char *root, const char *path, const syntax_doc *hd, const syn_func *v);
 
 /* --- evidence (siblings_exhibit.c) --------------------------------------------------------- */
 

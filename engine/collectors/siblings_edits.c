@@ -2,8 +2,10 @@
  * sibling-drift collector: marking a variable unused (`x` to `_x` or `_`, the lint sweeps of
  * aiter#4403's kind) and deleting an assignment whose names nothing reads (dead code). A
  * variant keeping its own copy of either is not drift. A rename to a new name is not among
- * them: `total_elems` to `total_vecs` or `K` to `K_elems` usually changes what is computed.
- * Works on the units of siblings_units.c. */
+ * them: `total_elems` to `total_vecs` or `K` to `K_elems` usually changes what is computed;
+ * a parameter renamed in place (`x` to `x_fp4`, the same position) and an import given an
+ * alias are (the same code under new names), and so is a launch whose kernel the function
+ * now picks into a local. Works on the units of siblings_units.c. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +79,12 @@ static bool has_word(const char *s, const tok *t)
     return false;
 }
 
-/* True when b is a with some plain variables marked unused, consistently. */
-static bool rename_of(const char *a, const char *b)
+/* Says whether a plain variable may be renamed from `from` to `to` (ctx: the caller's). */
+typedef bool (*rename_ok)(const tok *from, const tok *to, const void *ctx);
+
+/* True when b is a with some plain variables renamed, consistently (every place of an old
+ * name gets the same new name), each rename allowed by ok. */
+static bool renamed_with(const char *a, const char *b, rename_ok ok_rename, const void *ctx)
 {
     size_t na, nb;
     tok *ta = tokens(a, &na), *tb = tokens(b, &nb);
@@ -94,14 +100,25 @@ static bool rename_of(const char *a, const char *b)
         for (size_t j = 0; ok && j < na; j++)
             if (ta[j].n == ta[i].n && memcmp(ta[j].s, ta[i].s, ta[i].n) == 0)
                 ok = tb[j].n == tb[i].n && memcmp(tb[j].s, tb[i].s, tb[i].n) == 0;
-        bool unused = tok_is(&tb[i], "_") ||
-                      (tb[i].n == ta[i].n + 1 && tb[i].s[0] == '_' && memcmp(tb[i].s + 1, ta[i].s, ta[i].n) == 0);
-        ok = ok && unused;
+        ok = ok && ok_rename(&ta[i], &tb[i], ctx);
         any = true;
     }
     free(ta);
     free(tb);
     return ok && any;
+}
+
+/* A rename to `_` or `_x`: the variable marked unused. */
+static bool marks_unused(const tok *from, const tok *to, const void *ctx)
+{
+    (void)ctx;
+    return tok_is(to, "_") || (to->n == from->n + 1 && to->s[0] == '_' && memcmp(to->s + 1, from->s, from->n) == 0);
+}
+
+/* True when b is a with some plain variables marked unused, consistently. */
+static bool rename_of(const char *a, const char *b)
+{
+    return renamed_with(a, b, marks_unused, NULL);
 }
 
 bool sib_renamed(const sib_unit *u, const sib_unit_list *after,
@@ -253,4 +270,199 @@ bool sib_unused_param(const syntax_doc *d, const syn_func *fn, const sib_unit *u
         return false;
     tok t = {.s = u->name, .n = strlen(u->name), .ident = true};
     return !read_elsewhere(d, fn, u->line, u->end_line, &t);
+}
+
+/* --- a kernel picked into a local ---------------------------------------------------------- */
+
+/* True when b is a with one name that a calls or launches (followed by `(` or `[`) replaced by
+ * another everywhere, the rest token for token the same; *to gets the new name (borrowed
+ * from b). */
+static bool callee_swapped(const char *a, const char *b, tok *to)
+{
+    size_t na, nb;
+    tok *ta = tokens(a, &na), *tb = tokens(b, &nb);
+    bool ok = na == nb && na > 0, any = false;
+    tok from = {0};
+    for (size_t i = 0; ok && i < na; i++) {
+        if (ta[i].n == tb[i].n && memcmp(ta[i].s, tb[i].s, ta[i].n) == 0)
+            continue;
+        ok = ta[i].ident && tb[i].ident && i + 1 < na && (tok_is(&ta[i + 1], "(") || tok_is(&ta[i + 1], "[")) &&
+             !(i > 0 && tok_is(&ta[i - 1], "."));
+        if (ok && any)
+            ok = from.n == ta[i].n && memcmp(from.s, ta[i].s, from.n) == 0 && to->n == tb[i].n &&
+                 memcmp(to->s, tb[i].s, to->n) == 0;
+        else if (ok) {
+            from = ta[i];
+            *to = tb[i];
+            any = true;
+        }
+    }
+    free(ta);
+    free(tb);
+    return ok && any;
+}
+
+/* True when the units of l bind name only to a plain (dotted) name, at least once on an
+ * edited line (touched[i]): a function picked into a local. */
+static bool bound_to_functions(const sib_unit_list *l, const bool *touched, const tok *name, syn_lang lang)
+{
+    int picks = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const sib_unit *x = &l->items[i];
+        char **bound = sib_bound_names(x, lang);
+        bool binds = false;
+        for (size_t k = 0; bound && bound[k] && !binds; k++)
+            binds = strlen(bound[k]) == name->n && memcmp(bound[k], name->s, name->n) == 0;
+        sib_names_free(bound);
+        if (!binds)
+            continue;
+        const char *v = assign_at(x->code) + 1;
+        while (*v == ' ')
+            v++;
+        const char *e = v;
+        while (ident_char(*e) || *e == '.')
+            e++;
+        while (*e == ' ' || *e == ';')
+            e++;
+        if (e == v || *e || isdigit((unsigned char)*v))
+            return false; /* bound to a value, not to a function's name */
+        picks += touched[i];
+    }
+    return picks > 0;
+}
+
+bool sib_callee_selected(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, syn_lang lang)
+{
+    for (size_t i = 0; i < after->n; i++) {
+        tok to = {0};
+        if (after_touched[i] && after->items[i].kind == u->kind && callee_swapped(u->code, after->items[i].code, &to) &&
+            bound_to_functions(after, after_touched, &to, lang))
+            return true;
+    }
+    return false;
+}
+
+/* --- renames that follow the API or the imports --------------------------------------------- */
+
+/* The parameters of a function before and after the change, by position. */
+typedef struct param_pairs {
+    const sib_unit_list *before, *after;
+} param_pairs;
+
+/* The name of the k-th parameter of l, or NULL. */
+static const char *kth_param(const sib_unit_list *l, size_t k)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].kind == SIB_PARAM && l->items[i].name && k-- == 0)
+            return l->items[i].name;
+    return NULL;
+}
+
+/* A parameter renamed in place: `from` was the k-th parameter and `to` is the k-th now. */
+static bool follows_param(const tok *from, const tok *to, const void *ctx)
+{
+    const param_pairs *pp = ctx;
+    for (size_t k = 0;; k++) {
+        const char *b = kth_param(pp->before, k), *a = kth_param(pp->after, k);
+        if (!b || !a)
+            return false;
+        if (strlen(b) == from->n && memcmp(b, from->s, from->n) == 0)
+            return strlen(a) == to->n && memcmp(a, to->s, to->n) == 0;
+    }
+}
+
+bool sib_param_renamed(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after,
+                       const bool *after_touched)
+{
+    param_pairs pp = {before, after};
+    for (size_t i = 0; i < after->n; i++)
+        if (after_touched[i] && after->items[i].kind == u->kind &&
+            renamed_with(u->code, after->items[i].code, follows_param, &pp))
+            return true;
+    return false;
+}
+
+/* What a rename of a name from outside a function is checked against: the function's units
+ * before and after, whose parameters and locals must hold neither name. */
+typedef struct outer_names {
+    const sib_unit_list *before, *after;
+    syn_lang lang;
+} outer_names;
+
+/* True when a unit of l binds the name t (a parameter or a local). */
+static bool binds(const sib_unit_list *l, const tok *t, syn_lang lang)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const sib_unit *u = &l->items[i];
+        if (u->kind == SIB_PARAM && u->name && strlen(u->name) == t->n && memcmp(u->name, t->s, t->n) == 0)
+            return true;
+        char **bound = sib_bound_names(u, lang);
+        bool hit = false;
+        for (size_t k = 0; bound && bound[k] && !hit; k++)
+            hit = strlen(bound[k]) == t->n && memcmp(bound[k], t->s, t->n) == 0;
+        sib_names_free(bound);
+        if (hit)
+            return true;
+    }
+    return false;
+}
+
+/* A module-level name the function only refers to, renamed (an import given an alias): the
+ * function binds neither name, and one holds the other (`_k` / `_triton_k`). */
+static bool follows_import(const tok *from, const tok *to, const void *ctx)
+{
+    const outer_names *on = ctx;
+    const tok *s = from->n < to->n ? from : to, *l = from->n < to->n ? to : from;
+    bool holds = false;
+    for (size_t i = 0; i + s->n <= l->n && !holds; i++)
+        holds = memcmp(l->s + i, s->s, s->n) == 0;
+    return holds && !binds(on->before, from, on->lang) && !binds(on->after, to, on->lang) &&
+           !binds(on->after, from, on->lang);
+}
+
+bool sib_import_renamed_only(const bool *added, int hn, const bool *deleted, int bn, const sib_unit_list *before,
+                             const sib_unit_list *after, syn_lang lang)
+{
+    outer_names on = {before, after, lang};
+    int nadd = 0, ndel = 0;
+    for (size_t i = 0; i < after->n; i++) {
+        const sib_unit *u = &after->items[i];
+        if (!sib_any_marked(added, hn, u->line, u->end_line) || u->kind == SIB_HEAD)
+            continue;
+        bool renamed = false;
+        for (size_t k = 0; k < before->n && !renamed; k++)
+            renamed = before->items[k].kind == u->kind && sib_any_marked(deleted, bn, before->items[k].line,
+                                                                         before->items[k].end_line) &&
+                      renamed_with(before->items[k].code, u->code, follows_import, &on);
+        if (!renamed)
+            return false;
+        nadd++;
+    }
+    for (size_t k = 0; k < before->n; k++)
+        ndel += before->items[k].kind != SIB_HEAD && sib_any_marked(deleted, bn, before->items[k].line,
+                                                                    before->items[k].end_line);
+    return nadd > 0 && nadd == ndel;
+}
+
+/* --- an argument hoisted into a local ------------------------------------------------------ */
+
+bool sib_hoisted(const sib_unit *u, const sib_unit_list *after, const bool *after_touched)
+{
+    if (u->kind != SIB_ARG)
+        return false;
+    size_t n = strlen(u->key);
+    for (size_t i = 0; i < after->n; i++) {
+        const sib_unit *t = &after->items[i];
+        if (!after_touched[i] || t->kind != SIB_STMT)
+            continue;
+        const char *p = t->key;
+        while (ident_char(*p))
+            p++;
+        if (p == t->key || *p != '=' || p[1] == '=')
+            continue;
+        p++;
+        if (strncmp(p, u->key, n) == 0 && (p[n] == '\0' || (p[n] == ';' && p[n + 1] == '\0')))
+            return true;
+    }
+    return false;
 }

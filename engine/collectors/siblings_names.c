@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/collectors/siblings.h"
 #include "engine/util.h"
@@ -124,12 +125,49 @@ static bool parents_are_family(const syn_func *a, const syn_func *b)
     return v;
 }
 
+/* name without its `kernel` words (the parts between underscores), the other parts joined
+ * as before: a new string. */
+static char *without_kernel_word(const char *name)
+{
+    strbuf sb;
+    sb_init(&sb);
+    bool first = true;
+    for (const char *s = name;;) {
+        const char *e = s;
+        while (*e && *e != '_')
+            e++;
+        if (!((size_t)(e - s) == 6 && strncasecmp(s, "kernel", 6) == 0)) {
+            if (!first)
+                sb_addc(&sb, '_');
+            sb_add(&sb, s, (size_t)(e - s));
+            first = false;
+        }
+        if (!*e)
+            break;
+        s = e + 1;
+    }
+    return sb.buf ? sb_detach(&sb) : xstrdup("");
+}
+
+/* True when two different names are a family: they share a run of at least MIN_COMMON
+ * characters once the word `kernel` is left out of both (`mxfp4_quant_moe_sort_kernel` and
+ * `moe_smooth_per_token_scaled_quant_kernel_v2` share only "t_kernel", which names no
+ * family; `_decode_kernel` / `_prefill_opt_kernel` share far more). */
+static bool names_family(const char *a, const char *b)
+{
+    char *sa = without_kernel_word(a), *sb = without_kernel_word(b);
+    bool v = sib_common_run(sa, sb) >= MIN_COMMON;
+    free(sa);
+    free(sb);
+    return v;
+}
+
 bool sib_is_variant(const syn_func *a, const syn_func *b)
 {
     if (a == b || !*a->name || !*b->name || nested(a, b))
         return false;
     if (strcmp(a->name, b->name) != 0)
-        return sib_common_run(a->name, b->name) >= MIN_COMMON ||
+        return names_family(a->name, b->name) ||
                (parents_are_family(a, b) && share_end_word(a->name, b->name));
     char *da = NULL, *db = NULL;
     bool v = first_difference(a, b, &da, &db) && sib_common_run(da, db) >= MIN_COMMON;

@@ -1,7 +1,10 @@
 /* What a change explains by itself, for the sibling-drift collector: names only the changed
  * function's scope has (its parameters and its builder's that the variant lacks, helpers
- * defined beside it, locals derived from them), a variant it now delegates to, and a function
- * rewritten rather than fixed. A variant kept apart by any of these is not drift. */
+ * defined beside it, locals derived from them, names the file defines for it alone), a
+ * variant it now delegates to, functions it now reaches through a call, a callee that gained
+ * the parameter a rewrite passes, and a function rewritten rather than fixed. A variant kept
+ * apart by any of these is not drift. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +15,10 @@
 #define REWRITE_LINES 40     /* ... or had this many of its lines deleted */
 #define REWRITE_MIN_LINES 15 /* ... or at least this many, and */
 #define REWRITE_SHARE 30     /* ... this percentage of its lines */
+#define SWEEP_SHARE 10       /* under this percentage of its units and of its lines lost, a long
+                                function had one fix applied at many sites, not a rewrite */
+
+static bool has_param(sib_side *h, const syn_func *f, const char *name);
 
 /* True when code mentions one of names. */
 bool sib_mentions_any(const char *code, char *const *names, size_t n)
@@ -160,7 +167,30 @@ static bool same_position_param(sib_side *h, const syn_func *fn, const syn_func 
  * `g += p * T` for a pointer re-based on fn's own layout). A rewrite that uses one of them
  * follows fn's own API, which the variant cannot copy (a parameter only one variant has). New
  * strings in an array of *n (free each, then the array). */
-char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n)
+/* True when fn's k-th parameter, name, was renamed by the change (b: the base side) from the
+ * name v's k-th parameter has, or from one with the same root (`x` to `x_fp4` beside a
+ * variant's `x`): the same argument under a new name. */
+static bool renamed_from_shared(sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v, const char *name)
+{
+    const syn_func *before = sib_counterpart(h->fl, fn, b->fl);
+    if (!before)
+        return false;
+    const sib_unit_list *l = sib_units_of(h, fn);
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->items[i].kind != SIB_PARAM || !l->items[i].name)
+            continue;
+        if (strcmp(l->items[i].name, name) == 0) {
+            const char *old = param_at(b, before, k), *other = param_at(h, v, k);
+            return old && other && strcmp(old, name) != 0 && (strcmp(old, other) == 0 || same_root(old, other)) &&
+                   !has_param(h, fn, old);
+        }
+        k++;
+    }
+    return false;
+}
+
+char **sib_own_names(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n)
 {
     char **names = NULL;
     size_t cap = 0;
@@ -176,7 +206,8 @@ char **sib_own_names(sib_change *fc, sib_side *h, const syn_func *fn, const syn_
                 !scope_has_param(h, v, fu->items[i].name, wa, wb) &&
                 !(&h->fl->items[f] == fn &&
                   !sib_any_marked(fc->added, fc->hn, fu->items[i].line, fu->items[i].end_line) &&
-                  same_position_param(h, fn, v, fu->items[i].name)))
+                  same_position_param(h, fn, v, fu->items[i].name)) &&
+                !(&h->fl->items[f] == fn && renamed_from_shared(b, h, fn, v, fu->items[i].name)))
                 *ARRAY_PUSH(names, *n, cap) = xstrdup(fu->items[i].name);
     }
     /* helpers defined beside fn (in the builder or function holding it) that v's family
@@ -233,13 +264,202 @@ bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn
 
 /* True when the change rewrote bf (base) rather than fixed it: it lost REWRITE_UNITS units or
  * more, or the change deleted REWRITE_LINES of its lines, or REWRITE_SHARE percent of them
- * (at least REWRITE_MIN_LINES). Its variants are another implementation now, and listing
- * every line they still share would say only that they were not rewritten too. */
-bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost)
+ * (at least REWRITE_MIN_LINES), not counting the renamed_lines that only wrote parameters
+ * under their new names (a rename is not a rewrite). A long kernel that lost less than
+ * SWEEP_SHARE percent of both its units (ncounted: those compared) and its lines had one fix
+ * applied at many sites (a 64-bit offset at each of its loads), not a rewrite. Its variants
+ * are another implementation now, and listing every line they still share would say only
+ * that they were not rewritten too. */
+bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost, size_t ncounted, int renamed_lines)
 {
-    int del = 0, lines = bf->end_line - bf->start_line + 1;
+    int del = -renamed_lines, lines = bf->end_line - bf->start_line + 1;
     for (int l = bf->start_line; l <= bf->end_line && l <= fc->bn; l++)
         del += fc->deleted[l];
-    return nlost >= REWRITE_UNITS || del >= REWRITE_LINES ||
-           (del >= REWRITE_MIN_LINES && del * 100 >= lines * REWRITE_SHARE);
+    bool sweep = nlost * 100 < ncounted * SWEEP_SHARE && del * 100 < lines * SWEEP_SHARE;
+    return !sweep && (nlost >= REWRITE_UNITS || del >= REWRITE_LINES ||
+                      (del >= REWRITE_MIN_LINES && del * 100 >= lines * REWRITE_SHARE));
+}
+
+/* True when code calls name: the whole word followed by `(` (`f(`, `obj.f(`,
+ * `torch.ops.aiter.f(`). */
+static bool calls_name(const char *code, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(code, name); n && p; p = strstr(p + 1, name)) {
+        const char *q = p + n;
+        while (*q == ' ')
+            q++;
+        if (*q == '(' && (p == code || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+            !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+            return true;
+    }
+    return false;
+}
+
+/* True when g is a function other than fn and not nested in it or around it. */
+static bool apart(const syn_func *g, const syn_func *fn)
+{
+    return g != fn && *g->name && !sib_within(g, fn) && !sib_within(fn, g);
+}
+
+/* Append to *out the functions of h apart from fn that some unit of l (only those edited, when
+ * edited_only) calls. */
+static void add_callees(sib_change *fc, sib_side *h, const syn_func *fn, const sib_unit_list *l, bool edited_only,
+                        const syn_func ***out, size_t *n, size_t *cap)
+{
+    for (size_t g = 0; g < h->fl->n; g++) {
+        const syn_func *callee = &h->fl->items[g];
+        bool have = !apart(callee, fn);
+        for (size_t k = 0; k < *n && !have; k++)
+            have = (*out)[k] == callee;
+        for (size_t i = 0; i < l->n && !have; i++) {
+            const sib_unit *u = &l->items[i];
+            if ((!edited_only || sib_any_marked(fc->added, fc->hn, u->line, u->end_line)) &&
+                calls_name(u->code, callee->name)) {
+                *ARRAY_PUSH(*out, *n, *cap) = callee;
+                have = true;
+            }
+        }
+    }
+}
+
+const syn_func **sib_reached(sib_change *fc, sib_side *h, const syn_func *fn, size_t *n)
+{
+    const syn_func **out = NULL;
+    size_t cap = 0;
+    *n = 0;
+    add_callees(fc, h, fn, sib_units_of(h, fn), true, &out, n, &cap);
+    size_t direct = *n;
+    for (size_t i = 0; i < direct; i++)
+        add_callees(fc, h, fn, sib_units_of(h, out[i]), false, &out, n, &cap);
+    return out;
+}
+
+/* The first function of h that code calls, other than skip; NULL when none. */
+static const syn_func *first_callee(const sib_side *h, const char *code, const syn_func *skip)
+{
+    const syn_func *best = NULL;
+    const char *at = NULL;
+    for (size_t g = 0; g < h->fl->n; g++) {
+        const syn_func *f = &h->fl->items[g];
+        if (f == skip || !*f->name || !calls_name(code, f->name) || (skip && strcmp(f->name, skip->name) == 0))
+            continue;
+        const char *p = strstr(code, f->name);
+        if (!at || p < at) {
+            best = f;
+            at = p;
+        }
+    }
+    return best;
+}
+
+/* True when f has a parameter named name. */
+static bool has_param(sib_side *h, const syn_func *f, const char *name)
+{
+    const sib_unit_list *l = sib_units_of(h, f);
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].kind == SIB_PARAM && l->items[i].name && strcmp(l->items[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+bool sib_callee_extended(sib_side *b, sib_side *h, const sib_removed *r, const sib_unit *x)
+{
+    const syn_func *called = first_callee(h, r->u->code, NULL);
+    if (!called || !calls_name(r->repl, called->name))
+        return false;
+    const syn_func *other = calls_name(x->code, called->name) ? NULL : first_callee(h, x->code, called);
+    const syn_func *before = sib_counterpart(h->fl, called, b->fl);
+    if (!other || !before)
+        return false;
+    const sib_unit_list *l = sib_units_of(h, called);
+    bool gained = false;
+    for (size_t i = 0; i < l->n; i++) {
+        const sib_unit *p = &l->items[i];
+        if (p->kind != SIB_PARAM || !p->name || has_param(b, before, p->name))
+            continue;
+        if (has_param(h, other, p->name))
+            return false; /* the variant's callee takes it too: it could be passed there */
+        gained = true;
+    }
+    return gained;
+}
+
+/* True when the head text of d names an identifier that is probe once word is folded out of
+ * it (and that holds word, unless word is empty: then probe itself). */
+static bool counterpart_named(const syntax_doc *d, const char *probe, const char *word)
+{
+    const char *t = d->text;
+    size_t len = d->len;
+    for (size_t i = 0; i < len;) {
+        if (!(isalpha((unsigned char)t[i]) || t[i] == '_') || (i > 0 && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_'))) {
+            i++;
+            continue;
+        }
+        size_t e = i;
+        while (e < len && (isalnum((unsigned char)t[e]) || t[e] == '_'))
+            e++;
+        char *id = xstrndup(t + i, e - i);
+        bool hit;
+        if (!*word) {
+            hit = strcmp(id, probe) == 0;
+        } else {
+            char *f = sib_fold(id, word);
+            hit = strcmp(f, id) != 0 && strcmp(f, probe) == 0;
+            free(f);
+        }
+        free(id);
+        if (hit)
+            return true;
+        i = e;
+    }
+    return false;
+}
+
+/* True when the text of d binds id (`id = ...`, `constexpr int id = ...`) or fl defines a
+ * function of that name: a name whose every counterpart would be defined here too. */
+static bool defined_here(const syntax_doc *d, const syn_func_list *fl, const char *id)
+{
+    for (size_t i = 0; i < fl->n; i++)
+        if (strcmp(fl->items[i].name, id) == 0)
+            return true;
+    size_t n = strlen(id);
+    for (const char *p = strstr(d->text, id); p; p = strstr(p + 1, id)) {
+        if ((p > d->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) || isalnum((unsigned char)p[n]) ||
+            p[n] == '_')
+            continue;
+        const char *q = p + n;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q == '=' && q[1] != '=')
+            return true;
+    }
+    return false;
+}
+
+bool sib_named_for_fn(const sib_removed *r, const sib_side *h, const char *wa, const char *wb)
+{
+    const syntax_doc *hd = h->d;
+    if (!*wa)
+        return false;
+    const char *p = r->repl;
+    while (*p) {
+        if (!(isalpha((unsigned char)*p) || *p == '_')) {
+            p++;
+            continue;
+        }
+        const char *e = p;
+        while (isalnum((unsigned char)*e) || *e == '_')
+            e++;
+        char *id = xstrndup(p, (size_t)(e - p));
+        char *f = sib_fold(id, wa);
+        bool own = strcmp(f, id) != 0 && !sib_has_word(r->u->code, id) && defined_here(hd, h->fl, id) &&
+                   !counterpart_named(hd, f, wb);
+        free(f);
+        free(id);
+        if (own)
+            return true;
+        p = e;
+    }
+    return false;
 }

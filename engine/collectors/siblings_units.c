@@ -378,7 +378,9 @@ static bool add_unit(walk *w, sib_kind k, uint32_t start, uint32_t end, const cu
     u->end_line = last;
     u->block_end = syntax_line_of(w->d, end > start ? end - 1 : end);
     u->counts = counts(k, flat.buf, key.buf, name);
-    u->key = sb_detach(&key);
+    /* compared in one spelling: literals and type aliases written another way are the same */
+    u->key = sib_canonical_key(flat.buf);
+    sb_free(&key);
     u->code = sb_detach(&flat);
     u->name = name;
     if (shown.len > SHOWN_MAX) {

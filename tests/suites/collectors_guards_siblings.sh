@@ -69,6 +69,14 @@ check_case_diff siblings A1 kwarg_rewritten
 check_case_diff siblings A1 builder_kernel
 check_case_diff siblings A1 not_drift_units
 check_case_diff siblings A1 param_suffix_renamed
+check_case_diff siblings A1 not_drift_respelled
+check_case_diff siblings A1 not_drift_routed
+check_case_diff siblings A1 renamed_not_rewritten
+check_case_diff siblings A1 sweep_fix_long_kernel
+check_case_diff siblings A1 dead_variant
+# the status line says a variant was left out as dead code
+out=$(cd "$TMPD/siblings-dead_variant" && "$BIN" check --format text 2>/dev/null)
+expect_contains siblings-dead-variant-status "$out" "1 variant(s) still carrying a rewritten unit not reported: defined but named nowhere else in the tree (dead code)"
 
 # --- degraded inputs ---------------------------------------------------------------------------
 # A diff with no head tree: deleted guards are still read from the diff lines.

@@ -55,13 +55,53 @@ TEST(builder_kernel) { run_case("builder_kernel", "found 1 variant(s) still carr
  * an unrelated condition of another variant; loop bodies moved into a helper the change adds. */
 TEST(not_drift_units) { run_case("not_drift_units", "nothing found"); }
 
+/* Rewrites that only spell the same code another way are not drift: a call's trailing
+ * defaults written out as zeros, a float literal given a suffix or another spelling, a comment
+ * added, FlyDSL's `T.index` / `T.f32` for the MLIR type classes. A template argument that is
+ * not zero and a real change to an offset, in the same functions, are still reported. */
+TEST(not_drift_respelled) { run_case("not_drift_respelled", "found 2 variant(s) still carrying 2 unit(s)"); }
+
+/* Functions meant to differ: a method now routed through a registered op whose wrapper runs
+ * the out-of-place method that still makes the direct call (the other out-of-place method
+ * keeps its own); an entry point that passes a parameter only its callee gained (the
+ * blockwise callee has none); a launcher that now picks its kernel into a local; a kernel-id
+ * predicate given a range named for it alone; two kernels whose names share only a letter and
+ * `_kernel`; an MFMA operand list hoisted into a local. Still reported beside them: a variant calling
+ * the same extended callee without the new argument, and a grid size changed in one
+ * launcher only. */
+TEST(not_drift_routed) { run_case("not_drift_routed", "found 2 variant(s) still carrying 2 unit(s)"); }
+
+/* Parameters renamed throughout the preshuffle entry (`x` to `x_fp4`) are not a rewrite of
+ * it, and a variant whose only edit is an import alias applied to its kernel launch was not
+ * looked at: the split-K sizing moved to element K in the preshuffle entry is still reported
+ * on the plain entry. */
+TEST(renamed_not_rewritten)
+{
+    run_case("renamed_not_rewritten", "found 1 variant(s) still carrying 2 unit(s)");
+}
+
+/* One fix applied at the fifteen loads of a long kernel (a 64-bit KV offset) loses many units
+ * but a small share of the kernel: a fix, not a rewrite, so the variable-context kernel that
+ * kept the 32-bit offsets is reported. */
+TEST(sweep_fix_long_kernel)
+{
+    run_case("sweep_fix_long_kernel", "found 1 variant(s) still carrying 15 unit(s)");
+}
+
+/* A 64-bit index fixed in the 256n all-reduce kernel: the 1024n kernel, launched, is reported;
+ * the 512n kernel, which nothing in the tree launches, is dead code and is not (a macro
+ * pasting `_naive` onto a name builds other names, not this one). */
+TEST(dead_variant) { run_case("dead_variant", "found 1 variant(s) still carrying 1 unit(s)"); }
+
 int main(void)
 {
     static const unit_case cases[] = {
         UNIT_CASE(hip_3841),      UNIT_CASE(triton_2d_3d),  UNIT_CASE(methods),
         UNIT_CASE(not_drift),     UNIT_CASE(filters),       UNIT_CASE(param_dropped),
         UNIT_CASE(kwarg_rewritten), UNIT_CASE(tuple_unpack), UNIT_CASE(asm_twin),
-        UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units),
+        UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled),
+        UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
+        UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
