@@ -331,8 +331,53 @@ static int file_coverage(collector_ctx *ctx, const change_file *f, const char *t
     return total < 0 ? 0 : total;
 }
 
+struct collector_coverage_memo {
+    size_t nfiles;
+    bool *have;               /* [2 * file + all_views] */
+    collector_coverage *cov;
+};
+
+collector_coverage_memo *collector_coverage_memo_new(size_t nfiles)
+{
+    collector_coverage_memo *m = xcalloc(1, sizeof *m);
+    m->nfiles = nfiles;
+    m->have = xcalloc(2 * nfiles + 1, sizeof *m->have);
+    m->cov = xcalloc(2 * nfiles + 1, sizeof *m->cov);
+    return m;
+}
+
+void collector_coverage_memo_free(collector_coverage_memo *m)
+{
+    if (!m)
+        return;
+    free(m->have);
+    free(m->cov);
+    free(m);
+}
+
+static void file_coverage_counts(collector_ctx *ctx, const change_file *f, bool all_views,
+                                 collector_coverage *out);
+
 void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_views,
                              collector_coverage *out)
+{
+    collector_coverage_memo *m = ctx->coverage;
+    ptrdiff_t i = f - ctx->chg->files;
+    if (!m || i < 0 || (size_t)i >= m->nfiles || m->nfiles != ctx->chg->nfiles) {
+        file_coverage_counts(ctx, f, all_views, out);
+        return;
+    }
+    size_t k = 2 * (size_t)i + all_views;
+    if (!m->have[k]) {
+        file_coverage_counts(ctx, f, all_views, &m->cov[k]);
+        m->have[k] = true;
+    }
+    *out = m->cov[k];
+    out->path = f->path;
+}
+
+static void file_coverage_counts(collector_ctx *ctx, const change_file *f, bool all_views,
+                                 collector_coverage *out)
 {
     /* A line no view reads is unparsed; a collector that reads only the primary view also
      * misses the lines only another preprocessor branch's view reads, counted apart. */

@@ -55,6 +55,8 @@ typedef struct collector_ctx {
     size_t nside_buffers;
     strbuf status;         /* the collector's one-line status; set with collector_status */
     base_texts *bases;     /* base texts kept between reviews, or NULL: read from git */
+    struct collector_coverage_memo *coverage; /* each change file's coverage counts, worked
+                              out once per review for every collector (NULL: not kept) */
 } collector_ctx;
 
 /* Which files a collector reads, by language (its path test, `reads`, narrows it further). */
@@ -177,6 +179,12 @@ typedef struct collector_coverage {
 } collector_coverage;
 void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_views,
                              collector_coverage *out);
+/* The per-review memo of collector_file_coverage for a change of nfiles files (the runner makes
+ * one per review and hands it to every collector: the counts depend on the file and the views
+ * read, not on the collector). */
+typedef struct collector_coverage_memo collector_coverage_memo;
+collector_coverage_memo *collector_coverage_memo_new(size_t nfiles);
+void collector_coverage_memo_free(collector_coverage_memo *m);
 void collector_coverage_join(const collector_coverage *files, size_t n, strbuf *out);
 /* The note over every C/C++ file of the change, in the change's order, for a two-stage
  * collector whose facts hold a collector_coverage at cov_offset: from the facts of the files

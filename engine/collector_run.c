@@ -422,13 +422,14 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
         r->disk_epoch++;
     review_files rf = {in, NULL, xcalloc(nf + 1, sizeof *rf.id), xcalloc(nf + 1, sizeof *rf.content),
                        r->disk_epoch, NULL, 0};
+    collector_coverage_memo *coverage = collector_coverage_memo_new(nf);
     collector_ctx *ctxs = xcalloc(r->nstates + 1, sizeof *ctxs);
     stage_cost *costs = xcalloc(r->nstates + 1, sizeof *costs);
     file_results *frs = xcalloc(r->nstates + 1, sizeof *frs);
     for (size_t i = 0; i < r->nstates; i++) {
         ctxs[i] = (collector_ctx){in->chg, in->rp, in->root, out, in->syn,
                                   r->keep ? &r->states[i] : NULL, in->touched, in->side, in->nside,
-                                  {0}, r->bases};
+                                  {0}, r->bases, coverage};
         sb_init(&ctxs[i].status);
     }
     run_file_stages(r, in, ctxs, &rf, frs, costs);
@@ -466,6 +467,7 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     free(frs);
     free(costs);
     free(ctxs);
+    collector_coverage_memo_free(coverage);
     free(rf.id);
     free(rf.content);
     *n = r->nstates;
