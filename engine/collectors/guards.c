@@ -169,6 +169,7 @@ static void gfile_free(gfile *gf)
     }
     syntax_free(gf->hown);
     syntax_free(gf->bown);
+    strset_free(&gf->defines);
 }
 
 /* Add line j of the diff to a statement being built. */

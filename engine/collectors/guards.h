@@ -16,6 +16,7 @@
 #define RL_GUARDS_H
 
 #include "engine/collector.h"
+#include "engine/strset.h"
 #include "engine/syntax.h"
 
 #define GUARDS_QUOTE_MAX 120
@@ -28,6 +29,8 @@ typedef struct gfile {
     const change_file *f;
     collector_ctx *ctx;     /* for reading its trees when first needed (guards_gfile_trees) */
     bool trees_read;        /* its trees were asked for (read, or tried and not parsable) */
+    strset defines;         /* names its head text may define (guards_flow.c), built once */
+    bool defines_built;
     syn_lang lang;
     char *head;
     size_t head_len;

@@ -373,14 +373,51 @@ static bool block_deleted(const gfile *gf, const gstmt *del)
     return false;
 }
 
-/* True when a file's head text may define a function called name: for Python a `def name`
- * (which every function the tree lists has), for C/C++ the name followed by its parameter
- * list. Lets the searches through every changed file parse only the files that can matter. */
-static bool head_may_define(const gfile *gf, const char *name)
+/* The names a file's head text may define as functions, read once: for Python every name
+ * after `def` (which every function the tree lists has), for C/C++ every identifier followed
+ * by its parameter list or template arguments. */
+static void build_defines(gfile *gf)
+{
+    gf->defines_built = true;
+    const char *p = gf->head, *end = gf->head ? gf->head + gf->head_len : NULL;
+    bool py = gf->lang == SYN_PYTHON;
+    while (p && p < end) {
+        if (!guards_ident_char(*p) || (p > gf->head && guards_ident_char(p[-1]))) {
+            p++;
+            continue;
+        }
+        const char *e = p;
+        while (e < end && guards_ident_char(*e))
+            e++;
+        const char *q = e;
+        while (q < end && (*q == ' ' || *q == '\t' || (!py && (*q == '\n' || *q == '\r'))))
+            q++;
+        if (py && e - p == 3 && memcmp(p, "def", 3) == 0 && q > e) {
+            const char *n = q;
+            while (q < end && guards_ident_char(*q))
+                q++;
+            if (q > n) {
+                char *name = xstrndup(n, (size_t)(q - n));
+                strset_add(&gf->defines, name);
+                free(name);
+            }
+            p = q;
+            continue;
+        }
+        if (!py && q < end && (*q == '(' || *q == '<')) {
+            char *name = xstrndup(p, (size_t)(e - p));
+            strset_add(&gf->defines, name);
+            free(name);
+        }
+        p = e;
+    }
+}
+
+/* head_may_define for a name that is not one identifier (`Foo::bar`, `operator()`): the name
+ * as a whole word, followed by its parameter list (C/C++) or after `def` (Python). */
+static bool text_may_define(const gfile *gf, const char *name)
 {
     size_t n = strlen(name);
-    if (!gf->head || !n)
-        return gf->head != NULL;
     const char *end = gf->head + gf->head_len;
     for (const char *p = memmem(gf->head, gf->head_len, name, n); p;
          p = memmem(p + 1, (size_t)(end - p - 1), name, n)) {
@@ -402,6 +439,22 @@ static bool head_may_define(const gfile *gf, const char *name)
             return true;
     }
     return false;
+}
+
+/* True when a file's head text may define a function called name. Lets the searches through
+ * every changed file parse only the files that can matter. */
+static bool head_may_define(gfile *gf, const char *name)
+{
+    if (!gf->head)
+        return false;
+    if (!*name)
+        return true;
+    for (const char *c = name; *c; c++)
+        if (!guards_ident_char(*c))
+            return text_may_define(gf, name); /* a qualified or operator name */
+    if (!gf->defines_built)
+        build_defines(gf);
+    return strset_has(&gf->defines, name);
 }
 
 bool guards_path_deleted(gfile *files, size_t nfiles, const gstmt *del)
