@@ -371,15 +371,21 @@ static bool is_open(const char *const *open, const char *path)
     return false;
 }
 
-/* True when change file i's docs are likely to be asked for: no kept result of guards (which
- * reads every changed file) for its content, so its per-file stages will run. */
+/* True when change file i's docs are likely to be asked for: some collector that reads it has
+ * no kept result for its content, so that collector's per-file stage will run. */
 static bool worth_parsing_ahead(collector_runner *r, review_files *rf, size_t i, collector_ctx *ctx)
 {
     if (!r->cache)
         return true;
     rf->ctx = ctx;
     const change_file *f = &rf->in->chg->files[i];
-    return !collector_cache_holds(r->cache, "guards", f->path, identity_of(rf, i));
+    for (size_t k = 0; k < r->nstates; k++) {
+        const collector *c = collectors_all[k];
+        if (c->file_stage && collector_reads(c, f) &&
+            !collector_cache_holds(r->cache, c->name, f->path, identity_of(rf, i)))
+            return true;
+    }
+    return false;
 }
 
 /* The per-file stages, file by file: every collector that reads a file runs on it (or takes
