@@ -90,7 +90,7 @@ static void store_opts(syntax_doc *d, const syntax_parse_opts *o)
 /* A fresh copy of text to hand the parser: for C++, the preprocessor view of o (the default
  * one when o is NULL) with HIP words and decoration macros blanked. The branches the view
  * leaves out go to *hidden (sorted). */
-static char *parser_copy(syn_lang lang, const char *text, size_t len, const syntax_parse_opts *o,
+char *syntax_parser_copy(syn_lang lang, const char *text, size_t len, const syntax_parse_opts *o,
                          pp_range **hidden, size_t *nhidden)
 {
     char *p = xmalloc(len + 1);
@@ -127,27 +127,47 @@ syntax_doc *syntax_parse(syn_lang lang, const char *text, size_t len, char **cau
 syntax_doc *syntax_parse_with(syn_lang lang, const char *text, size_t len,
                               const syntax_parse_opts *o, char **cause)
 {
+    if (!syntax_parse_checks(lang, len, cause))
+        return NULL;
+    pp_range *hidden;
+    size_t nhidden;
+    char *parsed = syntax_parser_copy(lang, text ? text : "", text ? len : 0, o, &hidden, &nhidden);
+    return syntax_parse_copy(lang, text, len, o, parsed, hidden, nhidden, NULL, cause);
+}
+
+/* False with *cause when text of this language and length cannot be parsed at all. */
+bool syntax_parse_checks(syn_lang lang, size_t len, char **cause)
+{
     const TSLanguage *tl = syntax_ts_language(lang);
     if (!tl) {
         *cause = xstrdup("not a language the syntax layer parses");
-        return NULL;
+        return false;
     }
     if (len > UINT32_MAX / 2) {
         *cause = xstrdup("text too large to parse");
-        return NULL;
+        return false;
     }
+    return true;
+}
+
+/* The body of syntax_parse_with, from the parser's copy (owned here): parsed afresh, or from
+ * old (an edited copy of a related doc's tree, borrowed). */
+syntax_doc *syntax_parse_copy(syn_lang lang, const char *text, size_t len, const syntax_parse_opts *o,
+                              char *parsed, pp_range *hidden, size_t nhidden, const TSTree *old,
+                              char **cause)
+{
+    const TSLanguage *tl = syntax_ts_language(lang);
     TSParser *p = ts_parser_new();
-    if (!ts_parser_set_language(p, tl)) {
+    if (!tl || !ts_parser_set_language(p, tl)) {
         ts_parser_delete(p);
+        free(parsed);
+        free(hidden);
         *cause = xasprintf("tree-sitter runtime refuses the %s grammar (ABI %u)",
-                           syntax_lang_name(lang), ts_language_version(tl));
+                           syntax_lang_name(lang), tl ? ts_language_version(tl) : 0u);
         return NULL;
     }
     ts_parser_set_timeout_micros(p, PARSE_TIMEOUT_MICROS);
-    pp_range *hidden;
-    size_t nhidden;
-    char *parsed = parser_copy(lang, text ? text : "", text ? len : 0, o, &hidden, &nhidden);
-    TSTree *t = ts_parser_parse_string(p, NULL, parsed, (uint32_t)len);
+    TSTree *t = ts_parser_parse_string(p, old, parsed, (uint32_t)len);
     if (!t) {
         free(parsed);
         free(hidden);
@@ -165,6 +185,7 @@ syntax_doc *syntax_parse_with(syn_lang lang, const char *text, size_t len,
     d->has_errors = ts_node_has_error(ts_tree_root_node(t));
     d->hidden = hidden;
     d->nhidden = nhidden;
+    d->reread = len;
     store_opts(d, o);
     index_lines(d);
     return d;
@@ -240,7 +261,7 @@ int syntax_update_with(syntax_doc *d, const char *text, size_t len, const syntax
     }
     pp_range *hidden;
     size_t nhidden;
-    char *parsed = parser_copy(d->lang, text ? text : "", text ? len : 0, o, &hidden, &nhidden);
+    char *parsed = syntax_parser_copy(d->lang, text ? text : "", text ? len : 0, o, &hidden, &nhidden);
     size_t old_len = d->len, pre = 0, suf = 0;
     while (pre < old_len && pre < len && d->parsed[pre] == parsed[pre])
         pre++;

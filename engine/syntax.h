@@ -91,6 +91,8 @@ typedef struct syntax_doc {
     syntax_parse_opts opts;   /* pointing at the four above */
     syntax_queries *queries;  /* the compiled queries it uses: its cache's, or its own */
     bool own_queries;
+    size_t reread;            /* bytes of its text the parser was told were new: all of them
+                                 for a fresh parse, the edits' for syntax_parse_from */
 } syntax_doc;
 
 /* Parse text (copied) as lang. Returns NULL with *cause (caller frees) when lang is SYN_NONE
@@ -111,6 +113,19 @@ int syntax_update(syntax_doc *d, const char *text, size_t len, char **cause);
  * incremental: only what differs in the blanked copies is re-read. */
 int syntax_update_with(syntax_doc *d, const char *text, size_t len, const syntax_parse_opts *o,
                        char **cause);
+/* A doc's tree and parser copy, kept so that a parse of a related text (a changed file's
+ * base, from its head) re-reads only what differs (syntax_derive.c). Owns copies: it may
+ * outlive the doc and be handed to another thread. */
+typedef struct syntax_origin syntax_origin;
+syntax_origin *syntax_origin_new(const syntax_doc *d);
+void syntax_origin_free(syntax_origin *o);
+/* Parse text as syntax_parse_with(lang, text, len, o) does, starting from `from`'s tree (NULL:
+ * afresh). line_map[k], for 1 <= k < nmap, is the line of text that line k of the origin is
+ * believed to be (0: none, e.g. a line the diff deletes); a pair is reused only when both
+ * parser copies hold the same bytes there, so a wrong map costs time, never correctness. */
+syntax_doc *syntax_parse_from(const syntax_origin *from, const int *line_map, size_t nmap,
+                              syn_lang lang, const char *text, size_t len,
+                              const syntax_parse_opts *o, char **cause);
 /* Replace bytes [start, old_end) of the current text by repl[0..repl_len) and reparse
  * incrementally. Offsets are clamped to the text. Returns 0, or -1 with *cause. */
 int syntax_edit(syntax_doc *d, size_t start, size_t old_end, const char *repl, size_t repl_len,
@@ -422,6 +437,15 @@ const syntax_doc *syntax_cache_get(syntax_cache *c, const char *key, syn_lang la
 const syntax_doc *syntax_cache_get_with(syntax_cache *c, const char *key, syn_lang lang,
                                         const char *text, size_t len,
                                         const syntax_parse_opts *o, char **cause);
+/* The same, except that a doc not held yet is parsed starting from the doc held for from_key
+ * when there is one (syntax_parse_from with line_map: from_key's lines to this text's): a
+ * changed file's base from its head. */
+const syntax_doc *syntax_cache_get_related(syntax_cache *c, const char *key, syn_lang lang,
+                                           const char *text, size_t len,
+                                           const syntax_parse_opts *o, const char *from_key,
+                                           const int *line_map, size_t nmap, char **cause);
+/* How many of the cache's parses started from a related doc's tree. */
+size_t syntax_cache_related_parses(const syntax_cache *c);
 /* The doc kept for key if it was asked for since the last trim with exactly this text and the
  * view of o (its decorations not compared: within a round they cannot have changed); NULL
  * otherwise. Lets a caller skip working out the decorations again. */

@@ -28,6 +28,7 @@ struct syntax_cache {
     size_t nparses, nupdates;
     size_t nahead;            /* parses done ahead on the second thread (counted in nparses) */
     size_t nqueued;           /* docs queued to be parsed ahead */
+    size_t nrelated;          /* parses that started from a related doc's tree (in nparses) */
     double parse_ms;          /* time spent parsing and reparsing, in total */
     syntax_headers *headers;  /* decoration macros of the tree's headers, or NULL */
     syntax_queries *queries;  /* compiled queries, shared by the docs here */
@@ -111,16 +112,35 @@ static double clock_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* A doc a new one may be parsed from (syntax_cache_get_related): its key and the line map. */
+typedef struct related {
+    const char *key;
+    const int *line_map;
+    size_t nmap;
+} related;
+
 static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang lang,
                                    const char *text, size_t len, const syntax_parse_opts *o,
-                                   char **cause);
+                                   const related *from, char **cause);
 
 const syntax_doc *syntax_cache_get_with(syntax_cache *c, const char *key, syn_lang lang,
                                         const char *text, size_t len,
                                         const syntax_parse_opts *o, char **cause)
 {
     double t0 = clock_ms();
-    const syntax_doc *d = cache_get(c, key, lang, text, len, o, cause);
+    const syntax_doc *d = cache_get(c, key, lang, text, len, o, NULL, cause);
+    c->parse_ms += clock_ms() - t0;
+    return d;
+}
+
+const syntax_doc *syntax_cache_get_related(syntax_cache *c, const char *key, syn_lang lang,
+                                           const char *text, size_t len,
+                                           const syntax_parse_opts *o, const char *from_key,
+                                           const int *line_map, size_t nmap, char **cause)
+{
+    double t0 = clock_ms();
+    related from = {from_key, line_map, nmap};
+    const syntax_doc *d = cache_get(c, key, lang, text, len, o, &from, cause);
     c->parse_ms += clock_ms() - t0;
     return d;
 }
@@ -130,10 +150,19 @@ double syntax_cache_parse_ms(const syntax_cache *c)
     return c->parse_ms;
 }
 
+/* The doc held for key, or NULL. */
+static const syntax_doc *cache_find(const syntax_cache *c, const char *key)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->items[i].key, key) == 0)
+            return c->items[i].doc;
+    return NULL;
+}
+
 /* syntax_cache_get_with, untimed. */
 static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang lang,
                                    const char *text, size_t len, const syntax_parse_opts *o,
-                                   char **cause)
+                                   const related *from, char **cause)
 {
     cache_entry *e = NULL;
     for (size_t i = 0; i < c->n; i++)
@@ -160,10 +189,19 @@ static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang la
     }
     /* a doc not held yet may have been parsed ahead; else it is parsed here */
     syntax_doc *d = e ? NULL : syntax_ahead_take(c->ahead, key, lang, text, len, o);
-    if (d)
+    const syntax_doc *origin_doc = from && !d ? cache_find(c, from->key) : NULL;
+    if (d) {
         c->nahead++;
-    else
+    } else if (origin_doc && origin_doc->lang == lang) {
+        /* a related doc is held (a changed file's head, for its base): only what differs is
+         * parsed again */
+        syntax_origin *origin = syntax_origin_new(origin_doc);
+        d = syntax_parse_from(origin, from->line_map, from->nmap, lang, text, len, o, cause);
+        syntax_origin_free(origin);
+        c->nrelated += d != NULL;
+    } else {
         d = syntax_parse_with(lang, text, len, o, cause);
+    }
     if (!d)
         return NULL;
     d->queries = c->queries; /* borrowed: the cache outlives its docs */
@@ -195,6 +233,11 @@ bool syntax_cache_parse_ahead(syntax_cache *c, const char *key, syn_lang lang, c
     bool queued = syntax_ahead_submit(c->ahead, key, lang, text, len, o);
     c->nqueued += queued;
     return queued;
+}
+
+size_t syntax_cache_related_parses(const syntax_cache *c)
+{
+    return c->nrelated;
 }
 
 size_t syntax_cache_ahead_queued(const syntax_cache *c)

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/syntax.h"
+
 /* --- preprocessor views (syntax_pp.c) --------------------------------------------------- */
 
 typedef struct pp_range {
@@ -84,5 +86,19 @@ void gaps_rewrite(char *s, size_t len);
 typedef struct syntax_queries syntax_queries;
 syntax_queries *syntax_queries_new(void);
 void syntax_queries_free(syntax_queries *qs);
+
+/* --- parsing in two steps (syntax.c), for a parse that starts from another tree -------- */
+
+/* False with *cause when text of this language and length cannot be parsed at all. */
+bool syntax_parse_checks(syn_lang lang, size_t len, char **cause);
+/* The copy of text the parser reads for options o (C++: the view, HIP words and decoration
+ * macros blanked; every offset and newline kept), with the branches it leaves out. */
+char *syntax_parser_copy(syn_lang lang, const char *text, size_t len, const syntax_parse_opts *o,
+                         pp_range **hidden, size_t *nhidden);
+/* A doc of text from its parser copy (parsed and hidden are taken over): parsed afresh when
+ * old is NULL, else reusing old, a copy of a related tree edited to match parsed. */
+syntax_doc *syntax_parse_copy(syn_lang lang, const char *text, size_t len, const syntax_parse_opts *o,
+                              char *parsed, pp_range *hidden, size_t nhidden, const TSTree *old,
+                              char **cause);
 
 #endif
