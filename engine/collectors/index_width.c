@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/collector.h"
 #include "engine/collectors/index_scope.h"
@@ -905,6 +906,57 @@ static void run_free(run *r)
 }
 
 /* Check one file; returns 0, or -1 (with *why) when skipped. */
+/* True when text[0..len) holds word, in any case. */
+static bool holds_word_anycase(const char *text, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i + n <= len; i++)
+        if (strncasecmp(text + i, word, n) == 0)
+            return true;
+    return false;
+}
+
+/* True when an added line may be in device code, as ix_build decides it (the scan looks only
+ * there): for C/C++, inside a function marked __global__ or __device__; for Python, inside an
+ * outermost function whose span (decorators included) spells jit, kernel or constexpr in any
+ * case, the only words that make a Python scope or one it encloses device code. A superset:
+ * a file it says no to has nothing to scan. */
+static bool may_touch_device(collector_ctx *ctx, const run *r, const syntax_doc *d,
+                             const syn_func_list *cpp_fns, bool doc_owned)
+{
+    if (d->lang == SYN_CPP) {
+        for (size_t i = 0; i < cpp_fns->n; i++) {
+            const syn_func *fn = &cpp_fns->items[i];
+            if ((fn->is_kernel || fn->is_device) && touched(r, fn->start_line, fn->end_line))
+                return true;
+        }
+        return false;
+    }
+    syn_func_list local = {0};
+    const syn_func_list *fns = NULL;
+    if (ctx->syn && !doc_owned) {
+        fns = syntax_cache_functions(ctx->syn, d);
+    } else {
+        syntax_functions(d, &local);
+        fns = &local;
+    }
+    bool device = false;
+    uint32_t outer_end = 0;
+    for (size_t i = 0; fns && i < fns->n && !device; i++) {
+        const syn_func *fn = &fns->items[i];
+        if (i > 0 && fn->start_byte < outer_end)
+            continue; /* nested in the outermost function before it, judged with it */
+        outer_end = fn->end_byte;
+        uint32_t end = fn->end_byte < d->len ? fn->end_byte : (uint32_t)d->len;
+        device = touched(r, fn->start_line, fn->end_line) && fn->start_byte < end &&
+                 (holds_word_anycase(d->text + fn->start_byte, end - fn->start_byte, "jit") ||
+                  holds_word_anycase(d->text + fn->start_byte, end - fn->start_byte, "kernel") ||
+                  holds_word_anycase(d->text + fn->start_byte, end - fn->start_byte, "constexpr"));
+    }
+    syn_func_list_free(&local);
+    return device;
+}
+
 static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **why)
 {
     size_t len;
@@ -929,6 +981,12 @@ static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **w
     for (size_t i = 0; i < f->nlines; i++)
         if (f->lines[i].kind == '+' && f->lines[i].new_no > 0)
             r->added[f->lines[i].new_no] = true;
+    if (!may_touch_device(ctx, r, d, &fns, owned != NULL)) {
+        /* no added line is in a function ix_build could make device code: nothing to scan */
+        syn_func_list_free(&fns);
+        syntax_free(owned);
+        return 0;
+    }
     ix_build(&r->xf, d, &fns, ir_domain_of_path(f->path));
     for (size_t i = 0; i < r->xf.n; i++) {
         ix_scope *s = r->xf.scopes[i];

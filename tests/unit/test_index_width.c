@@ -152,6 +152,47 @@ TEST(triton_token_offset_is_reported_once_with_its_other_sites)
     result_free(&r);
 }
 
+/* The kernel of the test above marked each way ix_build reads device code (a constexpr
+ * parameter alone, a decorator spelling KERNEL in capitals, an enclosing jit function), then
+ * as host code: only the host twin is silent. */
+TEST(device_code_is_scanned_however_it_is_marked)
+{
+    static const char *const marks[][2] = {
+        {"", "def _rows(x_ptr, y_ptr, stride_xm, stride_ym, BLOCK: tl.constexpr):"},
+        {"@gluon.KERNEL", "def _rows(x_ptr, y_ptr, stride_xm, stride_ym, BLOCK):"},
+        {"@functools.cache", "def _rows(x_ptr, y_ptr, stride_xm, stride_ym, BLOCK):"},
+    };
+    for (size_t m = 0; m < 3; m++) {
+        const char *src[] = {
+            marks[m][0],                                          /* 1 */
+            marks[m][1],                                          /* 2 */
+            "    pid = tl.program_id(0)",                         /* 3 */
+            "    offs = tl.arange(0, BLOCK)",                     /* 4 */
+            "    x = tl.load(x_ptr + pid * stride_xm + offs)",    /* 5 */
+            "    return x",                                       /* 6 */
+            NULL};
+        result r = run_new("aiter/ops/triton/_triton_kernels/rows.py", src);
+        CHECK_INT(r.out.n, m < 2 ? 1 : 0);
+        CHECK(m == 2 || at_line(&r, 5) != NULL);
+        result_free(&r);
+    }
+    /* a helper nested in a jit builder is device code through its parent */
+    static const char *const nested[] = {
+        "@triton.jit",                                            /* 1 */
+        "def _outer(x_ptr, stride_xm, BLOCK):",                   /* 2 */
+        "    def _rows(x_ptr, stride_xm, BLOCK):",                /* 3 */
+        "        pid = tl.program_id(0)",                         /* 4 */
+        "        offs = tl.arange(0, BLOCK)",                     /* 5 */
+        "        return tl.load(x_ptr + pid * stride_xm + offs)", /* 6 */
+        "    return _rows(x_ptr, stride_xm, BLOCK)",              /* 7 */
+        NULL};
+    result r = run_new("aiter/ops/triton/_triton_kernels/rows.py", nested);
+    CHECK(at_line(&r, 6) != NULL);
+    if (unit_failed_now)
+        dump_findings(&r);
+    result_free(&r);
+}
+
 TEST(small_products_are_silent_and_their_twins_are_not)
 {
     static const char *const src[] = {
@@ -512,7 +553,8 @@ TEST(locals_named_as_prefixes_of_one_another_are_told_apart)
 UNIT_MAIN("test_index_width",
           UNIT_CASE(names_read_as_axes_and_sizes),
           UNIT_CASE(triton_token_offset_is_reported_once_with_its_other_sites),
-          UNIT_CASE(small_products_are_silent_and_their_twins_are_not),
+          UNIT_CASE(device_code_is_scanned_however_it_is_marked),
+        UNIT_CASE(small_products_are_silent_and_their_twins_are_not),
           UNIT_CASE(shared_memory_registers_and_python_lists_are_not_global_memory),
           UNIT_CASE(flydsl_index_types_and_builder_values),
           UNIT_CASE(the_outer_product_is_reported_not_the_harmless_inner_one),
