@@ -22,6 +22,9 @@ bool diff_lines_touches(const change_file *f, int first, int last);
 /* A new array of nlines + 2 flags, [line] true for the added head lines 1..nlines (added
  * lines past nlines are left out). */
 bool *diff_lines_added_map(const change_file *f, int nlines);
+/* The runs of consecutive added head lines of f, in order: out[i] = {first, last} (a new
+ * array, *n runs; NULL when none). What syntax_query_touching takes. */
+int (*diff_lines_added_runs(const change_file *f, size_t *n))[2];
 /* Length of the longest run of bytes a[0..an) and b[0..bn) share, each read up to cap bytes
  * (at most 160), white space counted as it is. */
 size_t diff_lines_text_run(const char *a, size_t an, const char *b, size_t bn, size_t cap);

@@ -796,6 +796,52 @@ int syntax_query(const syntax_doc *d, const char *source, int first_line, int la
     return 0;
 }
 
+/* What syntax_query_touching hands its own match function: the caller's, and the run. */
+typedef struct touching_walk {
+    const char *capture;
+    int first_line, last_line, after_line;
+    syntax_match_fn fn;
+    void *arg;
+    bool stop;
+} touching_walk;
+
+static bool touching_match(const syntax_doc *d, const TSQuery *q, const TSQueryMatch *m, void *arg)
+{
+    touching_walk *w = arg;
+    TSNode n = {0};
+    for (uint16_t i = 0; i < m->capture_count && ts_node_is_null(n); i++) {
+        uint32_t len;
+        const char *name = ts_query_capture_name_for_id(q, m->captures[i].index, &len);
+        if (strlen(w->capture) == len && memcmp(name, w->capture, len) == 0)
+            n = m->captures[i].node;
+    }
+    if (ts_node_is_null(n))
+        return true;
+    int line = syntax_node_line(n), end = (int)ts_node_end_point(n).row + 1;
+    /* one that starts by the end of an earlier run overlapped it and was called then */
+    if (line <= w->after_line || line > w->last_line || end < w->first_line)
+        return true;
+    w->stop = !w->fn(d, q, m, w->arg);
+    return !w->stop;
+}
+
+int syntax_query_touching(const syntax_doc *d, const char *source, const char *capture,
+                          const int (*runs)[2], size_t nruns, syntax_match_fn fn, void *arg,
+                          char **cause)
+{
+    touching_walk w = {capture, 0, 0, 0, fn, arg, false};
+    for (size_t r = 0; r < nruns && !w.stop; r++) {
+        if (runs[r][0] < 1 || runs[r][1] < runs[r][0] || runs[r][0] <= w.after_line)
+            continue; /* out of order or overlapping: passed over */
+        w.first_line = runs[r][0];
+        w.last_line = runs[r][1];
+        if (syntax_query(d, source, runs[r][0], runs[r][1], touching_match, &w, cause) < 0)
+            return -1;
+        w.after_line = runs[r][1];
+    }
+    return 0;
+}
+
 /* The name of a capture of a query. */
 const char *syntax_capture_name(const TSQuery *q, uint32_t i)
 {

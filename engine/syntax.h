@@ -214,6 +214,12 @@ typedef bool (*syntax_match_fn)(const syntax_doc *d, const TSQuery *q, const TSQ
                                 void *arg);
 int syntax_query(const syntax_doc *d, const char *source, int first_line, int last_line,
                  syntax_match_fn fn, void *arg, char **cause);
+/* The same over runs of lines runs[i] = {first, last} (in order and apart, as a diff's runs of
+ * added lines are): fn is called once for each match whose node captured as `capture` overlaps
+ * a run, in source order, and never for the rest of the doc. */
+int syntax_query_touching(const syntax_doc *d, const char *source, const char *capture,
+                          const int (*runs)[2], size_t nruns, syntax_match_fn fn, void *arg,
+                          char **cause);
 /* The name of capture index i of q (borrowed). */
 const char *syntax_capture_name(const TSQuery *q, uint32_t i);
 /* The tree-sitter grammar of a language (NULL for SYN_NONE). */
@@ -286,6 +292,11 @@ typedef struct syn_call_list {
  * `call`, C++ `call_expression` (which includes function-like macro uses such as TORCH_CHECK
  * inside functions) and HIP kernel launches. Appends to out. */
 void syntax_calls(const syntax_doc *d, int first_line, int last_line, syn_call_list *out);
+/* Every call whose span overlaps one of the line runs runs[i] = {first, last} (in order and
+ * apart, as a diff's runs of added lines are), each once, in source order: the calls an edit
+ * of those lines touches, found without listing the rest of the doc. Appends to out. */
+void syntax_calls_touching(const syntax_doc *d, const int (*runs)[2], size_t nruns,
+                           syn_call_list *out);
 /* The positional argument i (0-based) or the keyword argument kw (when kw is non-NULL and
  * present), whichever is given; NULL when neither is there (borrowed). */
 const syn_arg *syntax_call_arg(const syn_call *c, int i, const char *kw);
@@ -381,6 +392,10 @@ typedef struct syn_import_list {
 
 /* Every import in the doc (also inside functions and try/if blocks). Appends to out. */
 void syntax_imports(const syntax_doc *d, syn_import_list *out);
+/* The import statements (and #includes) that overlap one of the line runs (as
+ * syntax_query_touching takes them), in source order: those an edit of the lines touches. */
+void syntax_imports_touching(const syntax_doc *d, const int (*runs)[2], size_t nruns,
+                             syn_import_list *out);
 void syn_import_list_free(syn_import_list *l);
 
 /* --- decoration macros of included headers ----------------------------------------------- */

@@ -127,6 +127,19 @@ void syntax_calls(const syntax_doc *d, int first_line, int last_line, syn_call_l
         qsort(out->items + first, out->n - first, sizeof *out->items, call_cmp);
 }
 
+void syntax_calls_touching(const syntax_doc *d, const int (*runs)[2], size_t nruns,
+                           syn_call_list *out)
+{
+    call_walk w = {out, 0, 0};
+    char *cause = NULL;
+    size_t first = out->n;
+    const char *src = d->lang == SYN_PYTHON ? py_call_query : d->lang == SYN_CPP ? cpp_call_query : NULL;
+    if (src && syntax_query_touching(d, src, "call", runs, nruns, call_match, &w, &cause) < 0)
+        sx_query_failed(cause);
+    if (out->n > first)
+        qsort(out->items + first, out->n - first, sizeof *out->items, call_cmp);
+}
+
 /* The positional argument i or the keyword argument kw. */
 const syn_arg *syntax_call_arg(const syn_call *c, int i, const char *kw)
 {

@@ -138,6 +138,17 @@ void syntax_imports(const syntax_doc *d, syn_import_list *out)
     }
 }
 
+void syntax_imports_touching(const syntax_doc *d, const int (*runs)[2], size_t nruns,
+                             syn_import_list *out)
+{
+    import_walk w = {out};
+    char *cause = NULL;
+    const char *src = d->lang == SYN_PYTHON ? py_import_query : d->lang == SYN_CPP ? cpp_import_query : NULL;
+    syntax_match_fn fn = d->lang == SYN_PYTHON ? py_import_match : cpp_import_match;
+    if (src && syntax_query_touching(d, src, "imp", runs, nruns, fn, &w, &cause) < 0)
+        sx_query_failed(cause);
+}
+
 /* Free an import list's contents and leave it empty. */
 void syn_import_list_free(syn_import_list *l)
 {

@@ -19,13 +19,16 @@
 extern const collector collector_imports;
 
 /* Run the collector over a diff with root as the tree (NULL: none), with a syntax cache kept
- * between runs as the server keeps one (NULL: none). */
-static result run_cached(const char *diff, const char *root, syntax_cache *syn)
+ * between runs as the server keeps one (NULL: none); root_is_head: the changed files' head
+ * texts are read there too (--root). */
+static result run_head(const char *diff, const char *root, syntax_cache *syn, bool root_is_head)
 {
     result r = {{0}, NULL};
     char *cause = NULL;
     change *c = diff_parse(diff, strlen(diff), &cause);
     free(cause);
+    if (c && root_is_head)
+        c->head_root = xstrdup(root);
     collector_ctx ctx = {.chg = c, .root = root, .out = &r.out, .syn = syn};
     sb_init(&ctx.status);
     collector_run(&collector_imports, &ctx);
@@ -33,6 +36,11 @@ static result run_cached(const char *diff, const char *root, syntax_cache *syn)
     sb_free(&ctx.status);
     change_free(c);
     return r;
+}
+
+static result run_cached(const char *diff, const char *root, syntax_cache *syn)
+{
+    return run_head(diff, root, syn, false);
 }
 
 static result run(const char *diff, const char *root)
@@ -133,6 +141,50 @@ TEST(missing_modules_and_names_are_flagged_on_what_is_missing)
     CHECK_STR(r.status, "found 5 unresolved imports among 8 first-party imported names the change adds");
     result_free(&r);
     free(d);
+    drop_tree(root);
+}
+
+/* A changed file: a name added inside a multi-line from-import, and an import added in a
+ * function body, are checked; an import on no added line is not, even when it is wrong. */
+TEST(only_imports_on_added_lines_are_checked_in_a_changed_file)
+{
+    char *root = make_tree();
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    static const char *const head[] = {
+        "from aiter.ops.common import (",                 /* 1 */
+        "    ready,",                                     /* 2 */
+        "    has_fp4,",                                   /* 3 added */
+        "    Table,",                                     /* 4 */
+        ")",                                              /* 5 */
+        "from aiter.ops.common import gone_before",       /* 6 */
+        "",                                               /* 7 */
+        "",                                               /* 8 */
+        "def f():",                                       /* 9 */
+        "    from aiter.ops.common import inner_gone",    /* 10 added */
+        "    return ready()",                             /* 11 */
+        NULL};
+    strbuf text, diff;
+    sb_init(&text);
+    sb_init(&diff);
+    sb_adds(&diff, "diff --git a/aiter/ops/user.py b/aiter/ops/user.py\n--- a/aiter/ops/user.py\n"
+                   "+++ b/aiter/ops/user.py\n@@ -1,9 +1,11 @@\n");
+    for (int i = 0; head[i]; i++) {
+        sb_addf(&text, "%s\n", head[i]);
+        sb_addf(&diff, "%c%s\n", i == 2 || i == 9 ? '+' : ' ', head[i]);
+    }
+    put(root, "aiter/ops/user.py", text.buf);
+    result r = run_head(diff.buf, root, NULL, true);
+    CHECK_INT(r.out.n, 2);
+    CHECK(at_line(&r, 3) && str_contains(at_line(&r, 3)->message, "`has_fp4`"));
+    CHECK(at_line(&r, 10) && str_contains(at_line(&r, 10)->message, "`inner_gone`"));
+    CHECK_STR(r.status, "found 2 unresolved imports among 2 first-party imported names the change adds");
+    if (unit_failed_now)
+        dump_findings(&r);
+    result_free(&r);
+    sb_free(&text);
+    sb_free(&diff);
     drop_tree(root);
 }
 
@@ -392,5 +444,6 @@ UNIT_MAIN("test_imports",
           UNIT_CASE(relative_imports_in_a_package_init_resolve_against_the_package),
           UNIT_CASE(renamed_and_deleted_modules),
           UNIT_CASE(modules_a_package_redirects_through_an_import_hook_are_left_alone),
-          UNIT_CASE(status_lines),
+          UNIT_CASE(only_imports_on_added_lines_are_checked_in_a_changed_file),
+        UNIT_CASE(status_lines),
           UNIT_CASE(a_module_of_the_change_is_parsed_once_for_its_importers_and_itself))

@@ -2,7 +2,11 @@
  * files carry their whole head text); unmasked accesses that tile a runtime axis, the shapes
  * that need no mask (constexpr specialisation, clamps, whole constexpr axes, scalars), masked
  * loads with no other= reaching a max/min, exact call ranges and status lines. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "engine/collector.h"
 #include "engine/diff_parse.h"
@@ -211,9 +215,74 @@ TEST(only_added_lines_count_and_status_lines)
     result_free(&r);
 }
 
+/* A changed file (its head in a tree): a call that starts above the added lines and holds two
+ * runs of them is judged once; a call on no added line is not judged. */
+TEST(a_call_holding_added_lines_is_judged_once)
+{
+    char tmpl[] = "/tmp/review-tm-XXXXXX";
+    char *root = mkdtemp(tmpl);
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    static const char *const head[] = {
+        "@triton.jit",                                  /* 1 */
+        "def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):", /* 2 */
+        "    pid = tl.program_id(0)",                   /* 3 */
+        "    offs = pid * BLOCK + tl.arange(0, BLOCK)", /* 4 */
+        "    x = tl.load(",                             /* 5 */
+        "        x_ptr + offs,",                        /* 6 added */
+        "        # the row",                            /* 7 */
+        "        other=0.0,",                           /* 8 added */
+        "    )",                                        /* 9 */
+        "    tl.store(y_ptr + offs, x)",                /* 10 */
+        NULL};
+    char *dir = xasprintf("%s/aiter", root), *path = xasprintf("%s/aiter/k.py", root);
+    mkdir(dir, 0755);
+    FILE *fp = fopen(path, "w");
+    for (int i = 0; fp && head[i]; i++)
+        fprintf(fp, "%s\n", head[i]);
+    if (fp)
+        fclose(fp);
+    strbuf d;
+    sb_init(&d);
+    sb_adds(&d, "diff --git a/aiter/k.py b/aiter/k.py\n--- a/aiter/k.py\n+++ b/aiter/k.py\n"
+                "@@ -1,8 +1,10 @@\n");
+    for (int i = 0; head[i]; i++)
+        sb_addf(&d, "%c%s\n", i == 5 || i == 7 ? '+' : ' ', head[i]);
+    char *cause = NULL;
+    change *c = diff_parse(d.buf, d.len, &cause);
+    free(cause);
+    CHECK(c != NULL);
+    if (c) {
+        c->head_root = xstrdup(root);
+        result r = {{0}, NULL};
+        collector_ctx ctx = {.chg = c, .root = root, .out = &r.out};
+        sb_init(&ctx.status);
+        collector_run(&collector_triton_masks, &ctx);
+        r.status = sb_detach(&ctx.status);
+        sb_free(&ctx.status);
+        CHECK_INT(r.out.n, 1);
+        CHECK(at_line(&r, 5) != NULL);
+        CHECK(str_ends(r.status, "among 1 on added lines"));
+        if (unit_failed_now) {
+            dump(&r);
+            fprintf(stderr, "  status: %s\n", r.status);
+        }
+        result_free(&r);
+        change_free(c);
+    }
+    sb_free(&d);
+    char *rm = xasprintf("rm -rf '%s'", root);
+    CHECK(system(rm) == 0);
+    free(rm);
+    free(dir);
+    free(path);
+}
+
 UNIT_MAIN("test_triton_masks",
           UNIT_CASE(tiled_unmasked_load_and_store_are_flagged_on_the_whole_call),
           UNIT_CASE(accesses_that_need_no_mask_are_silent),
           UNIT_CASE(advanced_pointers_block_pointers_and_sliding_loops_are_flagged),
           UNIT_CASE(masked_loads_without_other_reaching_max_or_min),
-          UNIT_CASE(only_added_lines_count_and_status_lines))
+          UNIT_CASE(only_added_lines_count_and_status_lines),
+          UNIT_CASE(a_call_holding_added_lines_is_judged_once))
