@@ -916,11 +916,21 @@ static bool holds_word_anycase(const char *text, size_t len, const char *word)
     return false;
 }
 
+/* True when lines [first, last] of d hold word, in any case. */
+static bool lines_hold_anycase(const syntax_doc *d, int first, int last, const char *word)
+{
+    if (first < 1 || first > last || first > d->nlines)
+        return false;
+    size_t a = syntax_line_start(d, first);
+    size_t b = last < d->nlines ? syntax_line_start(d, last + 1) : d->len;
+    return b > a && holds_word_anycase(d->text + a, b - a, word);
+}
+
 /* True when an added line may be in device code, as ix_build decides it (the scan looks only
- * there): for C/C++, inside a function marked __global__ or __device__; for Python, inside an
- * outermost function whose span (decorators included) spells jit, kernel or constexpr in any
- * case, the only words that make a Python scope or one it encloses device code. A superset:
- * a file it says no to has nothing to scan. */
+ * there): for C/C++, inside a function marked __global__ or __device__; for Python, inside a
+ * function (or one enclosing it) whose decorator lines spell jit or kernel, or whose header
+ * spells constexpr, in any case: the only marks that make a Python scope device code, and a
+ * scope inside one is device code too. A superset: a file it says no to has nothing to scan. */
 static bool may_touch_device(collector_ctx *ctx, const run *r, const syntax_doc *d,
                              const syn_func_list *cpp_fns, bool doc_owned)
 {
@@ -941,17 +951,13 @@ static bool may_touch_device(collector_ctx *ctx, const run *r, const syntax_doc 
         fns = &local;
     }
     bool device = false;
-    uint32_t outer_end = 0;
     for (size_t i = 0; fns && i < fns->n && !device; i++) {
+        /* an enclosing function holds the added line too, so each is asked for its own marks */
         const syn_func *fn = &fns->items[i];
-        if (i > 0 && fn->start_byte < outer_end)
-            continue; /* nested in the outermost function before it, judged with it */
-        outer_end = fn->end_byte;
-        uint32_t end = fn->end_byte < d->len ? fn->end_byte : (uint32_t)d->len;
-        device = touched(r, fn->start_line, fn->end_line) && fn->start_byte < end &&
-                 (holds_word_anycase(d->text + fn->start_byte, end - fn->start_byte, "jit") ||
-                  holds_word_anycase(d->text + fn->start_byte, end - fn->start_byte, "kernel") ||
-                  holds_word_anycase(d->text + fn->start_byte, end - fn->start_byte, "constexpr"));
+        device = touched(r, fn->start_line, fn->end_line) &&
+                 (lines_hold_anycase(d, fn->start_line, fn->name_line - 1, "jit") ||
+                  lines_hold_anycase(d, fn->start_line, fn->name_line - 1, "kernel") ||
+                  lines_hold_anycase(d, fn->name_line, fn->body_line, "constexpr"));
     }
     syn_func_list_free(&local);
     return device;
