@@ -214,6 +214,7 @@ void syntax_free(syntax_doc *d)
     free(d->line_starts);
     free(d->spans);
     free(d->quotes);
+    free(d->chunks);
     free(d->hidden);
     free(d->keep);
     free(d->decorations);
@@ -311,8 +312,10 @@ int syntax_update_with(syntax_doc *d, const char *text, size_t len, const syntax
     index_lines(d);
     free(d->spans);
     free(d->quotes);
+    free(d->chunks);
     d->spans = d->quotes = NULL;
-    d->nspans = d->nquotes = 0;
+    d->chunks = NULL;
+    d->nspans = d->nquotes = d->nchunks = 0;
     d->spans_ready = false;
     return 0;
 }
@@ -535,21 +538,84 @@ static void span_walk(const syntax_doc *d, TSTreeCursor *c, bool in_string, span
     }
 }
 
-/* Build the doc's span lists once per parsed text. */
-static void ensure_spans(const syntax_doc *cd)
+/* One child of the root: a top-level statement, definition or comment. */
+typedef struct syn_chunk {
+    TSNode node;
+    uint32_t start, end;
+    bool read;      /* its spans are in the doc's lists */
+} syn_chunk;
+
+/* Insert src[0..ns) (sorted, and all after or before every span of one gap) into the sorted
+ * list *arr of *n. */
+static void spans_merge(syn_span **arr, size_t *n, const syn_span *src, size_t ns)
+{
+    if (!ns)
+        return;
+    size_t at = 0, lo = 0, hi = *n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if ((*arr)[mid].start < src[0].start)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    at = lo;
+    *arr = xrealloc(*arr, (*n + ns) * sizeof **arr);
+    memmove(*arr + at + ns, *arr + at, (*n - at) * sizeof **arr);
+    memcpy(*arr + at, src, ns * sizeof *src);
+    *n += ns;
+}
+
+/* Make sure the doc's span lists hold every span of the top-level nodes that overlap bytes
+ * [from, to]: a change to a long file asks about a few of its definitions, so only those are
+ * walked (the lists stay sorted: top-level nodes do not overlap). */
+static void ensure_spans_over(const syntax_doc *cd, size_t from, size_t to)
 {
     syntax_doc *d = (syntax_doc *)cd; /* a cache inside a logically const doc */
     if (d->spans_ready)
         return;
-    span_acc a = {0};
-    TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(d->tree));
-    span_walk(d, &c, false, &a);
-    ts_tree_cursor_delete(&c);
-    d->spans = a.spans;
-    d->nspans = a.n;
-    d->quotes = a.quotes;
-    d->nquotes = a.nq;
-    d->spans_ready = true;
+    TSNode root = ts_tree_root_node(d->tree);
+    if (!d->chunks) {
+        size_t cap = 0;
+        TSTreeCursor c = ts_tree_cursor_new(root);
+        if (ts_tree_cursor_goto_first_child(&c)) {
+            do {
+                TSNode n = ts_tree_cursor_current_node(&c);
+                syn_chunk *k = ARRAY_PUSH(d->chunks, d->nchunks, cap);
+                k->node = n;
+                k->start = ts_node_start_byte(n);
+                k->end = ts_node_end_byte(n);
+                k->read = false;
+            } while (ts_tree_cursor_goto_next_sibling(&c));
+        }
+        ts_tree_cursor_delete(&c);
+        if (!d->nchunks) { /* a root without children: nothing to read */
+            d->spans_ready = true;
+            return;
+        }
+    }
+    /* the first chunk ending after from, then every one starting by to */
+    size_t lo = 0, hi = d->nchunks;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (d->chunks[mid].end <= from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < d->nchunks && d->chunks[i].start <= to; i++) {
+        if (d->chunks[i].read)
+            continue;
+        span_acc a = {0};
+        TSTreeCursor c = ts_tree_cursor_new(d->chunks[i].node);
+        span_walk(d, &c, false, &a);
+        ts_tree_cursor_delete(&c);
+        spans_merge(&d->spans, &d->nspans, a.spans, a.n);
+        spans_merge(&d->quotes, &d->nquotes, a.quotes, a.nq);
+        free(a.spans);
+        free(a.quotes);
+        d->chunks[i].read = true;
+    }
 }
 
 /* Index of the first span in arr ending after off. */
@@ -569,7 +635,7 @@ static size_t span_first_after(const syn_span *arr, size_t n, size_t off)
 /* The span holding byte off, or NULL. */
 static const syn_span *span_at(const syntax_doc *d, size_t off)
 {
-    ensure_spans(d);
+    ensure_spans_over(d, off, off);
     size_t i = span_first_after(d->spans, d->nspans, off);
     if (i < d->nspans && d->spans[i].start <= off && off < d->spans[i].end)
         return &d->spans[i];
@@ -613,9 +679,9 @@ static char *line_code(const syntax_doc *d, int line, bool keep_strings)
     const char *t = syntax_line_text(d, line, &len);
     if (!t)
         return NULL;
-    ensure_spans(d);
-    char *out = xstrndup(t, len);
     size_t base = (size_t)(t - d->text), end = base + len;
+    ensure_spans_over(d, base, end);
+    char *out = xstrndup(t, len);
     for (size_t i = span_first_after(d->spans, d->nspans, base);
          i < d->nspans && d->spans[i].start < end; i++) {
         const syn_span *s = &d->spans[i];

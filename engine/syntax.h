@@ -81,7 +81,10 @@ typedef struct syntax_doc {
     size_t nspans;
     struct syn_span *quotes;  /* the quote tokens inside (non-doc) strings, in text order */
     size_t nquotes;
-    bool spans_ready;
+    bool spans_ready;         /* every top-level node's spans are in */
+    struct syn_chunk *chunks; /* the root's children (their spans are read one at a time, on
+                                 first need), built with the first span asked for */
+    size_t nchunks;
     struct pp_range *hidden;  /* the branch contents the view leaves out, sorted */
     size_t nhidden;
     int *keep;                /* the options the doc was parsed with (owned copies) */
