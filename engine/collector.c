@@ -242,14 +242,24 @@ const syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, b
     return d;
 }
 
-/* Queue one side's default-view doc of f to be parsed ahead (when not held already). */
-static size_t parse_ahead_side(collector_ctx *ctx, const change_file *f, bool base)
+/* Queue one side's default-view doc of f to be parsed ahead (when not held already): the
+ * base after the head, to start from the head's tree. head is the head text (NULL: none). */
+static size_t parse_ahead_side(collector_ctx *ctx, const change_file *f, bool base,
+                               const char *head, size_t hlen)
 {
     doc_request rq;
     if (!doc_request_init(&rq, f, base, 0))
         return 0;
     size_t len = 0;
-    char *text = base ? collector_base_text(ctx, f, &len, NULL) : change_head_text(ctx->chg, f, &len, NULL);
+    char *text = NULL;
+    if (!base) {
+        text = head ? xstrndup(head, hlen) : NULL;
+        len = hlen;
+    } else if (ctx->rp) {
+        text = collector_base_text(ctx, f, &len, NULL);
+    } else if (head) {
+        text = change_base_from_head(f, head, hlen, &len); /* as the collectors make it */
+    }
     char *deco = NULL;
     if (text && rq.lang == SYN_CPP) {
         syntax_headers *own_headers = NULL;
@@ -257,7 +267,19 @@ static size_t parse_ahead_side(collector_ctx *ctx, const change_file *f, bool ba
         syntax_headers_free(own_headers);
         rq.o.decorations = deco;
     }
-    bool queued = text && syntax_cache_parse_ahead(ctx->syn, rq.key, rq.lang, text, len, &rq.o);
+    bool queued = false;
+    if (text && base && head && !f->is_deleted) {
+        doc_request hrq;
+        doc_request_init(&hrq, f, false, 0);
+        size_t nmap;
+        int *map = head_to_base_lines(f, text, len, &nmap);
+        queued = syntax_cache_parse_ahead_related(ctx->syn, rq.key, rq.lang, text, len, &rq.o,
+                                                  hrq.key, map, nmap);
+        free(map);
+        doc_request_free(&hrq);
+    } else if (text) {
+        queued = syntax_cache_parse_ahead(ctx->syn, rq.key, rq.lang, text, len, &rq.o);
+    }
     free(deco);
     free(text);
     doc_request_free(&rq);
@@ -268,11 +290,13 @@ size_t collector_parse_ahead(collector_ctx *ctx, const change_file *f)
 {
     if (!ctx->syn || f->is_binary || f->is_skipped || syntax_lang_of_path(f->path) == SYN_NONE)
         return 0;
-    size_t n = 0;
-    if (!f->is_deleted)
-        n += parse_ahead_side(ctx, f, false);
+    size_t n = 0, hlen = 0;
+    char *head = f->is_deleted ? NULL : change_head_text(ctx->chg, f, &hlen, NULL);
+    if (head)
+        n += parse_ahead_side(ctx, f, false, head, hlen);
     if (!f->is_new)
-        n += parse_ahead_side(ctx, f, true);
+        n += parse_ahead_side(ctx, f, true, head, hlen);
+    free(head);
     return n;
 }
 

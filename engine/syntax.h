@@ -474,6 +474,11 @@ const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang l
  * takes it. False when nothing was queued (key is held already or queued, or no thread). */
 bool syntax_cache_parse_ahead(syntax_cache *c, const char *key, syn_lang lang, const char *text,
                               size_t len, const syntax_parse_opts *o);
+/* The same for a doc that may start from the tree of the doc queued just before it under
+ * from_key (a changed file's base after its head; see syntax_cache_get_related). */
+bool syntax_cache_parse_ahead_related(syntax_cache *c, const char *key, syn_lang lang,
+                                      const char *text, size_t len, const syntax_parse_opts *o,
+                                      const char *from_key, const int *line_map, size_t nmap);
 /* How many docs were queued to be parsed ahead, in all. */
 size_t syntax_cache_ahead_queued(const syntax_cache *c);
 /* How many of the cache's parses were done ahead (and taken). */

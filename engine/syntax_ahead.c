@@ -27,6 +27,10 @@ typedef struct ahead_job {
     size_t nkeep;
     int view;
     char *decorations;
+    char *from_key;  /* a job before it whose tree this one starts from (a base, from its
+                        head's), or NULL; with the line map from its lines to this text's */
+    int *map;
+    size_t nmap;
     job_state state;
     syntax_doc *doc; /* when done: the doc, or NULL when the parse failed */
     struct ahead_job *next;
@@ -38,6 +42,7 @@ struct syntax_ahead {
     pthread_cond_t done;   /* a job the worker ran is done */
     pthread_t thread;
     bool started, stopping;
+    bool forget;           /* set by clear: the worker drops the tree it keeps when idle */
     ahead_job *jobs;       /* in queue order */
     size_t queued_bytes;   /* text of the jobs not taken yet */
 };
@@ -50,6 +55,8 @@ static void job_free(ahead_job *j)
     free(j->text);
     free(j->keep);
     free(j->decorations);
+    free(j->from_key);
+    free(j->map);
     syntax_free(j->doc);
     free(j);
 }
@@ -66,10 +73,13 @@ static void unlink_job(syntax_ahead *a, ahead_job *j)
         }
 }
 
-/* The worker: parse queued jobs in order until asked to stop. */
+/* The worker: parse queued jobs in order until asked to stop. It keeps a copy of the last tree
+ * it parsed, for a job that starts from it (a head's, for its base). */
 static void *worker(void *arg)
 {
     syntax_ahead *a = arg;
+    syntax_origin *origin = NULL;
+    char *origin_key = NULL;
     pthread_mutex_lock(&a->mu);
     for (;;) {
         ahead_job *j = a->jobs;
@@ -78,21 +88,40 @@ static void *worker(void *arg)
         if (a->stopping)
             break;
         if (!j) {
+            if (a->forget) { /* the review is over: its last tree is not wanted */
+                syntax_origin_free(origin);
+                free(origin_key);
+                origin = NULL;
+                origin_key = NULL;
+                a->forget = false;
+            }
             pthread_cond_wait(&a->work, &a->mu);
             continue;
         }
         j->state = JOB_RUNNING;
         pthread_mutex_unlock(&a->mu);
+        /* a running job is neither freed nor changed by the caller: read without the lock */
         syntax_parse_opts o = {j->keep, j->nkeep, j->view, j->decorations};
         char *cause = NULL;
-        syntax_doc *d = syntax_parse_with(j->lang, j->text, j->len, &o, &cause);
+        bool related = j->from_key && origin_key && strcmp(j->from_key, origin_key) == 0;
+        syntax_doc *d = related ? syntax_parse_from(origin, j->map, j->nmap, j->lang, j->text,
+                                                    j->len, &o, &cause)
+                                : syntax_parse_with(j->lang, j->text, j->len, &o, &cause);
         free(cause);
+        /* the last tree parsed is kept (a copy, a fraction of the parse's cost): the job after
+         * it may be its base, queued now or later */
+        syntax_origin_free(origin);
+        free(origin_key);
+        origin = d ? syntax_origin_new(d) : NULL;
+        origin_key = d ? xstrdup(j->key) : NULL;
         pthread_mutex_lock(&a->mu);
         j->doc = d;
         j->state = JOB_DONE;
         pthread_cond_broadcast(&a->done);
     }
     pthread_mutex_unlock(&a->mu);
+    syntax_origin_free(origin);
+    free(origin_key);
     return NULL;
 }
 
@@ -116,6 +145,13 @@ static ahead_job *find_job(syntax_ahead *a, const char *key)
 bool syntax_ahead_submit(syntax_ahead *a, const char *key, syn_lang lang, const char *text,
                          size_t len, const syntax_parse_opts *o)
 {
+    return syntax_ahead_submit_related(a, key, lang, text, len, o, NULL, NULL, 0);
+}
+
+bool syntax_ahead_submit_related(syntax_ahead *a, const char *key, syn_lang lang,
+                                 const char *text, size_t len, const syntax_parse_opts *o,
+                                 const char *from_key, const int *line_map, size_t nmap)
+{
     if (lang == SYN_NONE)
         return false;
     pthread_mutex_lock(&a->mu);
@@ -137,6 +173,13 @@ bool syntax_ahead_submit(syntax_ahead *a, const char *key, syn_lang lang, const 
             j->keep = xmalloc(o->nkeep * sizeof *j->keep);
             memcpy(j->keep, o->keep_lines, o->nkeep * sizeof *j->keep);
             j->nkeep = o->nkeep;
+        }
+        if (from_key) {
+            j->from_key = xstrdup(from_key);
+            j->nmap = line_map ? nmap : 0;
+            j->map = xmalloc((j->nmap ? j->nmap : 1) * sizeof *j->map);
+            if (j->nmap)
+                memcpy(j->map, line_map, j->nmap * sizeof *j->map);
         }
         ahead_job **p = &a->jobs;
         while (*p)
@@ -185,6 +228,22 @@ syntax_doc *syntax_ahead_take(syntax_ahead *a, const char *key, syn_lang lang, c
     return d;
 }
 
+void syntax_ahead_wait(syntax_ahead *a)
+{
+    if (!a)
+        return;
+    pthread_mutex_lock(&a->mu);
+    for (;;) {
+        bool busy = false;
+        for (ahead_job *j = a->jobs; j && !busy; j = j->next)
+            busy = j->state != JOB_DONE;
+        if (!busy || !a->started)
+            break;
+        pthread_cond_wait(&a->done, &a->mu);
+    }
+    pthread_mutex_unlock(&a->mu);
+}
+
 size_t syntax_ahead_pending_bytes(syntax_ahead *a)
 {
     if (!a)
@@ -215,6 +274,8 @@ void syntax_ahead_clear(syntax_ahead *a)
             break;
         pthread_cond_wait(&a->done, &a->mu);
     }
+    a->forget = true;
+    pthread_cond_signal(&a->work);
     pthread_mutex_unlock(&a->mu);
 }
 

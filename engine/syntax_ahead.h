@@ -21,11 +21,20 @@ syntax_ahead *syntax_ahead_new(void);
  * could be started (the caller then parses as it would have). */
 bool syntax_ahead_submit(syntax_ahead *a, const char *key, syn_lang lang, const char *text,
                          size_t len, const syntax_parse_opts *o);
+/* The same for a doc that may start from the tree of the job queued just before it under
+ * from_key (syntax_parse_from with line_map): a changed file's base after its head. When that
+ * job is not the one parsed just before, it is parsed afresh. */
+bool syntax_ahead_submit_related(syntax_ahead *a, const char *key, syn_lang lang,
+                                 const char *text, size_t len, const syntax_parse_opts *o,
+                                 const char *from_key, const int *line_map, size_t nmap);
 /* The doc parsed ahead for key when it was made from exactly this text, language and options
  * (waiting while it is being parsed), else NULL. The job is gone either way: one not started
  * yet is for the caller to parse now. a may be NULL. */
 syntax_doc *syntax_ahead_take(syntax_ahead *a, const char *key, syn_lang lang, const char *text,
                               size_t len, const syntax_parse_opts *o);
+/* Wait until every job queued is parsed (for tests, which must know which thread parsed a
+ * doc). a may be NULL. */
+void syntax_ahead_wait(syntax_ahead *a);
 /* Bytes of text queued or parsed and not taken yet (the caller's memory budget counts them). */
 size_t syntax_ahead_pending_bytes(syntax_ahead *a);
 /* Drop every job not taken (waiting for one being parsed): the end of a review. */

@@ -225,12 +225,20 @@ static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang la
 bool syntax_cache_parse_ahead(syntax_cache *c, const char *key, syn_lang lang, const char *text,
                               size_t len, const syntax_parse_opts *o)
 {
+    return syntax_cache_parse_ahead_related(c, key, lang, text, len, o, NULL, NULL, 0);
+}
+
+bool syntax_cache_parse_ahead_related(syntax_cache *c, const char *key, syn_lang lang,
+                                      const char *text, size_t len, const syntax_parse_opts *o,
+                                      const char *from_key, const int *line_map, size_t nmap)
+{
     for (size_t i = 0; i < c->n; i++)
         if (strcmp(c->items[i].key, key) == 0)
             return false; /* held: asking again costs a comparison or an incremental update */
     if (!c->ahead)
         c->ahead = syntax_ahead_new();
-    bool queued = syntax_ahead_submit(c->ahead, key, lang, text, len, o);
+    bool queued = syntax_ahead_submit_related(c->ahead, key, lang, text, len, o, from_key,
+                                              line_map, nmap);
     c->nqueued += queued;
     return queued;
 }

@@ -76,6 +76,58 @@ TEST(other_view_or_kept_lines_are_parsed_afresh)
     syntax_cache_free(c);
 }
 
+/* A long module of n functions; the base has one line fewer in function n / 2. */
+static char *long_module(int n, bool head)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (int i = 0; i < n; i++) {
+        sb_addf(&sb, "def f%d(x):\n", i);
+        if (head && i == n / 2)
+            sb_adds(&sb, "    assert x.dim() == 2\n");
+        sb_addf(&sb, "    return x * %d\n\n\n", i);
+    }
+    return sb_detach(&sb);
+}
+
+TEST(a_base_queued_after_its_head_starts_from_the_heads_tree)
+{
+    char *head = long_module(200, true), *base = long_module(200, false), *cause = NULL;
+    int nh = 0;
+    for (const char *p = head; *p; p++)
+        nh += *p == '\n';
+    /* head line k is base line k before the added assert, k - 1 after it */
+    int added = 4 * (200 / 2) + 2;
+    int *map = xcalloc((size_t)nh + 2, sizeof *map);
+    for (int k = 1; k <= nh; k++)
+        map[k] = k < added ? k : k == added ? 0 : k - 1;
+    syntax_ahead *a = syntax_ahead_new();
+    CHECK(syntax_ahead_submit(a, "head:m.py", SYN_PYTHON, head, strlen(head), NULL));
+    CHECK(syntax_ahead_submit_related(a, "base:m.py", SYN_PYTHON, base, strlen(base), NULL,
+                                      "head:m.py", map, (size_t)nh + 1));
+    syntax_ahead_wait(a);
+    syntax_doc *h = syntax_ahead_take(a, "head:m.py", SYN_PYTHON, head, strlen(head), NULL);
+    syntax_doc *b = syntax_ahead_take(a, "base:m.py", SYN_PYTHON, base, strlen(base), NULL);
+    syntax_doc *fresh = syntax_parse(SYN_PYTHON, base, strlen(base), &cause);
+    CHECK(h && b && fresh);
+    if (b && fresh) {
+        char *x = ts_node_string(ts_tree_root_node(b->tree)), *y = ts_node_string(ts_tree_root_node(fresh->tree));
+        CHECK(strcmp(x, y) == 0);
+        free(x);
+        free(y);
+        /* parsed on the second thread from the head's tree: read again only around the edit */
+        CHECK(b->reread * 20 < b->len);
+    }
+    syntax_free(fresh);
+    syntax_free(h);
+    syntax_free(b);
+    syntax_ahead_free(a);
+    free(map);
+    free(head);
+    free(base);
+    free(cause);
+}
+
 TEST(what_is_not_taken_is_dropped_at_the_end_of_a_review)
 {
     syntax_cache *c = syntax_cache_new();
@@ -155,6 +207,7 @@ int main(void)
         UNIT_CASE(doc_parsed_ahead_is_the_one_the_cache_returns),
         UNIT_CASE(text_changed_since_it_was_queued_is_parsed_afresh),
         UNIT_CASE(other_view_or_kept_lines_are_parsed_afresh),
+        UNIT_CASE(a_base_queued_after_its_head_starts_from_the_heads_tree),
         UNIT_CASE(what_is_not_taken_is_dropped_at_the_end_of_a_review),
         UNIT_CASE(docs_taken_in_order_while_the_worker_parses_hold_their_own_text),
         UNIT_CASE(a_language_we_do_not_parse_is_not_queued),
