@@ -20,19 +20,6 @@ struct syntax_origin {
     int nlines;
 };
 
-/* The line starts of s: out[k - 1] is line k's first byte; a final line without "\n" counts. */
-static size_t *line_starts_of(const char *s, size_t len, int *nlines)
-{
-    size_t n = 0, cap = 0;
-    size_t *out = NULL;
-    *ARRAY_PUSH(out, n, cap) = 0;
-    for (size_t i = 0; i < len; i++)
-        if (s[i] == '\n' && i + 1 < len)
-            *ARRAY_PUSH(out, n, cap) = i + 1;
-    *nlines = len == 0 ? 0 : (int)n;
-    return out;
-}
-
 syntax_origin *syntax_origin_new(const syntax_doc *d)
 {
     syntax_origin *o = xcalloc(1, sizeof *o);
@@ -42,7 +29,7 @@ syntax_origin *syntax_origin_new(const syntax_doc *d)
     memcpy(o->parsed, d->parsed, d->len);
     o->parsed[d->len] = '\0';
     o->len = d->len;
-    o->starts = line_starts_of(o->parsed, o->len, &o->nlines);
+    o->starts = syntax_line_starts(o->parsed, o->len, &o->nlines);
     return o;
 }
 
@@ -122,7 +109,7 @@ syntax_doc *syntax_parse_from(const syntax_origin *from, const int *line_map, si
     if (!from || from->lang != lang)
         return syntax_parse_copy(lang, text, len, o, parsed, hidden, nhidden, NULL, cause);
     int nn;
-    size_t *nstarts = line_starts_of(parsed, len, &nn);
+    size_t *nstarts = syntax_line_starts(parsed, len, &nn);
     size_t nedits;
     line_edit *ed = find_edits(from, line_map, nmap, parsed, len, nstarts, nn, &nedits);
     TSTree *old = ts_tree_copy(from->tree);

@@ -89,6 +89,9 @@ void syntax_queries_free(syntax_queries *qs);
 
 /* --- parsing in two steps (syntax.c), for a parse that starts from another tree -------- */
 
+/* The first byte of each line of s (out[k - 1] for line k; a final line without "\n" counts),
+ * *nlines of them (0 for an empty text). A new array. */
+size_t *syntax_line_starts(const char *s, size_t len, int *nlines);
 /* False with *cause when text of this language and length cannot be parsed at all. */
 bool syntax_parse_checks(syn_lang lang, size_t len, char **cause);
 /* The copy of text the parser reads for options o (C++: the view, HIP words and decoration
