@@ -39,3 +39,33 @@ npm_tool() {
   command -v npm >/dev/null 2>&1 || return 1
   (cd "$1" && npm ci --no-audit --no-fund --silent >/dev/null 2>&1) || { rm -rf "$1/node_modules"; return 1; }
 }
+
+# timed_server_edits REPO REL LANGUAGE_ID N: a language-server session on REPO (the real
+# binary, a real client: tests/watch/lsp_session.py) with REVIEW_LSP_TIMING on, its timing
+# lines appended to $TMPD/server.txt: open REL, ask for its diagnostics, then N times add a
+# newline at its end and ask again. Returns non-zero when the session fails.
+timed_server_edits() {
+  cat > "$TMPD/wrap.sh" <<SH
+#!/bin/sh
+REVIEW_LSP_TIMING=1 exec "$BIN" "\$@" 2>>"$TMPD/server.txt"
+SH
+  chmod +x "$TMPD/wrap.sh"
+  python3 - "$TMPD/wrap.sh" "$1" "$2" "$3" "$4" <<'PY'
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "watch"))
+from lsp_session import Session
+binary, repo, rel, lang, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+s = Session(binary, repo, {"debounceMs": 0},
+            {"textDocument": {"diagnostic": {"dynamicRegistration": False}}})
+uri = "file://" + os.path.join(os.path.realpath(repo), rel)
+text = open(os.path.join(repo, rel)).read()
+s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": lang, "version": 1, "text": text}})
+s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+for v in range(2, n + 2):
+    text += "\n"
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
+                                        "contentChanges": [{"text": text}]})
+    s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+s.close()
+PY
+}

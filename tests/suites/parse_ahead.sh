@@ -86,30 +86,7 @@ if [ -s packet-ahead/guards.txt ] && diff -r packet-ahead packet-alone >/dev/nul
 
 # The server keeps per-file results and trees: reviews after an edit of one file parse nothing
 # again, ahead or not (tests/unit/test_parse_ahead_runner.c covers trees given back).
-cat > wrap.sh <<SH
-#!/bin/sh
-REVIEW_LSP_TIMING=1 exec "$BIN" "\$@" 2>>"$TMPD/server.txt"
-SH
-chmod +x wrap.sh
-python3 - "$TMPD/wrap.sh" "$TMPD/repo" <<'PY' || fail server-session "the session failed"
-import os, sys
-sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "watch"))
-from lsp_session import Session
-binary, repo = sys.argv[1], sys.argv[2]
-s = Session(binary, repo, {"debounceMs": 0},
-            {"textDocument": {"diagnostic": {"dynamicRegistration": False}}})
-rel = "aiter/ops/triton/rows_3.py"
-uri = "file://" + os.path.join(os.path.realpath(repo), rel)
-text = open(os.path.join(repo, rel)).read()
-s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
-s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
-for v in (2, 3):
-    text += "\n"
-    s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
-                                        "contentChanges": [{"text": text}]})
-    s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
-s.close()
-PY
+timed_server_edits "$TMPD/repo" aiter/ops/triton/rows_3.py python 2 || fail server-session "the session failed"
 ahead_counts=$(sed -n 's/.*, \([0-9]*\) parsed ahead).*/\1/p' server.txt | tr '\n' ' ')
 parses=$(sed -n 's/.*cache totals: \([0-9]*\) parses.*/\1/p' server.txt | tr '\n' ' ')
 set -- $ahead_counts

@@ -44,28 +44,7 @@ expect_not_contains rules-runs-no-collector "$r" "review-lsp: collector"
 expect_eq without-the-variable-nothing "$(grep -c 'review-lsp: derive' quiet.txt)" "0"
 
 # The server: a second review after an edit of the .cu file runs only that file's stages.
-cat > wrap.sh <<SH
-#!/bin/sh
-REVIEW_LSP_TIMING=1 exec "$BIN" "\$@" 2>>"$TMPD/server.txt"
-SH
-chmod +x wrap.sh
-python3 - "$TMPD/wrap.sh" "$TMPD/repo" <<'PY' || fail server-session "the session failed"
-import os, sys
-sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "watch"))
-from lsp_session import Session
-binary, repo = sys.argv[1], sys.argv[2]
-s = Session(binary, repo, {"debounceMs": 0},
-            {"textDocument": {"diagnostic": {"dynamicRegistration": False}}})
-rel = "csrc/kernels/scale.cu"
-uri = "file://" + os.path.join(os.path.realpath(repo), rel)
-text = open(os.path.join(repo, rel)).read()
-s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": text}})
-s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
-s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
-                                    "contentChanges": [{"text": text + "\n"}]})
-s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
-s.close()
-PY
+timed_server_edits "$TMPD/repo" csrc/kernels/scale.cu cuda 1 || fail server-session "the session failed"
 last=$(awk '/review-lsp: review /{n++; next} {print n " " $0}' server.txt | awk -v m="$(grep -c 'review-lsp: review ' server.txt)" '$1 == m - 1' )
 expect_eq edit-reruns-the-edited-file-only \
   "$(printf '%s\n' "$last" | grep -cE 'collector guards [0-9.]+ ms \(files: 1 run, 1 cached;')" 1
