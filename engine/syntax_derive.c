@@ -108,6 +108,8 @@ syntax_doc *syntax_parse_from(const syntax_origin *from, const int *line_map, si
     char *parsed = syntax_parser_copy(lang, text ? text : "", text ? len : 0, o, &hidden, &nhidden);
     if (!from || from->lang != lang)
         return syntax_parse_copy(lang, text, len, o, parsed, hidden, nhidden, NULL, cause);
+    if (!line_map)
+        nmap = 0; /* no map: every line is an edit, which is a fresh parse */
     int nn;
     size_t *nstarts = syntax_line_starts(parsed, len, &nn);
     size_t nedits;

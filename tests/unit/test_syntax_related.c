@@ -142,7 +142,7 @@ TEST(a_wrong_line_map_costs_time_never_the_tree)
     CHECK(same_doc(d, fresh));
     syntax_free(d);
     /* no map at all, and no origin: still the fresh tree */
-    d = syntax_parse_from(o, NULL, 0, SYN_PYTHON, base, strlen(base), NULL, &cause);
+    d = syntax_parse_from(o, NULL, 50, SYN_PYTHON, base, strlen(base), NULL, &cause);
     CHECK(same_doc(d, fresh));
     CHECK(d && d->reread == strlen(base));
     syntax_free(d);
