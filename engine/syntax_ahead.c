@@ -73,6 +73,18 @@ static void unlink_job(syntax_ahead *a, ahead_job *j)
         }
 }
 
+/* Parse a job's text with its options, from origin when given. */
+static syntax_doc *parse_job(const ahead_job *j, const syntax_origin *origin)
+{
+    syntax_parse_opts o = {j->keep, j->nkeep, j->view, j->decorations};
+    char *cause = NULL;
+    syntax_doc *d = origin ? syntax_parse_from(origin, j->map, j->nmap, j->lang, j->text, j->len, &o,
+                                               &cause)
+                           : syntax_parse_with(j->lang, j->text, j->len, &o, &cause);
+    free(cause);
+    return d;
+}
+
 /* The worker: parse queued jobs in order until asked to stop. It keeps a copy of the last tree
  * it parsed, for a job that starts from it (a head's, for its base). */
 static void *worker(void *arg)
@@ -101,13 +113,8 @@ static void *worker(void *arg)
         j->state = JOB_RUNNING;
         pthread_mutex_unlock(&a->mu);
         /* a running job is neither freed nor changed by the caller: read without the lock */
-        syntax_parse_opts o = {j->keep, j->nkeep, j->view, j->decorations};
-        char *cause = NULL;
         bool related = j->from_key && origin_key && strcmp(j->from_key, origin_key) == 0;
-        syntax_doc *d = related ? syntax_parse_from(origin, j->map, j->nmap, j->lang, j->text,
-                                                    j->len, &o, &cause)
-                                : syntax_parse_with(j->lang, j->text, j->len, &o, &cause);
-        free(cause);
+        syntax_doc *d = parse_job(j, related ? origin : NULL);
         /* the last tree parsed is kept (a copy, a fraction of the parse's cost): the job after
          * it may be its base, queued now or later */
         syntax_origin_free(origin);
@@ -207,6 +214,42 @@ static bool job_matches(const ahead_job *j, syn_lang lang, const char *text, siz
     return nkeep == 0 || memcmp(j->keep, o->keep_lines, nkeep * sizeof *j->keep) == 0;
 }
 
+/* While the caller waits for the worker, it parses the next queued job that starts from no
+ * other (a head), and that head's base after it from its tree, instead of idling: both threads
+ * then share a stretch of the change heavier in parsing than in collecting. The lock is held
+ * on entry and on return (released while parsing; the jobs are marked running, so the worker
+ * passes them over, and only the caller unlinks jobs). False when there was nothing to do. */
+static bool help_while_waiting(syntax_ahead *a)
+{
+    ahead_job *h = a->jobs;
+    while (h && (h->state != JOB_QUEUED || h->from_key))
+        h = h->next;
+    if (!h)
+        return false;
+    ahead_job *b = h->next;
+    if (!b || b->state != JOB_QUEUED || !b->from_key || strcmp(b->from_key, h->key) != 0)
+        b = NULL;
+    h->state = JOB_RUNNING;
+    if (b)
+        b->state = JOB_RUNNING;
+    pthread_mutex_unlock(&a->mu);
+    syntax_doc *hd = parse_job(h, NULL), *bd = NULL;
+    if (b) {
+        syntax_origin *origin = hd ? syntax_origin_new(hd) : NULL;
+        bd = parse_job(b, origin);
+        syntax_origin_free(origin);
+    }
+    pthread_mutex_lock(&a->mu);
+    h->doc = hd;
+    h->state = JOB_DONE;
+    if (b) {
+        b->doc = bd;
+        b->state = JOB_DONE;
+    }
+    pthread_cond_broadcast(&a->done);
+    return true;
+}
+
 syntax_doc *syntax_ahead_take(syntax_ahead *a, const char *key, syn_lang lang, const char *text,
                               size_t len, const syntax_parse_opts *o)
 {
@@ -215,7 +258,8 @@ syntax_doc *syntax_ahead_take(syntax_ahead *a, const char *key, syn_lang lang, c
     pthread_mutex_lock(&a->mu);
     ahead_job *j = find_job(a, key);
     while (j && j->state == JOB_RUNNING)
-        pthread_cond_wait(&a->done, &a->mu);
+        if (!help_while_waiting(a))
+            pthread_cond_wait(&a->done, &a->mu);
     if (j)
         unlink_job(a, j); /* queued: the caller parses it now; done: it is the caller's */
     pthread_mutex_unlock(&a->mu);

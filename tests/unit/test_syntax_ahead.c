@@ -2,6 +2,8 @@
  * second thread is the one the cache hands out for the same key, text and options; any
  * difference in text or options is parsed afresh; what is not taken is dropped without a leak
  * (the sanitizer build runs these). */
+#include <stdio.h>
+
 #include "tests/unit/unit.h"
 
 #include "engine/syntax.h"
@@ -128,6 +130,61 @@ TEST(a_base_queued_after_its_head_starts_from_the_heads_tree)
     free(cause);
 }
 
+/* While the caller waits for a long parse on the worker, it parses the heads queued after it
+ * (and their bases from them) itself: every doc it then takes is the one a fresh parse of its
+ * text gives, whichever thread made it (the ThreadSanitizer build runs this too). */
+TEST(docs_parsed_while_the_caller_waits_are_the_right_ones)
+{
+    syntax_ahead *a = syntax_ahead_new();
+    char *big = long_module(3000, false);
+    CHECK(syntax_ahead_submit(a, "head:big.py", SYN_PYTHON, big, strlen(big), NULL));
+    char *heads[3], *bases[3], keys[3][2][32];
+    int *maps[3];
+    size_t nmaps[3];
+    for (int i = 0; i < 3; i++) {
+        heads[i] = long_module(60 + i, true);
+        bases[i] = long_module(60 + i, false);
+        int nh = 0;
+        for (const char *p = heads[i]; *p; p++)
+            nh += *p == '\n';
+        int added = 4 * ((60 + i) / 2) + 2;
+        maps[i] = xcalloc((size_t)nh + 2, sizeof *maps[i]);
+        for (int k = 1; k <= nh; k++)
+            maps[i][k] = k < added ? k : k == added ? 0 : k - 1;
+        nmaps[i] = (size_t)nh + 1;
+        snprintf(keys[i][0], sizeof keys[i][0], "head:m%d.py", i);
+        snprintf(keys[i][1], sizeof keys[i][1], "base:m%d.py", i);
+        CHECK(syntax_ahead_submit(a, keys[i][0], SYN_PYTHON, heads[i], strlen(heads[i]), NULL));
+        CHECK(syntax_ahead_submit_related(a, keys[i][1], SYN_PYTHON, bases[i], strlen(bases[i]), NULL,
+                                          keys[i][0], maps[i], nmaps[i]));
+    }
+    const char *texts[7] = {big, heads[0], bases[0], heads[1], bases[1], heads[2], bases[2]};
+    const char *order[7] = {"head:big.py", keys[0][0], keys[0][1], keys[1][0], keys[1][1],
+                            keys[2][0], keys[2][1]};
+    for (int t = 0; t < 7; t++) {
+        char *cause = NULL;
+        syntax_doc *d = syntax_ahead_take(a, order[t], SYN_PYTHON, texts[t], strlen(texts[t]), NULL);
+        if (!d) /* reached before any thread started it: the caller's to parse, as ever */
+            continue;
+        syntax_doc *fresh = syntax_parse(SYN_PYTHON, texts[t], strlen(texts[t]), &cause);
+        char *x = ts_node_string(ts_tree_root_node(d->tree)), *y = ts_node_string(ts_tree_root_node(fresh->tree));
+        CHECK(strcmp(x, y) == 0);
+        free(x);
+        free(y);
+        syntax_free(fresh);
+        syntax_free(d);
+        free(cause);
+    }
+    CHECK_INT(syntax_ahead_pending_bytes(a), 0);
+    syntax_ahead_free(a);
+    for (int i = 0; i < 3; i++) {
+        free(heads[i]);
+        free(bases[i]);
+        free(maps[i]);
+    }
+    free(big);
+}
+
 TEST(what_is_not_taken_is_dropped_at_the_end_of_a_review)
 {
     syntax_cache *c = syntax_cache_new();
@@ -208,6 +265,7 @@ int main(void)
         UNIT_CASE(text_changed_since_it_was_queued_is_parsed_afresh),
         UNIT_CASE(other_view_or_kept_lines_are_parsed_afresh),
         UNIT_CASE(a_base_queued_after_its_head_starts_from_the_heads_tree),
+        UNIT_CASE(docs_parsed_while_the_caller_waits_are_the_right_ones),
         UNIT_CASE(what_is_not_taken_is_dropped_at_the_end_of_a_review),
         UNIT_CASE(docs_taken_in_order_while_the_worker_parses_hold_their_own_text),
         UNIT_CASE(a_language_we_do_not_parse_is_not_queued),
