@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -178,6 +179,26 @@ const char *str_lskip(const char *s)
     while (is_space(*s))
         s++;
     return s;
+}
+
+bool str_ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+const char *str_find_word(const char *s, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t at = 0; n && at + n <= len;) {
+        const char *p = memmem(s + at, len - at, word, n);
+        if (!p)
+            return NULL;
+        size_t i = (size_t)(p - s);
+        if ((i == 0 || !str_ident_char(s[i - 1])) && (i + n >= len || !str_ident_char(s[i + n])))
+            return p;
+        at = i + 1;
+    }
+    return NULL;
 }
 
 char *str_strip(const char *s)

@@ -47,6 +47,11 @@ bool str_contains(const char *s, const char *needle);
 char *str_strip(const char *s);
 /* Pointer to the first non-white character of s (borrowed). */
 const char *str_lskip(const char *s);
+/* True for a character of a C or Python identifier: a letter, a digit or '_'. */
+bool str_ident_char(char c);
+/* The first place s[0..len) holds word as a whole identifier (no identifier character on
+ * either side), or NULL; never for an empty word. */
+const char *str_find_word(const char *s, size_t len, const char *word);
 
 /* Read a whole file. Returns NULL and sets *cause (caller frees) on failure. A file larger
  * than max_bytes (0: no limit) fails with a cause that says so. */

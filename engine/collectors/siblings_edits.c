@@ -21,11 +21,6 @@ typedef struct tok {
     bool ident;
 } tok;
 
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
 /* The tokens of code (identifiers and numbers whole, other characters one by one, spaces
  * dropped), borrowed from code; *n of them. */
 static tok *tokens(const char *code, size_t *n)
@@ -39,9 +34,9 @@ static tok *tokens(const char *code, size_t *n)
             continue;
         }
         const char *e = p + 1;
-        bool id = ident_char(*p);
+        bool id = str_ident_char(*p);
         if (id)
-            while (ident_char(*e))
+            while (str_ident_char(*e))
                 e++;
         *ARRAY_PUSH(t, *n, cap) = (tok){.s = p, .n = (size_t)(e - p), .ident = id && !isdigit((unsigned char)*p)};
         p = e;
@@ -74,7 +69,7 @@ static bool plain_variable(const tok *t, size_t n, size_t i)
 static bool has_word(const char *s, const tok *t)
 {
     for (const char *p = s; *p; p++)
-        if (strncmp(p, t->s, t->n) == 0 && (p == s || !ident_char(p[-1])) && !ident_char(p[t->n]))
+        if (strncmp(p, t->s, t->n) == 0 && (p == s || !str_ident_char(p[-1])) && !str_ident_char(p[t->n]))
             return true;
     return false;
 }
@@ -320,7 +315,7 @@ static bool bound_to_functions(const sib_unit_list *l, const bool *touched, cons
         while (*v == ' ')
             v++;
         const char *e = v;
-        while (ident_char(*e) || *e == '.')
+        while (str_ident_char(*e) || *e == '.')
             e++;
         while (*e == ' ' || *e == ';')
             e++;
@@ -456,7 +451,7 @@ bool sib_hoisted(const sib_unit *u, const sib_unit_list *after, const bool *afte
         if (!after_touched[i] || t->kind != SIB_STMT)
             continue;
         const char *p = t->key;
-        while (ident_char(*p))
+        while (str_ident_char(*p))
             p++;
         if (p == t->key || *p != '=' || p[1] == '=')
             continue;

@@ -184,14 +184,7 @@ char *sib_replacement(const change_file *f, size_t i)
 /* True when text holds word as a whole identifier. */
 bool sib_has_word(const char *text, const char *word)
 {
-    size_t n = strlen(word);
-    for (const char *p = strstr(text, word); n && p; p = strstr(p + 1, word)) {
-        bool l = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        bool r = !(isalnum((unsigned char)p[n]) || p[n] == '_');
-        if (l && r)
-            return true;
-    }
-    return false;
+    return str_find_word(text, strlen(text), word) != NULL;
 }
 
 /* True when outer is inner or encloses it. */

@@ -242,11 +242,6 @@ static bool ident_start(char c)
     return isalpha((unsigned char)c) || c == '_';
 }
 
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
 /* Append identifier id to sb with the parts spelling word removed (case-insensitively, whole
  * parts only); unchanged when word does not occur in it. */
 static void fold_ident(strbuf *sb, const char *id, size_t len, char **ww, size_t nw)
@@ -304,9 +299,9 @@ char *sib_fold(const char *key, const char *word)
     strbuf sb;
     sb_init(&sb);
     for (const char *p = key; *p;) {
-        if (ident_start(*p) && (p == key || !ident_char(p[-1]))) {
+        if (ident_start(*p) && (p == key || !str_ident_char(p[-1]))) {
             const char *e = p;
-            while (ident_char(*e))
+            while (str_ident_char(*e))
                 e++;
             fold_ident(&sb, p, (size_t)(e - p), ww, nw);
             p = e;

@@ -20,27 +20,6 @@
 
 #define REFS_FILE_MAX (8u << 20) /* larger source files are not searched (counted as naming it) */
 
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
-/* True when text[0..len) holds name as a whole word. */
-static bool names_word(const char *text, size_t len, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = text; n && p && (size_t)(p - text) + n <= len;) {
-        p = memmem(p, len - (size_t)(p - text), name, n);
-        if (!p)
-            break;
-        size_t at = (size_t)(p - text);
-        if ((at == 0 || !ident_char(text[at - 1])) && (at + n >= len || !ident_char(text[at + n])))
-            return true;
-        p++;
-    }
-    return false;
-}
-
 static bool is_source(const char *name)
 {
     return str_ends(name, ".py") || str_ends(name, ".cu") || str_ends(name, ".cuh") || str_ends(name, ".h") ||
@@ -74,7 +53,7 @@ static bool may_paste(const char *text, size_t len, const char *name)
 /* True when text[0..len) names name, or may build it by pasting. */
 static bool names_or_pastes(const char *text, size_t len, const char *name)
 {
-    return names_word(text, len, name) || may_paste(text, len, name);
+    return str_find_word(text, len, name) != NULL || may_paste(text, len, name);
 }
 
 /* The search of the tree for one name. */
@@ -112,7 +91,7 @@ static bool named_in_file(const syntax_doc *d, const syn_func *v)
         char *code = syntax_line_code(d, l);
         if (!code)
             break;
-        bool hit = names_word(code, strlen(code), v->name);
+        bool hit = sib_has_word(code, v->name);
         free(code);
         if (hit)
             return true;

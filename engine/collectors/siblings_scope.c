@@ -424,10 +424,8 @@ static bool defined_here(const syntax_doc *d, const syn_func_list *fl, const cha
         if (strcmp(fl->items[i].name, id) == 0)
             return true;
     size_t n = strlen(id);
-    for (const char *p = strstr(d->text, id); p; p = strstr(p + 1, id)) {
-        if ((p > d->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) || isalnum((unsigned char)p[n]) ||
-            p[n] == '_')
-            continue;
+    for (const char *p = str_find_word(d->text, d->len, id); p;
+         p = str_find_word(p + 1, d->len - (size_t)(p + 1 - d->text), id)) {
         const char *q = p + n;
         while (*q == ' ' || *q == '\t')
             q++;

@@ -20,11 +20,6 @@
 #include "engine/collectors/siblings.h"
 #include "engine/util.h"
 
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
 /* --- floating-point literals ------------------------------------------------------------- */
 
 /* The end of a floating-point literal starting at s (a digit, or '.' then a digit), or NULL
@@ -52,7 +47,7 @@ static const char *float_end(const char *s)
     }
     if (*p == 'f' || *p == 'F' || *p == 'l' || *p == 'L')
         p++;
-    if (!(frac || expo) || ident_char(*p) || *p == '.')
+    if (!(frac || expo) || str_ident_char(*p) || *p == '.')
         return NULL;
     return p;
 }
@@ -75,16 +70,16 @@ static void fold_floats(const char *flat, strbuf *sb)
 {
     for (const char *p = flat; *p;) {
         bool starts = isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]));
-        bool after_name = p > flat && (ident_char(p[-1]) || p[-1] == ')' || p[-1] == ']');
-        if (ident_char(*p) && !isdigit((unsigned char)*p)) {
-            while (ident_char(*p))
+        bool after_name = p > flat && (str_ident_char(p[-1]) || p[-1] == ')' || p[-1] == ']');
+        if (str_ident_char(*p) && !isdigit((unsigned char)*p)) {
+            while (str_ident_char(*p))
                 sb_addc(sb, *p++);
             continue;
         }
         const char *e = starts && !after_name ? float_end(p) : NULL;
         if (!e) {
             if (isdigit((unsigned char)*p))
-                while (ident_char(*p))
+                while (str_ident_char(*p))
                     sb_addc(sb, *p++); /* an integer or a hex literal, whole */
             else
                 sb_addc(sb, *p++);
@@ -128,7 +123,7 @@ static char *fold_types(const char *key)
     sb_init(&sb);
     for (const char *p = key; *p;) {
         bool matched = false;
-        if (p == key || (!ident_char(p[-1]) && p[-1] != '.')) {
+        if (p == key || (!str_ident_char(p[-1]) && p[-1] != '.')) {
             const char *q = str_starts(p, "ir.") ? p + 3 : p;
             for (int i = 0; TYPE_ALIASES[i].cls && !matched; i++)
                 if (str_starts(q, TYPE_ALIASES[i].cls)) {
@@ -171,7 +166,7 @@ static size_t zero_arg(const char *s, syn_lang lang)
     const char *v = s;
     if (lang == SYN_PYTHON) {
         const char *q = s;
-        while (ident_char(*q))
+        while (str_ident_char(*q))
             q++;
         if (q > s && *q == '=' && q[1] != '=')
             v = q + 1;
