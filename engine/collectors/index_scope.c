@@ -480,6 +480,7 @@ static void build_function(ix_file *xf, TSNode fn, ix_scope *parent, const syn_f
     if (xf->py) {
         bool any_ce = false;
         py_params(xf, fn, s, &any_ce);
+        /* a new way to be device code goes into ix_may_touch_device too */
         s->device = (parent && parent->device) || any_ce || py_decorated_device(xf, fn);
     } else {
         cpp_params(xf, fn, s);
@@ -671,6 +672,53 @@ static void spread_lds(ix_file *xf)
             }
         }
     }
+}
+
+/* True when text[0..len) holds word, in any case. */
+static bool holds_word_anycase(const char *text, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i + n <= len; i++)
+        if (strncasecmp(text + i, word, n) == 0)
+            return true;
+    return false;
+}
+
+/* True when lines [first, last] of d hold word, in any case. */
+static bool lines_hold_anycase(const syntax_doc *d, int first, int last, const char *word)
+{
+    if (first < 1 || first > last || first > d->nlines)
+        return false;
+    size_t a = syntax_line_start(d, first);
+    size_t b = last < d->nlines ? syntax_line_start(d, last + 1) : d->len;
+    return b > a && holds_word_anycase(d->text + a, b - a, word);
+}
+
+/* True when a line of [first, last] is marked in added[1..nlines]. */
+static bool any_added(const bool *added, int nlines, int first, int last)
+{
+    for (int l = first < 1 ? 1 : first; l <= last && l <= nlines; l++)
+        if (added[l])
+            return true;
+    return false;
+}
+
+bool ix_may_touch_device(const syntax_doc *d, const syn_func_list *fns, const bool *added,
+                         int nlines)
+{
+    for (size_t i = 0; i < fns->n; i++) {
+        /* an enclosing function holds the line too, so each is asked for its own marks (the
+         * words py_decorated_device and py_params look for; C++ takes fns' flags as is) */
+        const syn_func *fn = &fns->items[i];
+        if (!any_added(added, nlines, fn->start_line, fn->end_line))
+            continue;
+        if (d->lang == SYN_CPP ? fn->is_kernel || fn->is_device
+                               : lines_hold_anycase(d, fn->start_line, fn->name_line - 1, "jit") ||
+                                     lines_hold_anycase(d, fn->start_line, fn->name_line - 1, "kernel") ||
+                                     lines_hold_anycase(d, fn->name_line, fn->body_line, "constexpr"))
+            return true;
+    }
+    return false;
 }
 
 void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns, ir_domain domain)

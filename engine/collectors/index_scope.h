@@ -93,6 +93,14 @@ typedef struct ix_file {
  * (C++ kernel/device flags come from it; unused for Python); domain: how its names read. */
 void ix_build(ix_file *xf, const syntax_doc *d, const syn_func_list *fns, ir_domain domain);
 void ix_file_free(ix_file *xf);
+/* True when one of the lines marked in added[1..nlines] may lie in a scope ix_build makes
+ * device code, without building any: for C/C++, in a function fns marks __global__ or
+ * __device__; for Python, in a function (or one enclosing it) whose decorator lines spell jit
+ * or kernel, or whose header spells constexpr, in any case. A superset of what ix_build
+ * decides (build_function), kept beside it: false means no scope to scan. fns is the doc's
+ * syntax_functions list. */
+bool ix_may_touch_device(const syntax_doc *d, const syn_func_list *fns, const bool *added,
+                         int nlines);
 
 /* The entry a name resolves to from scope s (searching outwards), with its scope in *owner;
  * NULL when the name is not a parameter or local of s or an enclosing function. */

@@ -26,7 +26,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "engine/collector.h"
 #include "engine/collectors/index_scope.h"
@@ -905,43 +904,14 @@ static void run_free(run *r)
     ix_file_free(&r->xf);
 }
 
-/* Check one file; returns 0, or -1 (with *why) when skipped. */
-/* True when text[0..len) holds word, in any case. */
-static bool holds_word_anycase(const char *text, size_t len, const char *word)
-{
-    size_t n = strlen(word);
-    for (size_t i = 0; i + n <= len; i++)
-        if (strncasecmp(text + i, word, n) == 0)
-            return true;
-    return false;
-}
-
-/* True when lines [first, last] of d hold word, in any case. */
-static bool lines_hold_anycase(const syntax_doc *d, int first, int last, const char *word)
-{
-    if (first < 1 || first > last || first > d->nlines)
-        return false;
-    size_t a = syntax_line_start(d, first);
-    size_t b = last < d->nlines ? syntax_line_start(d, last + 1) : d->len;
-    return b > a && holds_word_anycase(d->text + a, b - a, word);
-}
-
-/* True when an added line may be in device code, as ix_build decides it (the scan looks only
- * there): for C/C++, inside a function marked __global__ or __device__; for Python, inside a
- * function (or one enclosing it) whose decorator lines spell jit or kernel, or whose header
- * spells constexpr, in any case: the only marks that make a Python scope device code, and a
- * scope inside one is device code too. A superset: a file it says no to has nothing to scan. */
+/* True when an added line of the file may be in device code (the only code it scans): asked
+ * of index_scope.c, which decides what device code is; fns is the C/C++ function list, the
+ * Python one is taken here (the cache's, when the doc is the cache's). */
 static bool may_touch_device(collector_ctx *ctx, const run *r, const syntax_doc *d,
                              const syn_func_list *cpp_fns, bool doc_owned)
 {
-    if (d->lang == SYN_CPP) {
-        for (size_t i = 0; i < cpp_fns->n; i++) {
-            const syn_func *fn = &cpp_fns->items[i];
-            if ((fn->is_kernel || fn->is_device) && touched(r, fn->start_line, fn->end_line))
-                return true;
-        }
-        return false;
-    }
+    if (d->lang == SYN_CPP)
+        return ix_may_touch_device(d, cpp_fns, r->added, r->nlines);
     syn_func_list local = {0};
     const syn_func_list *fns = NULL;
     if (ctx->syn && !doc_owned) {
@@ -950,19 +920,12 @@ static bool may_touch_device(collector_ctx *ctx, const run *r, const syntax_doc 
         syntax_functions(d, &local);
         fns = &local;
     }
-    bool device = false;
-    for (size_t i = 0; fns && i < fns->n && !device; i++) {
-        /* an enclosing function holds the added line too, so each is asked for its own marks */
-        const syn_func *fn = &fns->items[i];
-        device = touched(r, fn->start_line, fn->end_line) &&
-                 (lines_hold_anycase(d, fn->start_line, fn->name_line - 1, "jit") ||
-                  lines_hold_anycase(d, fn->start_line, fn->name_line - 1, "kernel") ||
-                  lines_hold_anycase(d, fn->name_line, fn->body_line, "constexpr"));
-    }
+    bool device = fns && ix_may_touch_device(d, fns, r->added, r->nlines);
     syn_func_list_free(&local);
     return device;
 }
 
+/* Check one file; returns 0, or -1 (with *why) when skipped. */
 static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **why)
 {
     size_t len;
