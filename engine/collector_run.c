@@ -463,9 +463,11 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
         if (in->syn)
             syntax_cache_stats(in->syn, NULL, &nparses, &nupdates);
         fprintf(r->timing, "review-lsp: parse %.2f ms (cache totals: %zu parses, %zu incremental "
-                "updates, %zu from a related tree, %zu parsed ahead)\n", parse_total, nparses,
-                nupdates, in->syn ? syntax_cache_related_parses(in->syn) : 0,
-                in->syn ? syntax_cache_ahead_taken(in->syn) : 0);
+                "updates, %zu from a related tree, %zu parsed ahead; %.2f ms waited for the "
+                "second thread)\n", parse_total, nparses, nupdates,
+                in->syn ? syntax_cache_related_parses(in->syn) : 0,
+                in->syn ? syntax_cache_ahead_taken(in->syn) : 0,
+                in->syn ? syntax_cache_ahead_waited_ms(in->syn) : 0.0);
     }
     if (r->cache)
         collector_cache_trim(r->cache);

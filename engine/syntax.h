@@ -483,6 +483,8 @@ bool syntax_cache_parse_ahead_related(syntax_cache *c, const char *key, syn_lang
 size_t syntax_cache_ahead_queued(const syntax_cache *c);
 /* How many of the cache's parses were done ahead (and taken). */
 size_t syntax_cache_ahead_taken(const syntax_cache *c);
+/* Time spent waiting for docs being parsed ahead, in all (ms). */
+double syntax_cache_ahead_waited_ms(syntax_cache *c);
 /* Text bytes queued ahead and not taken yet. */
 size_t syntax_cache_ahead_bytes(syntax_cache *c);
 /* Drop what was queued ahead and not taken (the end of a review). */

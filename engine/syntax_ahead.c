@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/util.h"
 
@@ -43,6 +44,7 @@ struct syntax_ahead {
     pthread_t thread;
     bool started, stopping;
     bool forget;           /* set by clear: the worker drops the tree it keeps when idle */
+    double waited_ms;      /* time the caller spent waiting for the worker, in all */
     ahead_job *jobs;       /* in queue order */
     size_t queued_bytes;   /* text of the jobs not taken yet */
 };
@@ -214,6 +216,16 @@ static bool job_matches(const ahead_job *j, syn_lang lang, const char *text, siz
     return nkeep == 0 || memcmp(j->keep, o->keep_lines, nkeep * sizeof *j->keep) == 0;
 }
 
+/* Wait (the lock held) until the worker finishes a job, counting the time. */
+static void wait_for_worker(syntax_ahead *a)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_cond_wait(&a->done, &a->mu);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    a->waited_ms += (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+}
+
 /* While the caller waits for the worker, it parses the next queued job that starts from no
  * other (a head), and that head's base after it from its tree, instead of idling: both threads
  * then share a stretch of the change heavier in parsing than in collecting. The lock is held
@@ -259,7 +271,7 @@ syntax_doc *syntax_ahead_take(syntax_ahead *a, const char *key, syn_lang lang, c
     ahead_job *j = find_job(a, key);
     while (j && j->state == JOB_RUNNING)
         if (!help_while_waiting(a))
-            pthread_cond_wait(&a->done, &a->mu);
+            wait_for_worker(a);
     if (j)
         unlink_job(a, j); /* queued: the caller parses it now; done: it is the caller's */
     pthread_mutex_unlock(&a->mu);
@@ -286,6 +298,16 @@ void syntax_ahead_wait(syntax_ahead *a)
         pthread_cond_wait(&a->done, &a->mu);
     }
     pthread_mutex_unlock(&a->mu);
+}
+
+double syntax_ahead_waited_ms(syntax_ahead *a)
+{
+    if (!a)
+        return 0;
+    pthread_mutex_lock(&a->mu);
+    double ms = a->waited_ms;
+    pthread_mutex_unlock(&a->mu);
+    return ms;
 }
 
 size_t syntax_ahead_pending_bytes(syntax_ahead *a)

@@ -35,6 +35,9 @@ syntax_doc *syntax_ahead_take(syntax_ahead *a, const char *key, syn_lang lang, c
 /* Wait until every job queued is parsed (for tests, which must know which thread parsed a
  * doc). a may be NULL. */
 void syntax_ahead_wait(syntax_ahead *a);
+/* The time the caller has spent waiting for the worker to finish a doc it asked for (when it
+ * had nothing to parse itself meanwhile), in all; 0 when a is NULL. */
+double syntax_ahead_waited_ms(syntax_ahead *a);
 /* Bytes of text queued or parsed and not taken yet (the caller's memory budget counts them). */
 size_t syntax_ahead_pending_bytes(syntax_ahead *a);
 /* Drop every job not taken (waiting for one being parsed): the end of a review. */

@@ -253,6 +253,11 @@ size_t syntax_cache_ahead_queued(const syntax_cache *c)
     return c->nqueued;
 }
 
+double syntax_cache_ahead_waited_ms(syntax_cache *c)
+{
+    return syntax_ahead_waited_ms(c->ahead);
+}
+
 size_t syntax_cache_ahead_taken(const syntax_cache *c)
 {
     return c->nahead;

@@ -67,10 +67,10 @@ if cmp -s ahead.json alone.json; then pass same-findings-and-statuses-with-and-w
 n=$(grep -c '"rule"' ahead.json)
 if [ "$n" -ge 14 ]; then pass the-change-has-findings-to-compare; else
   fail the-change-has-findings-to-compare "$n findings"; fi
-ahead=$(sed -n 's/.*, \([0-9]*\) parsed ahead).*/\1/p' ahead.err)
+ahead=$(sed -n 's/.*, \([0-9]*\) parsed ahead;.*/\1/p' ahead.err)
 if [ -n "$ahead" ] && [ "$ahead" -ge 10 ]; then pass most-files-parsed-ahead; else
   fail most-files-parsed-ahead "$(grep 'review-lsp: parse' ahead.err)"; fi
-expect_contains switched-off-parses-nothing-ahead "$(cat alone.err)" ", 0 parsed ahead)"
+expect_contains switched-off-parses-nothing-ahead "$(cat alone.err)" ", 0 parsed ahead;"
 p1=$(sed -n 's/.*cache totals: \([0-9]*\) parses.*/\1/p' ahead.err)
 p0=$(sed -n 's/.*cache totals: \([0-9]*\) parses.*/\1/p' alone.err)
 expect_eq no-file-parsed-twice "$p1" "$p0"
@@ -84,10 +84,19 @@ if [ -s packet-ahead/guards.txt ] && diff -r packet-ahead packet-alone >/dev/nul
   pass packet-the-same-with-and-without; else
   fail packet-the-same-with-and-without "$(diff -r packet-ahead packet-alone | head -20)"; fi
 
+# --diff mode: a base is its head with the diff undone, queued after the head as in a
+# repository (and parsed from the head's tree), so as many docs are parsed ahead
+(cd repo && REVIEW_LSP_TIMING=1 "$BIN" check --diff ../change.diff --root . --format json \
+   >"$TMPD/diff.json" 2>"$TMPD/diff.err")
+diff_ahead=$(sed -n 's/.*, \([0-9]*\) parsed ahead;.*/\1/p' diff.err)
+if [ -n "$diff_ahead" ] && [ -n "$ahead" ] && [ "$diff_ahead" -ge "$ahead" ]; then
+  pass diff-mode-parses-bases-ahead-too; else
+  fail diff-mode-parses-bases-ahead-too "repository mode $ahead, --diff mode: $(grep 'review-lsp: parse' diff.err)"; fi
+
 # The server keeps per-file results and trees: reviews after an edit of one file parse nothing
 # again, ahead or not (tests/unit/test_parse_ahead_runner.c covers trees given back).
 timed_server_edits "$TMPD/repo" aiter/ops/triton/rows_3.py python 2 || fail server-session "the session failed"
-ahead_counts=$(sed -n 's/.*, \([0-9]*\) parsed ahead).*/\1/p' server.txt | tr '\n' ' ')
+ahead_counts=$(sed -n 's/.*, \([0-9]*\) parsed ahead;.*/\1/p' server.txt | tr '\n' ' ')
 parses=$(sed -n 's/.*cache totals: \([0-9]*\) parses.*/\1/p' server.txt | tr '\n' ' ')
 set -- $ahead_counts
 if [ $# -ge 3 ] && [ "$1" -ge 10 ] && [ "$1" = "$3" ]; then pass server-edits-queue-nothing-it-keeps; else
