@@ -4,7 +4,8 @@ For each PR of a precision-ledger run directory (DIR/N.diff, DIR/N.title, made b
 `bench/precision/ledger.py run`), the worktree WT is checked out at the PR head and
 `check --diff DIR/N.diff --root WT` runs with REVIEW_LSP_TIMING=1; the script prints the
 derivation, each collector's per-file and change-wide cost with the parsing it caused, the
-review's total, the whole process's user CPU, and `rules` alone. With --callgrind, it also counts
+review's total (the parse line says how long the reviewing thread waited for the second
+thread), the whole process's wall time and user CPU, and `rules` alone. With --callgrind, it also counts
 instructions (valgrind's callgrind, parsing ahead off so the count is one thread's) of the
 per-file stages of flydsl_bounds, index_width and imports, the change-wide stage of guards, and
 the whole process.
@@ -21,13 +22,16 @@ import resource
 import subprocess
 import sys
 import tempfile
+import time
 
 FUNCS = ("flydsl_bounds_file", "index_width_file", "imports_file", "guards_change", "main")
 
 
 def run_timed(cmd, env):
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    t0 = time.monotonic()
     r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    r.wall = time.monotonic() - t0
     return r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
 
 
@@ -67,7 +71,7 @@ def main():
         env = dict(os.environ, REVIEW_LSP_TIMING="1")
         r, cpu = run_timed([binary] + args, env)
         nlines = sum(1 for _ in open(diff, errors="replace"))
-        print("aiter#%d (%d diff lines): user CPU %.2f s" % (pr, nlines, cpu))
+        print("aiter#%d (%d diff lines): wall %.2f s, user CPU %.2f s" % (pr, nlines, r.wall, cpu))
         for line in r.stderr.splitlines():
             if line.startswith("review-lsp: ") and not re.search(r" 0\.\d\d ms \((files: 0|whole)", line):
                 print("  " + line[len("review-lsp: "):])
