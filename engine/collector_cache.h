@@ -33,12 +33,12 @@ typedef struct cached_result {
 
 collector_cache *collector_cache_new(void);
 void collector_cache_free(collector_cache *c);
-/* The result kept for (collector, path) computed from a file of identity id (and, when it
- * depended on the whole change, in generation gen), or NULL. Marks it used this round. */
 /* True when the cache holds a result of collector for path with identity id, whatever change it
  * was computed in (not marked used): its per-file stage will likely not run again. */
 bool collector_cache_holds(const collector_cache *c, const char *collector, const char *path,
                            uint64_t id);
+/* The result kept for (collector, path) computed from a file of identity id (and, when it
+ * depended on the whole change, in generation gen), or NULL. Marks it used this round. */
 const cached_result *collector_cache_get(collector_cache *c, const char *collector,
                                          const char *path, uint64_t id, uint64_t gen);
 /* Keep a result (taken over whole: the caller's struct is zeroed) for (collector, path). */
