@@ -284,13 +284,13 @@ bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost, size_
  * `torch.ops.aiter.f(`). */
 static bool calls_name(const char *code, const char *name)
 {
-    size_t n = strlen(name);
-    for (const char *p = strstr(code, name); n && p; p = strstr(p + 1, name)) {
+    size_t n = strlen(name), len = strlen(code);
+    for (const char *p = str_find_word(code, len, name); p;
+         p = str_find_word(p + 1, len - (size_t)(p + 1 - code), name)) {
         const char *q = p + n;
         while (*q == ' ')
             q++;
-        if (*q == '(' && (p == code || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-            !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+        if (*q == '(')
             return true;
     }
     return false;
@@ -392,12 +392,12 @@ static bool counterpart_named(const syntax_doc *d, const char *probe, const char
     const char *t = d->text;
     size_t len = d->len;
     for (size_t i = 0; i < len;) {
-        if (!(isalpha((unsigned char)t[i]) || t[i] == '_') || (i > 0 && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_'))) {
+        if (!(isalpha((unsigned char)t[i]) || t[i] == '_') || (i > 0 && str_ident_char(t[i - 1]))) {
             i++;
             continue;
         }
         size_t e = i;
-        while (e < len && (isalnum((unsigned char)t[e]) || t[e] == '_'))
+        while (e < len && str_ident_char(t[e]))
             e++;
         char *id = xstrndup(t + i, e - i);
         bool hit;
@@ -447,7 +447,7 @@ bool sib_named_for_fn(const sib_removed *r, const sib_side *h, const char *wa, c
             continue;
         }
         const char *e = p;
-        while (isalnum((unsigned char)*e) || *e == '_')
+        while (str_ident_char(*e))
             e++;
         char *id = xstrndup(p, (size_t)(e - p));
         char *f = sib_fold(id, wa);
