@@ -96,21 +96,20 @@ int diff_lines_deleted_head(const change_file *f, size_t i, int last, size_t cap
     return line < 1 ? 1 : line;
 }
 
-int (*diff_lines_added_runs(const change_file *f, size_t *n))[2]
+line_run *diff_lines_added_runs(const change_file *f, size_t *n)
 {
-    int (*runs)[2] = NULL;
+    line_run *runs = NULL;
     size_t cap = 0;
     *n = 0;
     for (size_t i = 0; i < f->nlines; i++) {
         const diff_line *l = &f->lines[i];
         if (l->kind != '+' || l->new_no < 1)
             continue;
-        if (*n && runs[*n - 1][1] + 1 >= l->new_no) {
-            if (l->new_no > runs[*n - 1][1])
-                runs[*n - 1][1] = l->new_no;
+        if (*n && runs[*n - 1].last + 1 >= l->new_no) {
+            if (l->new_no > runs[*n - 1].last)
+                runs[*n - 1].last = l->new_no;
         } else {
-            int (*r)[2] = ARRAY_PUSH(runs, *n, cap);
-            (*r)[0] = (*r)[1] = l->new_no;
+            *ARRAY_PUSH(runs, *n, cap) = (line_run){l->new_no, l->new_no};
         }
     }
     return runs;

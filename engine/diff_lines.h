@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "engine/change.h"
+#include "engine/util.h" /* line_run */
 
 /* True when head line `line` of f is an added line. */
 bool diff_lines_added(const change_file *f, int line);
@@ -24,7 +25,7 @@ bool diff_lines_touches(const change_file *f, int first, int last);
 bool *diff_lines_added_map(const change_file *f, int nlines);
 /* The runs of consecutive added head lines of f, in order: out[i] = {first, last} (a new
  * array, *n runs; NULL when none). What syntax_query_touching takes. */
-int (*diff_lines_added_runs(const change_file *f, size_t *n))[2];
+line_run *diff_lines_added_runs(const change_file *f, size_t *n);
 /* Length of the longest run of bytes a[0..an) and b[0..bn) share, each read up to cap bytes
  * (at most 160), white space counted as it is. */
 size_t diff_lines_text_run(const char *a, size_t an, const char *b, size_t bn, size_t cap);

@@ -898,18 +898,18 @@ static bool touching_match(const syntax_doc *d, const TSQuery *q, const TSQueryM
 }
 
 int syntax_query_touching(const syntax_doc *d, const char *source, const char *capture,
-                          const int (*runs)[2], size_t nruns, syntax_match_fn fn, void *arg,
+                          const line_run *runs, size_t nruns, syntax_match_fn fn, void *arg,
                           char **cause)
 {
     touching_walk w = {capture, 0, 0, 0, fn, arg, false};
     for (size_t r = 0; r < nruns && !w.stop; r++) {
-        if (runs[r][0] < 1 || runs[r][1] < runs[r][0] || runs[r][0] <= w.after_line)
+        if (runs[r].first < 1 || runs[r].last < runs[r].first || runs[r].first <= w.after_line)
             continue; /* out of order or overlapping: passed over */
-        w.first_line = runs[r][0];
-        w.last_line = runs[r][1];
-        if (syntax_query(d, source, runs[r][0], runs[r][1], touching_match, &w, cause) < 0)
+        w.first_line = runs[r].first;
+        w.last_line = runs[r].last;
+        if (syntax_query(d, source, runs[r].first, runs[r].last, touching_match, &w, cause) < 0)
             return -1;
-        w.after_line = runs[r][1];
+        w.after_line = runs[r].last;
     }
     return 0;
 }

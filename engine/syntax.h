@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <tree_sitter/api.h>
 
+#include "engine/util.h" /* line_run */
+
 /* --- documents -------------------------------------------------------------------------- */
 
 /* How a C++ text is shown to the parser besides the built-in HIP masking (syntax_parse_with):
@@ -217,11 +219,11 @@ typedef bool (*syntax_match_fn)(const syntax_doc *d, const TSQuery *q, const TSQ
                                 void *arg);
 int syntax_query(const syntax_doc *d, const char *source, int first_line, int last_line,
                  syntax_match_fn fn, void *arg, char **cause);
-/* The same over runs of lines runs[i] = {first, last} (in order and apart, as a diff's runs of
+/* The same over the line runs runs[0..nruns) (in order and apart, as a diff's runs of
  * added lines are): fn is called once for each match whose node captured as `capture` overlaps
  * a run, in source order, and never for the rest of the doc. */
 int syntax_query_touching(const syntax_doc *d, const char *source, const char *capture,
-                          const int (*runs)[2], size_t nruns, syntax_match_fn fn, void *arg,
+                          const line_run *runs, size_t nruns, syntax_match_fn fn, void *arg,
                           char **cause);
 /* The name of capture index i of q (borrowed). */
 const char *syntax_capture_name(const TSQuery *q, uint32_t i);
@@ -295,10 +297,10 @@ typedef struct syn_call_list {
  * `call`, C++ `call_expression` (which includes function-like macro uses such as TORCH_CHECK
  * inside functions) and HIP kernel launches. Appends to out. */
 void syntax_calls(const syntax_doc *d, int first_line, int last_line, syn_call_list *out);
-/* Every call whose span overlaps one of the line runs runs[i] = {first, last} (in order and
+/* Every call whose span overlaps one of the line runs runs[0..nruns) (in order and
  * apart, as a diff's runs of added lines are), each once, in source order: the calls an edit
  * of those lines touches, found without listing the rest of the doc. Appends to out. */
-void syntax_calls_touching(const syntax_doc *d, const int (*runs)[2], size_t nruns,
+void syntax_calls_touching(const syntax_doc *d, const line_run *runs, size_t nruns,
                            syn_call_list *out);
 /* The positional argument i (0-based) or the keyword argument kw (when kw is non-NULL and
  * present), whichever is given; NULL when neither is there (borrowed). */
@@ -397,7 +399,7 @@ typedef struct syn_import_list {
 void syntax_imports(const syntax_doc *d, syn_import_list *out);
 /* The import statements (and #includes) that overlap one of the line runs (as
  * syntax_query_touching takes them), in source order: those an edit of the lines touches. */
-void syntax_imports_touching(const syntax_doc *d, const int (*runs)[2], size_t nruns,
+void syntax_imports_touching(const syntax_doc *d, const line_run *runs, size_t nruns,
                              syn_import_list *out);
 void syn_import_list_free(syn_import_list *l);
 

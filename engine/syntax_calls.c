@@ -127,7 +127,7 @@ void syntax_calls(const syntax_doc *d, int first_line, int last_line, syn_call_l
         qsort(out->items + first, out->n - first, sizeof *out->items, call_cmp);
 }
 
-void syntax_calls_touching(const syntax_doc *d, const int (*runs)[2], size_t nruns,
+void syntax_calls_touching(const syntax_doc *d, const line_run *runs, size_t nruns,
                            syn_call_list *out)
 {
     call_walk w = {out, 0, 0};

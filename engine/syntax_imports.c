@@ -138,7 +138,7 @@ void syntax_imports(const syntax_doc *d, syn_import_list *out)
     }
 }
 
-void syntax_imports_touching(const syntax_doc *d, const int (*runs)[2], size_t nruns,
+void syntax_imports_touching(const syntax_doc *d, const line_run *runs, size_t nruns,
                              syn_import_list *out)
 {
     import_walk w = {out};

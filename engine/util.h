@@ -47,6 +47,11 @@ bool str_contains(const char *s, const char *needle);
 char *str_strip(const char *s);
 /* Pointer to the first non-white character of s (borrowed). */
 const char *str_lskip(const char *s);
+/* A run of lines [first, last] (1-based, inclusive). */
+typedef struct line_run {
+    int first, last;
+} line_run;
+
 /* True for a character of a C or Python identifier: a letter, a digit or '_'. */
 bool str_ident_char(char c);
 /* The first place s[0..len) holds word as a whole identifier (no identifier character on

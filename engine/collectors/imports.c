@@ -549,8 +549,8 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
     /* only the import statements an added line is in can hold an added import */
     syn_import_list ims = {0};
     size_t nruns;
-    int (*runs)[2] = diff_lines_added_runs(f, &nruns);
-    syntax_imports_touching(d, (const int (*)[2])runs, nruns, &ims);
+    line_run *runs = diff_lines_added_runs(f, &nruns);
+    syntax_imports_touching(d, runs, nruns, &ims);
     free(runs);
     int found = 0;
     for (size_t i = 0; i < ims.n; i++) {

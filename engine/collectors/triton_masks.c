@@ -917,9 +917,9 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_counts *fc,
         return -1;
     /* only the calls an added line is in are judged: the others are not listed */
     size_t nruns;
-    int (*runs)[2] = diff_lines_added_runs(f, &nruns);
+    line_run *runs = diff_lines_added_runs(f, &nruns);
     syn_call_list calls = {0};
-    syntax_calls_touching(d, (const int (*)[2])runs, nruns, &calls);
+    syntax_calls_touching(d, runs, nruns, &calls);
     free(runs);
     int judged = 0;
     fn_info fi;
