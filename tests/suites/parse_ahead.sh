@@ -85,11 +85,13 @@ if [ -s packet-ahead/guards.txt ] && diff -r packet-ahead packet-alone >/dev/nul
   fail packet-the-same-with-and-without "$(diff -r packet-ahead packet-alone | head -20)"; fi
 
 # --diff mode: a base is its head with the diff undone, queued after the head as in a
-# repository (and parsed from the head's tree), so as many docs are parsed ahead
+# repository (and parsed from the head's tree), so about as many docs are parsed ahead: at
+# least three quarters of repository mode's count (a doc the reviewing thread reaches first is
+# its own to parse, so the two differ by a few under load; heads alone would be half)
 (cd repo && REVIEW_LSP_TIMING=1 "$BIN" check --diff ../change.diff --root . --format json \
    >"$TMPD/diff.json" 2>"$TMPD/diff.err")
 diff_ahead=$(sed -n 's/.*, \([0-9]*\) parsed ahead;.*/\1/p' diff.err)
-if [ -n "$diff_ahead" ] && [ -n "$ahead" ] && [ "$diff_ahead" -ge "$ahead" ]; then
+if [ -n "$diff_ahead" ] && [ -n "$ahead" ] && [ $((diff_ahead * 4)) -ge $((ahead * 3)) ]; then
   pass diff-mode-parses-bases-ahead-too; else
   fail diff-mode-parses-bases-ahead-too "repository mode $ahead, --diff mode: $(grep 'review-lsp: parse' diff.err)"; fi
 
