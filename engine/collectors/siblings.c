@@ -15,7 +15,8 @@
  *   helper the change added), or one a function the change now calls still runs (a method
  *   routed through a registered op whose wrapper calls the method that kept the line);
  * - a unit only spelled another way (siblings_spelling.c: a float literal's suffix, FlyDSL's
- *   `T.index` for `ir.IndexType.get()`, trailing zero defaults written out) or written with
+ *   `T.index` for `ir.IndexType.get()`, trailing zero defaults written out, a formatter's
+ *   trailing comma, a call joined onto one line) or written with
  *   parameters the change renamed in place (`x` to `x_fp4`), and a launch whose kernel the
  *   function now picks into a local;
  * - a variable marked unused, an assignment nobody read or a parameter nobody used deleted, a
@@ -335,8 +336,11 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
                 renamed[l] = fc->deleted[l];
             continue; /* its parameters' new names, the same code */
         }
+        if (sib_local_renamed(u, bu, hu, edited, b->d->lang) || sib_param_made_optional(u, hu))
+            continue; /* the same value under a new name; an API relaxed for this function */
         if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u) ||
-            sib_respelled(u, hu, edited, b->d->lang) || sib_callee_selected(u, hu, edited, b->d->lang) ||
+            sib_respelled(u, hu, edited, b->d->lang) || sib_rewrapped(u, bu, hu) ||
+            sib_callee_selected(u, hu, edited, b->d->lang) ||
             sib_hoisted(u, hu, edited))
             continue;
         if (in_callees(h, reach, nreach, u->key))

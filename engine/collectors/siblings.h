@@ -83,6 +83,15 @@ bool sib_dead_store(const syntax_doc *d, const syn_func *fn, const sib_unit *u);
  * code. */
 bool sib_param_renamed(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after,
                        const bool *after_touched);
+/* True when u (a unit a function lost, before: its units in the base) is an edited unit of
+ * after (its head units; after_touched[i]) with locals renamed to locals bound to the same
+ * code (`idx` split into `input_idx` and `residual_idx`, `residual_idx` keeping idx's value):
+ * the same code. Each name must be bound once on its side. */
+bool sib_local_renamed(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after,
+                       const bool *after_touched, syn_lang lang);
+/* True when u, a parameter a function lost, is still a parameter of it in after (its head
+ * units) and now has a default where it had none: made optional, the function's own API. */
+bool sib_param_made_optional(const sib_unit *u, const sib_unit_list *after);
 /* True when every unit a variant's change touched (after: its head units, on added lines of
  * hn; before: its base units, on deleted lines of bn) is one of its base units with a
  * module-level name it only refers to renamed (an import given an alias: `_k` to
@@ -127,6 +136,10 @@ bool sib_defaults_written(const char *before, const char *after, syn_lang lang);
 /* True when u (a unit a function lost) is an edited unit of after (after_touched[i]) with the
  * defaults of its calls written out (sib_defaults_written): the same call. */
 bool sib_respelled(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, syn_lang lang);
+/* True when u (the first line or an argument line of a statement a function lost, before: its
+ * units in the base) belongs to a statement the function still holds as often in after (its
+ * units in the head): the statement was only wrapped another way (joined onto one line). */
+bool sib_rewrapped(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after);
 
 /* --- one changed file (siblings_file.c) --------------------------------------------------- */
 

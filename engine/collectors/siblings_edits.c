@@ -3,9 +3,11 @@
  * aiter#4403's kind) and deleting an assignment whose names nothing reads (dead code). A
  * variant keeping its own copy of either is not drift. A rename to a new name is not among
  * them: `total_elems` to `total_vecs` or `K` to `K_elems` usually changes what is computed;
- * a parameter renamed in place (`x` to `x_fp4`, the same position) and an import given an
- * alias are (the same code under new names), and so is a launch whose kernel the function
- * now picks into a local. Works on the units of siblings_units.c. */
+ * a parameter renamed in place (`x` to `x_fp4`, the same position), a local renamed or split
+ * with its value kept (`idx` to `residual_idx`, bound to the same code) and an import given
+ * an alias are (the same code under new names), and so is a launch whose kernel the function
+ * now picks into a local. A parameter given a default (made optional) is the function's own
+ * API choice, not a fix. Works on the units of siblings_units.c. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,6 +376,82 @@ bool sib_param_renamed(const sib_unit *u, const sib_unit_list *before, const sib
         if (after_touched[i] && after->items[i].kind == u->kind &&
             renamed_with(u->code, after->items[i].code, follows_param, &pp))
             return true;
+    return false;
+}
+
+/* A function's locals before and after the change, for renames that keep a value. */
+typedef struct local_pairs {
+    const sib_unit_list *before, *after;
+    syn_lang lang;
+} local_pairs;
+
+/* The value the only binding of name in l assigns, white space and a closing `;` dropped, as
+ * a new string; NULL when name is bound by no unit or more than one, or bound to a tuple. */
+static char *sole_value(const sib_unit_list *l, const tok *name, syn_lang lang)
+{
+    char *value = NULL;
+    int bindings = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const sib_unit *u = &l->items[i];
+        char **bound = sib_bound_names(u, lang);
+        bool hit = false;
+        size_t nb = 0;
+        for (size_t k = 0; bound && bound[k]; k++, nb++)
+            hit |= strlen(bound[k]) == name->n && memcmp(bound[k], name->s, name->n) == 0;
+        sib_names_free(bound);
+        if (!hit)
+            continue;
+        if (++bindings > 1 || nb != 1)
+            break;
+        strbuf sb;
+        sb_init(&sb);
+        for (const char *p = assign_at(u->code) + 1; *p; p++)
+            if (*p != ' ' && !(*p == ';' && p[1] == '\0'))
+                sb_addc(&sb, *p);
+        value = sb.buf ? sb_detach(&sb) : xstrdup("");
+    }
+    if (bindings != 1) {
+        free(value);
+        return NULL;
+    }
+    return value;
+}
+
+/* A local renamed, or split into several, with its value kept: `from` is bound once before
+ * and `to` once after, both to the same code (`idx = t * h + a` now `residual_idx = t * h +
+ * a`). */
+static bool follows_local(const tok *from, const tok *to, const void *ctx)
+{
+    const local_pairs *lp = ctx;
+    char *vb = sole_value(lp->before, from, lp->lang), *va = vb ? sole_value(lp->after, to, lp->lang) : NULL;
+    bool same = va && *va && strcmp(va, vb) == 0;
+    free(vb);
+    free(va);
+    return same;
+}
+
+bool sib_local_renamed(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after,
+                       const bool *after_touched, syn_lang lang)
+{
+    local_pairs lp = {before, after, lang};
+    for (size_t i = 0; i < after->n; i++)
+        if (after_touched[i] && after->items[i].kind == u->kind &&
+            renamed_with(u->code, after->items[i].code, follows_local, &lp))
+            return true;
+    return false;
+}
+
+/* --- parameters made optional ---------------------------------------------------------------- */
+
+bool sib_param_made_optional(const sib_unit *u, const sib_unit_list *after)
+{
+    if (u->kind != SIB_PARAM || !u->name || assign_at(u->code))
+        return false;
+    for (size_t i = 0; i < after->n; i++) {
+        const sib_unit *p = &after->items[i];
+        if (p->kind == SIB_PARAM && p->name && strcmp(p->name, u->name) == 0)
+            return assign_at(p->code) != NULL;
+    }
     return false;
 }
 

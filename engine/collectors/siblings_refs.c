@@ -4,12 +4,15 @@
  * Asked only when a pair is about to be reported, so the tree is read for the few variants
  * that would be, not for every review.
  *
- * Python functions always count as used (a registry, `getattr` or an outside caller such as
- * vLLM may reach them by name), and so does anything when the review has no head tree to
- * search, a nested function or a method. Occurrences are whole words in the code of the
- * changed file outside the variant's own definition (comments and strings blanked), and
- * anywhere in the text of the tree's other source files (comments and strings included);
- * a file that pastes tokens (`##`) onto a piece of the name may build it, so it counts. */
+ * A public Python function always counts as used (a registry, `getattr` or an outside
+ * caller such as vLLM may reach it by name); a private one (`_name`, at module level: a
+ * Triton kernel behind its launcher) is dead when nothing in the tree names it. Anything
+ * counts as used when the review has no head tree to search, and so does a nested function
+ * or a method. Occurrences are whole words in the changed file outside the variant's own
+ * definition (C++: its code, comments and strings blanked; Python: its text, so a name in a
+ * string handed to `getattr` counts), and anywhere in the text of the tree's other source
+ * files (comments and strings included); a file that pastes tokens (`##`) onto a piece of
+ * the name may build it, so it counts. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +83,7 @@ static void visit_source(void *data, const char *rel)
 }
 
 /* True when the code of d outside v's definition names v (a call, a launch, a binding), or
- * its text may build the name by pasting. */
+ * its text may build the name by pasting; for Python, its text outside the definition. */
 static bool named_in_file(const syntax_doc *d, const syn_func *v)
 {
     if (may_paste(d->text, d->len, v->name))
@@ -88,6 +91,15 @@ static bool named_in_file(const syntax_doc *d, const syn_func *v)
     for (int l = 1; l <= d->nlines; l++) {
         if (l >= v->start_line && l <= v->end_line)
             continue;
+        if (d->lang == SYN_PYTHON) {
+            size_t len = 0;
+            const char *text = syntax_line_text(d, l, &len);
+            if (!text)
+                break;
+            if (str_find_word(text, len, v->name))
+                return true;
+            continue;
+        }
         char *code = syntax_line_code(d, l);
         if (!code)
             break;
@@ -101,8 +113,10 @@ static bool named_in_file(const syntax_doc *d, const syn_func *v)
 
 bool sib_unused_variant(const char *root, const char *path, const syntax_doc *hd, const syn_func *v)
 {
-    if (!root || !*v->name || v->depth > 0 || hd->lang != SYN_CPP)
-        return false; /* nested: reached through its holder; Python: reached by name at run time */
+    if (!root || !*v->name || v->depth > 0)
+        return false; /* nested: reached through its holder */
+    if (hd->lang != SYN_CPP && !(hd->lang == SYN_PYTHON && v->name[0] == '_'))
+        return false; /* public Python: may be reached by name at run time, from outside too */
     if (named_in_file(hd, v))
         return false;
     refs_search rs = {.root = root, .name = v->name, .skip = path};

@@ -1,5 +1,5 @@
 /* Spellings of the same code, for the sibling-drift collector: a rewrite that only spells a
- * unit another way is not a fix a variant could lack. Three kinds are read as equal:
+ * unit another way is not a fix a variant could lack. Five kinds are read as equal:
  * - a floating-point literal written another way: `0.25` / `0.25f` / `.25f`, `1e-6` / `1.0e-6`
  *   (the same value; integer literals are left alone, `1` / `1.0` or `1` / `1ll` change the
  *   arithmetic);
@@ -9,9 +9,15 @@
  *   every argument added is a zero literal (`0`, `false`, `nullptr`, `NULL`, `{}`; Python
  *   `None`, `False`, `0`). The call compiled without them, so the callee declares defaults
  *   there, and a trailing flag, auxiliary word or optional pointer defaults to zero; an
- *   argument other than zero (`1`, `true`, a name) is a choice and stays a rewrite.
- * The first two are folded into a unit's key when it is cut (siblings_units.c); the third is
- * asked of a lost unit against the edited units of its function. */
+ *   argument other than zero (`1`, `true`, a name) is a choice and stays a rewrite;
+ * - a trailing comma before a closing bracket that already separates two items (`f(a, b,)` /
+ *   `f(a, b)`, what a formatter adds when it splits a call one argument per line); `(a,)`,
+ *   a one-item tuple, keeps its comma;
+ * - a statement only wrapped another way (a call joined onto one line, or split over
+ *   several): its first line and its argument lines change, the statement does not.
+ * The first two and the fourth are folded into a unit's key when it is cut
+ * (siblings_units.c); the third and the fifth are asked of a lost unit against its function's
+ * units in the head. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,16 +144,47 @@ static char *fold_types(const char *key)
     return sb.buf ? sb_detach(&sb) : xstrdup("");
 }
 
+/* --- trailing commas ------------------------------------------------------------------------ */
+
+#define COMMA_DEPTH_MAX 64 /* brackets nested deeper keep their trailing commas */
+
+/* key (no white space) without the trailing commas that follow another comma of the same
+ * bracket (`(a,b,)` to `(a,b)`, `(a,)` kept), into sb. Unbalanced closers are copied. */
+static void drop_trailing_commas(const char *key, strbuf *sb)
+{
+    int commas[COMMA_DEPTH_MAX];
+    int depth = 0;
+    for (const char *p = key; *p; p++) {
+        if (*p == '(' || *p == '[' || *p == '{') {
+            if (depth < COMMA_DEPTH_MAX)
+                commas[depth] = 0;
+            depth++;
+        } else if (*p == ')' || *p == ']' || *p == '}') {
+            depth -= depth > 0;
+        } else if (*p == ',' && depth > 0 && depth <= COMMA_DEPTH_MAX) {
+            bool closes = p[1] == ')' || p[1] == ']' || p[1] == '}';
+            if (closes && commas[depth - 1] > 0)
+                continue;
+            commas[depth - 1]++;
+        }
+        sb_addc(sb, *p);
+    }
+}
+
 char *sib_canonical_key(const char *flat)
 {
     strbuf folded;
     sb_init(&folded);
     fold_floats(flat, &folded);
-    strbuf key;
-    sb_init(&key);
+    strbuf spaceless;
+    sb_init(&spaceless);
     for (const char *p = folded.buf ? folded.buf : ""; *p; p++)
         if (*p != ' ')
-            sb_addc(&key, *p);
+            sb_addc(&spaceless, *p);
+    strbuf key;
+    sb_init(&key);
+    drop_trailing_commas(spaceless.buf ? spaceless.buf : "", &key);
+    sb_free(&spaceless);
     sb_free(&folded);
     char *bare = key.buf ? sb_detach(&key) : xstrdup("");
     char *out = fold_types(bare);
@@ -213,4 +250,37 @@ bool sib_respelled(const sib_unit *u, const sib_unit_list *after, const bool *af
             sib_defaults_written(u->key, after->items[i].key, lang))
             return true;
     return false;
+}
+
+/* --- statements wrapped another way --------------------------------------------------------- */
+
+/* The statement of l holding u (a first line or an argument line): the innermost SIB_STMT
+ * whose own code spans u's lines. NULL when none does. */
+static const sib_unit *holding_statement(const sib_unit *u, const sib_unit_list *l)
+{
+    const sib_unit *best = NULL;
+    for (size_t i = 0; i < l->n; i++) {
+        const sib_unit *s = &l->items[i];
+        if (s->kind == SIB_STMT && s->line <= u->line && s->end_line >= u->end_line &&
+            (!best || s->end_line - s->line < best->end_line - best->line))
+            best = s;
+    }
+    return best;
+}
+
+/* How many units of l are statements of this key. */
+static int statements_keyed(const sib_unit_list *l, const char *key)
+{
+    int n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        n += l->items[i].kind == SIB_STMT && strcmp(l->items[i].key, key) == 0;
+    return n;
+}
+
+bool sib_rewrapped(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after)
+{
+    if (u->kind != SIB_HEAD && u->kind != SIB_ARG)
+        return false;
+    const sib_unit *s = holding_statement(u, before);
+    return s && statements_keyed(after, s->key) >= statements_keyed(before, s->key);
 }

@@ -93,6 +93,35 @@ TEST(sweep_fix_long_kernel)
  * pasting `_naive` onto a name builds other names, not this one). */
 TEST(dead_variant) { run_case("dead_variant", "found 1 variant(s) still carrying 1 unit(s)"); }
 
+/* A call a formatter joined onto one line, and one it split over several lines with a trailing
+ * comma, are the same statements: not drift, though the variants keep the other wrapping. A
+ * real change to an offset in the same file is still reported. */
+TEST(not_drift_rewrapped) { run_case("not_drift_rewrapped", "found 1 variant(s) still carrying 1 unit(s)"); }
+
+/* A local split in two with the residual's offset keeping the old value under a new name
+ * (`token_offset` now `residual_offset`, bound to the same code): the load through it is the
+ * same code, not drift. The block index changed in the same kernel is still reported. */
+TEST(not_drift_local_renamed)
+{
+    run_case("not_drift_local_renamed", "found 1 variant(s) still carrying 1 unit(s)");
+}
+
+/* A parameter made optional (given a default, moved to the end) in the single-page entry is
+ * that entry's own API, not drift; the clamp added beside it is still reported on the general
+ * entry. */
+TEST(not_drift_param_optional)
+{
+    run_case("not_drift_param_optional", "found 1 variant(s) still carrying 1 unit(s)");
+}
+
+/* A 64-bit row index fixed in the stage-1 Triton kernel: the stage-2 kernel, which the
+ * launcher imports, is reported, and so is a private kernel named only in a string of its
+ * module (reachable by getattr); the private single-pass kernel nothing names is dead code. */
+TEST(dead_private_kernel)
+{
+    run_case("dead_private_kernel", "found 2 variant(s) still carrying 2 unit(s)");
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -101,7 +130,8 @@ int main(void)
         UNIT_CASE(kwarg_rewritten), UNIT_CASE(tuple_unpack), UNIT_CASE(asm_twin),
         UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled),
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
-        UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant),
+        UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
+        UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;

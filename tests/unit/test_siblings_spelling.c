@@ -63,11 +63,28 @@ TEST(defaults_written_out)
     CHECK(!sib_defaults_written("g(x,y);", "h(x,y,0);", SYN_CPP));
 }
 
+/* A trailing comma that follows another comma of its bracket is a formatter's; a one-item
+ * tuple's comma is not, and neither is a comma between items. */
+TEST(trailing_commas)
+{
+    CHECK(same_key("f( a, b, )", "f(a, b)"));
+    CHECK(same_key("x = [1, 2, 3,]", "x = [1, 2, 3]"));
+    CHECK(same_key("g(h(a, b,), c)", "g(h(a, b), c)"));
+    CHECK(same_key("d = {k: v, j: w,}", "d = {k: v, j: w}"));
+    CHECK(!same_key("t = (a,)", "t = (a)"));
+    CHECK(!same_key("f(a, b)", "f(a, b, c)"));
+    CHECK(!same_key("f(a, (b,))", "f(a, (b))"));
+    char *k = sib_canonical_key("s = call(x, y,)) + z,]");
+    CHECK_STR(k, "s=call(x,y))+z,]");
+    free(k);
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
         UNIT_CASE(float_literals_by_value),
         UNIT_CASE(integers_and_names_untouched),
+        UNIT_CASE(trailing_commas),
         UNIT_CASE(flydsl_type_aliases),
         UNIT_CASE(defaults_written_out),
     };
