@@ -11,6 +11,7 @@
 
 #include "engine/base_texts.h"
 #include "engine/collector_cache.h"
+#include "engine/strset.h"
 #include "engine/syntax.h"
 
 struct collector_runner {
@@ -22,6 +23,7 @@ struct collector_runner {
     base_texts *bases;       /* NULL without keep */
     FILE *timing;
     bool parse_ahead;        /* parse the next files on a second thread (see run_file_stages) */
+    size_t heap_budget;      /* HEAP_BUDGET unless a caller sets another */
     uint64_t disk_epoch;     /* bumped when something outside the change may have changed */
 };
 
@@ -293,6 +295,7 @@ collector_runner *collector_runner_new(bool keep)
     r->shared = xcalloc(r->nstates + 1, sizeof *r->shared);
     r->cache = keep ? collector_cache_new() : NULL;
     r->bases = keep ? base_texts_new() : NULL;
+    r->heap_budget = HEAP_BUDGET;
     return r;
 }
 
@@ -323,6 +326,11 @@ void collector_runner_set_parse_ahead(collector_runner *r, bool on)
     r->parse_ahead = on;
 }
 
+void collector_runner_set_heap_budget(collector_runner *r, size_t bytes)
+{
+    r->heap_budget = bytes;
+}
+
 /* True when something outside the change may have changed on disk since the last review: the
  * touched paths are unknown, or one of them is not a file of the change. */
 static bool outside_touched(const collector_inputs *in)
@@ -349,16 +357,20 @@ static void write_cost(FILE *fp, const collector *c, const stage_cost *cost)
     fprintf(fp, ")\n");
 }
 
-/* The heap in use: what malloc holds (glibc), else an estimate from the parsed text (trees
- * take some tens of times their text). */
+/* The heap in use: the larger of what the main malloc arena holds (glibc) and what the docs
+ * hold (their trees, counted by the allocator whichever thread parsed them, and their texts).
+ * The main arena alone misses the trees the second thread parsed ahead, which live in its own
+ * arena; the trees alone miss everything else. Without glibc, an estimate from the parsed
+ * text (trees take some tens of times their text). */
 static size_t heap_in_use(const syntax_cache *syn)
 {
+    size_t docs = syntax_tree_bytes() + syntax_cache_bytes(syn);
 #ifdef __GLIBC__
-    (void)syn;
     struct mallinfo2 m = mallinfo2();
-    return m.uordblks + m.hblkhd;
+    size_t main_arena = m.uordblks + m.hblkhd;
+    return main_arena > docs ? main_arena : docs;
 #else
-    return syntax_cache_bytes(syn) * 40;
+    return docs > syntax_cache_bytes(syn) ? docs : syntax_cache_bytes(syn) * 40;
 #endif
 }
 
@@ -369,6 +381,41 @@ static bool is_open(const char *const *open, const char *path)
         if (strcmp(open[i], path) == 0)
             return true;
     return false;
+}
+
+/* True for the docs a review that ends over its memory budget gives back: the imported
+ * modules it parsed ("module:") and the head and base docs (and their views) of the files it
+ * read that are not open (ctx: their paths), which a later file's imports may have parsed
+ * again after the file's own were given back. Open documents stay, to be reparsed
+ * incrementally as they are typed in. */
+static bool read_or_module(const char *key, void *ctx)
+{
+    const strset *read = ctx;
+    if (str_starts(key, "module:"))
+        return true;
+    if (!str_starts(key, "head:") && !str_starts(key, "base:"))
+        return false;
+    const char *path = key + 5, *view = strchr(path, '#');
+    char *p = view ? xstrndup(path, (size_t)(view - path)) : NULL;
+    bool done = strset_has(read, p ? p : path);
+    free(p);
+    return done;
+}
+
+/* Give back what a review over its budget still holds of the files it read (not open) and
+ * of the modules it imported, so a server does not keep it until the next review. */
+static void give_back_read(const collector_inputs *in)
+{
+    strset read = {0};
+    for (size_t j = 0; j < in->chg->nfiles; j++) {
+        const change_file *f = &in->chg->files[j];
+        if (!is_open(in->open, f->path)) {
+            strset_add(&read, f->path);
+            strset_add(&read, f->old_path);
+        }
+    }
+    syntax_cache_drop_if(in->syn, read_or_module, &read);
+    strset_free(&read);
 }
 
 /* True when change file i's docs are likely to be asked for: some collector that reads it has
@@ -415,7 +462,7 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
             results_add(r, collectors_all[i], &ctxs[i], rf, j, r->shared[i], &frs[i], &costs[i]);
         }
         const change_file *f = &in->chg->files[j];
-        if (in->syn && !is_open(in->open, f->path) && heap_in_use(in->syn) > HEAP_BUDGET)
+        if (in->syn && !is_open(in->open, f->path) && heap_in_use(in->syn) > r->heap_budget)
             collector_release_docs(&ctxs[0], f);
     }
 }
@@ -469,6 +516,8 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
                 in->syn ? syntax_cache_ahead_taken(in->syn) : 0,
                 in->syn ? syntax_cache_ahead_waited_ms(in->syn) : 0.0);
     }
+    if (in->syn && heap_in_use(in->syn) > r->heap_budget)
+        give_back_read(in);
     if (r->cache)
         collector_cache_trim(r->cache);
     if (r->bases)

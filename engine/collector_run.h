@@ -39,6 +39,9 @@ void collector_runner_set_timing(collector_runner *r, FILE *fp);
 /* Parse the files of a change a few ahead of the collectors, on a second thread (off by
  * default): with keep, only files whose results the runner does not hold for their content. */
 void collector_runner_set_parse_ahead(collector_runner *r, bool on);
+/* The heap a review may use before it gives back the trees of files it is done with (24 MiB
+ * unless set; a test sets a small one to see what is given back). */
+void collector_runner_set_heap_budget(collector_runner *r, size_t bytes);
 /* Run every collector over in. Findings are appended to out; returns one status line per
  * collector ("name: status", new strings in a new array of *n). */
 char **collector_runner_run(collector_runner *r, const collector_inputs *in, finding_list *out,

@@ -46,6 +46,7 @@ const char *syntax_lang_name(syn_lang lang)
 /* The tree-sitter grammar of a language. */
 const TSLanguage *syntax_ts_language(syn_lang lang)
 {
+    syntax_alloc_install();
     return lang == SYN_PYTHON ? tree_sitter_python() : lang == SYN_CPP ? tree_sitter_cpp() : NULL;
 }
 

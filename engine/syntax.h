@@ -227,8 +227,14 @@ int syntax_query_touching(const syntax_doc *d, const char *source, const char *c
                           char **cause);
 /* The name of capture index i of q (borrowed). */
 const char *syntax_capture_name(const TSQuery *q, uint32_t i);
-/* The tree-sitter grammar of a language (NULL for SYN_NONE). */
+/* The tree-sitter grammar of a language (NULL for SYN_NONE). The first call installs the
+ * counting allocator (syntax_alloc_install), so call it before creating any tree-sitter object. */
 const TSLanguage *syntax_ts_language(syn_lang lang);
+/* Route tree-sitter's allocations through counting wrappers (engine/syntax_alloc.c); once per
+ * process, later calls do nothing. */
+void syntax_alloc_install(void);
+/* The bytes tree-sitter holds now, whichever thread allocated them (0 before the install). */
+size_t syntax_tree_bytes(void);
 
 /* --- functions -------------------------------------------------------------------------- */
 
@@ -502,6 +508,9 @@ const syn_struct_list *syntax_cache_structs(syntax_cache *c, const syntax_doc *d
 /* Drop the doc kept for key and those of its other views (keys "key#N"), releasing their
  * trees: for a caller done with a file it does not expect to be asked for again soon. */
 void syntax_cache_drop(syntax_cache *c, const char *key);
+/* Drop every doc that drop(key, ctx) answers true for (the docs of other views, keys
+ * "key#N", are asked about too), releasing their trees. */
+void syntax_cache_drop_if(syntax_cache *c, bool (*drop)(const char *key, void *ctx), void *ctx);
 /* The total length of the texts of the docs it holds (their trees take some tens of times
  * more), for a caller keeping its memory within a budget. */
 size_t syntax_cache_bytes(const syntax_cache *c);

@@ -351,6 +351,18 @@ void syntax_cache_drop(syntax_cache *c, const char *key)
     c->n = k;
 }
 
+void syntax_cache_drop_if(syntax_cache *c, bool (*drop)(const char *key, void *ctx), void *ctx)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (drop(c->items[i].key, ctx))
+            cache_entry_clear(&c->items[i]);
+        else
+            c->items[k++] = c->items[i];
+    }
+    c->n = k;
+}
+
 size_t syntax_cache_bytes(const syntax_cache *c)
 {
     size_t total = 0;

@@ -322,6 +322,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
     size_t nreach;
     const syn_func **reach = sib_reached(fc, h, hf, &nreach);
     bool *renamed = xcalloc((size_t)fc->bn + 2, sizeof *renamed);
+    sib_locals *bl = NULL, *hl = NULL; /* built for the first unit that needs them */
     for (size_t i = 0; i < bu->n; i++) {
         const sib_unit *u = &bu->items[i];
         if (!u->counts || !sib_any_marked(fc->deleted, fc->bn, u->line, u->end_line))
@@ -336,8 +337,14 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
                 renamed[l] = fc->deleted[l];
             continue; /* its parameters' new names, the same code */
         }
-        if (sib_local_renamed(u, bu, hu, edited, b->d->lang) || sib_param_made_optional(u, hu))
-            continue; /* the same value under a new name; an API relaxed for this function */
+        if (sib_param_made_optional(u, hu))
+            continue; /* an API relaxed for this function alone */
+        if (!bl) {
+            bl = sib_locals_of(bu, b->d->lang);
+            hl = sib_locals_of(hu, h->d->lang);
+        }
+        if (sib_local_renamed(u, bl, hl, hu, edited))
+            continue; /* the same value under a new name */
         if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u) ||
             sib_respelled(u, hu, edited, b->d->lang) || sib_rewrapped(u, bu, hu) ||
             sib_callee_selected(u, hu, edited, b->d->lang) ||
@@ -369,6 +376,8 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             r->repl = both;
         }
     }
+    sib_locals_free(bl);
+    sib_locals_free(hl);
     *renamed_lines = 0;
     for (int l = 1; l <= fc->bn; l++)
         *renamed_lines += renamed[l];

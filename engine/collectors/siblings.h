@@ -83,12 +83,18 @@ bool sib_dead_store(const syntax_doc *d, const syn_func *fn, const sib_unit *u);
  * code. */
 bool sib_param_renamed(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after,
                        const bool *after_touched);
-/* True when u (a unit a function lost, before: its units in the base) is an edited unit of
- * after (its head units; after_touched[i]) with locals renamed to locals bound to the same
- * code (`idx` split into `input_idx` and `residual_idx`, `residual_idx` keeping idx's value):
- * the same code. Each name must be bound once on its side. */
-bool sib_local_renamed(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after,
-                       const bool *after_touched, syn_lang lang);
+/* The locals a function's units bind, each with the value of its only binding (see
+ * sib_local_renamed); built once per function and side. */
+typedef struct sib_locals sib_locals;
+sib_locals *sib_locals_of(const sib_unit_list *l, syn_lang lang);
+void sib_locals_free(sib_locals *lc);
+/* True when u (a unit a function lost; before: the locals of its base units) is an edited
+ * unit of after_units (its head units; after_touched[i]; after: their locals) with locals
+ * renamed to locals bound to the same code (`idx` split into `input_idx` and
+ * `residual_idx`, `residual_idx` keeping idx's value): the same code. Each name must be bound
+ * once, alone, on its side. */
+bool sib_local_renamed(const sib_unit *u, const sib_locals *before, const sib_locals *after,
+                       const sib_unit_list *after_units, const bool *after_touched);
 /* True when u, a parameter a function lost, is still a parameter of it in after (its head
  * units) and now has a default where it had none: made optional, the function's own API. */
 bool sib_param_made_optional(const sib_unit *u, const sib_unit_list *after);

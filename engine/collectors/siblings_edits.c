@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/collectors/siblings.h"
+#include "engine/strset.h"
 #include "engine/util.h"
 
 /* --- tokens ------------------------------------------------------------------------------ */
@@ -379,43 +380,76 @@ bool sib_param_renamed(const sib_unit *u, const sib_unit_list *before, const sib
     return false;
 }
 
+/* The locals of a function that one statement binds, each to one value: names in the order
+ * met, with the value (white space and a closing `;` dropped) of the only binding of each, or
+ * NULL for a name bound more than once or together with others (a tuple). */
+struct sib_locals {
+    strset names;
+    char **values; /* per position in names */
+};
+
+/* The value u binds (its code after the assignment), white space and a closing `;` dropped. */
+static char *bound_value(const sib_unit *u)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (const char *p = assign_at(u->code) + 1; *p; p++)
+        if (*p != ' ' && !(*p == ';' && p[1] == '\0'))
+            sb_addc(&sb, *p);
+    return sb.buf ? sb_detach(&sb) : xstrdup("");
+}
+
+sib_locals *sib_locals_of(const sib_unit_list *l, syn_lang lang)
+{
+    sib_locals *lc = xcalloc(1, sizeof *lc);
+    size_t cap = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        char **bound = sib_bound_names(&l->items[i], lang);
+        size_t nb = 0;
+        while (bound && bound[nb])
+            nb++;
+        for (size_t k = 0; k < nb; k++) {
+            size_t before = lc->names.n, pos = strset_add_val(&lc->names, bound[k], 0);
+            if (lc->names.n > before) {
+                if (lc->names.n > cap) {
+                    cap = cap ? cap * 2 : 16;
+                    lc->values = xrealloc(lc->values, cap * sizeof *lc->values);
+                }
+                lc->values[pos] = nb == 1 ? bound_value(&l->items[i]) : NULL;
+            } else {
+                free(lc->values[pos]);
+                lc->values[pos] = NULL;
+            }
+        }
+        sib_names_free(bound);
+    }
+    return lc;
+}
+
+void sib_locals_free(sib_locals *lc)
+{
+    if (!lc)
+        return;
+    for (size_t i = 0; i < lc->names.n; i++)
+        free(lc->values[i]);
+    free(lc->values);
+    strset_free(&lc->names);
+    free(lc);
+}
+
+/* The value of the only binding of name in lc, or NULL. */
+static const char *sole_value(const sib_locals *lc, const tok *name)
+{
+    char *n = xstrndup(name->s, name->n);
+    long pos = strset_find(&lc->names, n);
+    free(n);
+    return pos < 0 ? NULL : lc->values[pos];
+}
+
 /* A function's locals before and after the change, for renames that keep a value. */
 typedef struct local_pairs {
-    const sib_unit_list *before, *after;
-    syn_lang lang;
+    const sib_locals *before, *after;
 } local_pairs;
-
-/* The value the only binding of name in l assigns, white space and a closing `;` dropped, as
- * a new string; NULL when name is bound by no unit or more than one, or bound to a tuple. */
-static char *sole_value(const sib_unit_list *l, const tok *name, syn_lang lang)
-{
-    char *value = NULL;
-    int bindings = 0;
-    for (size_t i = 0; i < l->n; i++) {
-        const sib_unit *u = &l->items[i];
-        char **bound = sib_bound_names(u, lang);
-        bool hit = false;
-        size_t nb = 0;
-        for (size_t k = 0; bound && bound[k]; k++, nb++)
-            hit |= strlen(bound[k]) == name->n && memcmp(bound[k], name->s, name->n) == 0;
-        sib_names_free(bound);
-        if (!hit)
-            continue;
-        if (++bindings > 1 || nb != 1)
-            break;
-        strbuf sb;
-        sb_init(&sb);
-        for (const char *p = assign_at(u->code) + 1; *p; p++)
-            if (*p != ' ' && !(*p == ';' && p[1] == '\0'))
-                sb_addc(&sb, *p);
-        value = sb.buf ? sb_detach(&sb) : xstrdup("");
-    }
-    if (bindings != 1) {
-        free(value);
-        return NULL;
-    }
-    return value;
-}
 
 /* A local renamed, or split into several, with its value kept: `from` is bound once before
  * and `to` once after, both to the same code (`idx = t * h + a` now `residual_idx = t * h +
@@ -423,20 +457,17 @@ static char *sole_value(const sib_unit_list *l, const tok *name, syn_lang lang)
 static bool follows_local(const tok *from, const tok *to, const void *ctx)
 {
     const local_pairs *lp = ctx;
-    char *vb = sole_value(lp->before, from, lp->lang), *va = vb ? sole_value(lp->after, to, lp->lang) : NULL;
-    bool same = va && *va && strcmp(va, vb) == 0;
-    free(vb);
-    free(va);
-    return same;
+    const char *vb = sole_value(lp->before, from), *va = vb ? sole_value(lp->after, to) : NULL;
+    return va && *va && strcmp(va, vb) == 0;
 }
 
-bool sib_local_renamed(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after,
-                       const bool *after_touched, syn_lang lang)
+bool sib_local_renamed(const sib_unit *u, const sib_locals *before, const sib_locals *after,
+                       const sib_unit_list *after_units, const bool *after_touched)
 {
-    local_pairs lp = {before, after, lang};
-    for (size_t i = 0; i < after->n; i++)
-        if (after_touched[i] && after->items[i].kind == u->kind &&
-            renamed_with(u->code, after->items[i].code, follows_local, &lp))
+    local_pairs lp = {before, after};
+    for (size_t i = 0; i < after_units->n; i++)
+        if (after_touched[i] && after_units->items[i].kind == u->kind &&
+            renamed_with(u->code, after_units->items[i].code, follows_local, &lp))
             return true;
     return false;
 }

@@ -1,0 +1,188 @@
+/* Unit tests of the memory the collector runner keeps: tree-sitter's allocations are counted
+ * whichever thread made them (a tree parsed ahead on the second thread lives in that thread's
+ * malloc arena, which the main arena's figures never see), and a review that ends over its
+ * budget gives back the docs it still holds of the files it read and the modules they import,
+ * keeping only the open documents. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "engine/collector_run.h"
+#include "engine/diff_parse.h"
+#include "engine/syntax.h"
+#include "engine/util.h"
+#include "tests/unit/unit.h"
+
+/* A module of n small kernels-to-be, as Python text (new string). */
+static char *module_text(int n)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (int i = 0; i < n; i++)
+        sb_addf(&sb, "def rows_%d(x, scale):\n    y = x * scale + %d\n    return y.sum(dim=1)\n\n\n", i, i);
+    return sb_detach(&sb);
+}
+
+typedef struct parse_job {
+    const char *text;
+    syntax_doc *doc;
+} parse_job;
+
+static void *parse_on_thread(void *arg)
+{
+    parse_job *job = arg;
+    job->doc = syntax_parse(SYN_PYTHON, job->text, strlen(job->text), NULL);
+    return NULL;
+}
+
+/* A tree parsed on another thread is counted while it is held, and no longer once freed. */
+TEST(trees_parsed_on_another_thread_are_counted)
+{
+    char *text = module_text(2000);
+    syntax_ts_language(SYN_PYTHON); /* installs the counting allocator */
+    size_t before = syntax_tree_bytes();
+    parse_job job = {text, NULL};
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, parse_on_thread, &job) == 0);
+    pthread_join(t, NULL);
+    CHECK(job.doc != NULL);
+    size_t held = syntax_tree_bytes();
+    /* a tree takes several times its text */
+    CHECK(held > before + strlen(text));
+    syntax_free(job.doc);
+    size_t after = syntax_tree_bytes();
+    CHECK(after < before + strlen(text) / 10);
+    free(text);
+}
+
+/* Write text to root/rel, its directories made. */
+static void put(const char *root, const char *rel, const char *text)
+{
+    char *cmd = xasprintf("mkdir -p \"$(dirname '%s/%s')\"", root, rel);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    char *p = xasprintf("%s/%s", root, rel);
+    FILE *f = fopen(p, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    free(p);
+}
+
+#define NF 4
+
+/* The head text of change file i: a kernel with an assert; the last one imports the first
+ * (a file of the change read earlier) and every one imports an unchanged helper module. */
+static char *file_text(int i)
+{
+    return xasprintf("import torch\n\nfrom aiter.ops.helpers import scale_rows\n%s\n\ndef rows_%d(x):\n"
+                     "    assert x.dim() == 2\n    return scale_rows(x) * %d\n",
+                     i == NF - 1 ? "from aiter.ops.rows_1 import rows_1\n" : "", i, i);
+}
+
+/* A change of NF files under root, each losing an assert and adding its imports. */
+static change *make_change(const char *root)
+{
+    put(root, "aiter/__init__.py", "");
+    put(root, "aiter/ops/__init__.py", "");
+    put(root, "aiter/ops/helpers.py", "def scale_rows(x):\n    return x * 2\n");
+    strbuf d;
+    sb_init(&d);
+    for (int i = 0; i < NF; i++) {
+        char *rel = xasprintf("aiter/ops/rows_%d.py", i), *t = file_text(i);
+        put(root, rel, t);
+        sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,5 +1,%d @@\n import torch\n \n"
+                    "+from aiter.ops.helpers import scale_rows\n%s \n def rows_%d(x):\n"
+                    "-    assert x.dim() == 3\n+    assert x.dim() == 2\n-    return x * %d\n+    return scale_rows(x) * %d\n",
+                rel, rel, rel, rel, i == NF - 1 ? 9 : 8, i == NF - 1 ? "+from aiter.ops.rows_1 import rows_1\n" : "",
+                i, i, i);
+        free(rel);
+        free(t);
+    }
+    char *cause = NULL;
+    change *c = diff_parse(d.buf, d.len, &cause);
+    if (!c)
+        fprintf(stderr, "  diff: %s\n", cause ? cause : "?");
+    free(cause);
+    sb_free(&d);
+    if (c)
+        c->head_root = xstrdup(root);
+    return c;
+}
+
+/* Review chg with a runner of the given budget, rows_0 open. */
+static void review(syntax_cache *syn, change *chg, const char *root, size_t budget)
+{
+    collector_runner *r = collector_runner_new(true);
+    collector_runner_set_heap_budget(r, budget);
+    const char *open[] = {"aiter/ops/rows_0.py", NULL};
+    collector_inputs in = {.chg = chg, .root = root, .syn = syn, .open = open};
+    finding_list out = {0};
+    size_t n = 0;
+    char **status = collector_runner_run(r, &in, &out, &n);
+    for (size_t i = 0; i < n; i++)
+        free(status[i]);
+    free(status);
+    findings_clear(&out);
+    free(out.items);
+    collector_runner_free(r);
+}
+
+/* True when the cache holds a doc for key with the text of root/rel. */
+static bool holds(syntax_cache *syn, const char *key, const char *root, const char *rel)
+{
+    char *p = xasprintf("%s/%s", root, rel), *cause = NULL;
+    size_t len = 0;
+    char *text = read_file(p, 1 << 20, &len, &cause);
+    bool held = text && syntax_cache_peek(syn, key, SYN_PYTHON, text, len, NULL) != NULL;
+    free(text);
+    free(cause);
+    free(p);
+    return held;
+}
+
+/* Within its budget a review keeps what it parsed (the next review reuses it); over it, only
+ * the open document stays: the first file's doc that the last file's import parsed again, and
+ * the helper module every file imports, are given back. */
+TEST(review_over_budget_keeps_only_open_documents)
+{
+    char tmpl[] = "/tmp/review-memory-XXXXXX";
+    char *root = mkdtemp(tmpl);
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    change *chg = make_change(root);
+    CHECK(chg != NULL);
+    if (!chg)
+        return;
+    syntax_cache *roomy = syntax_cache_new();
+    review(roomy, chg, root, (size_t)1 << 40);
+    CHECK(holds(roomy, "head:aiter/ops/rows_0.py", root, "aiter/ops/rows_0.py"));
+    CHECK(holds(roomy, "head:aiter/ops/rows_1.py", root, "aiter/ops/rows_1.py"));
+    CHECK(holds(roomy, "module:aiter/ops/helpers.py", root, "aiter/ops/helpers.py"));
+    syntax_cache_free(roomy);
+
+    syntax_cache *tight = syntax_cache_new();
+    review(tight, chg, root, 1);
+    CHECK(holds(tight, "head:aiter/ops/rows_0.py", root, "aiter/ops/rows_0.py"));
+    CHECK(!holds(tight, "head:aiter/ops/rows_1.py", root, "aiter/ops/rows_1.py"));
+    CHECK(!holds(tight, "head:aiter/ops/rows_3.py", root, "aiter/ops/rows_3.py"));
+    CHECK(!holds(tight, "module:aiter/ops/helpers.py", root, "aiter/ops/helpers.py"));
+    syntax_cache_free(tight);
+
+    change_free(chg);
+    char *rm = xasprintf("rm -rf '%s'", root);
+    CHECK(system(rm) == 0);
+    free(rm);
+}
+
+int main(void)
+{
+    static const unit_case cases[] = {
+        UNIT_CASE(trees_parsed_on_another_thread_are_counted),
+        UNIT_CASE(review_over_budget_keeps_only_open_documents),
+    };
+    return unit_main("runner_memory", cases, sizeof cases / sizeof cases[0]);
+}
