@@ -41,6 +41,7 @@
  * not the tree. */
 #include <ctype.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,15 +264,64 @@ static void emit_pair(collector_ctx *ctx, const change_file *f, const char *head
                         hlen, cs[i].u->line);
 }
 
+/* The shortest run rewritten_as accepts. */
+#define REWRITE_RUN_MIN 12
+
+/* The REWRITE_RUN_MIN-byte pieces of the first SIB_RUN_CAP bytes of a key, hashed into a
+ * small open-addressing set: a key that holds none of them shares no run that long with it,
+ * and the quadratic run search can be skipped (a collision only costs that search). */
+typedef struct piece_set {
+    uint64_t slot[256]; /* 0: empty */
+} piece_set;
+
+static uint64_t piece_hash(const char *p)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < REWRITE_RUN_MIN; i++)
+        h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+    return h | 1;
+}
+
+static void pieces_of(const char *key, piece_set *ps)
+{
+    memset(ps, 0, sizeof *ps);
+    size_t n = strlen(key);
+    n = n > SIB_RUN_CAP ? SIB_RUN_CAP : n;
+    for (size_t i = 0; i + REWRITE_RUN_MIN <= n; i++) {
+        uint64_t h = piece_hash(key + i);
+        size_t k = h & 255;
+        while (ps->slot[k] && ps->slot[k] != h)
+            k = (k + 1) & 255;
+        ps->slot[k] = h;
+    }
+}
+
+/* True when the first SIB_RUN_CAP bytes of key hold a piece of ps. */
+static bool shares_piece(const char *key, const piece_set *ps)
+{
+    size_t n = strlen(key);
+    n = n > SIB_RUN_CAP ? SIB_RUN_CAP : n;
+    for (size_t i = 0; i + REWRITE_RUN_MIN <= n; i++) {
+        uint64_t h = piece_hash(key + i);
+        for (size_t k = h & 255; ps->slot[k]; k = (k + 1) & 255)
+            if (ps->slot[k] == h)
+                return true;
+    }
+    return false;
+}
+
 /* The edited unit of the head function of u's kind most like u (the longest run of code they
  * share, at least 12 characters and 40% of u's): what u was rewritten as, wherever git put
  * it. NULL when none is. */
 static const sib_unit *rewritten_as(const sib_unit *u, const sib_unit_list *hu, const bool *edited)
 {
     const sib_unit *best = NULL;
-    size_t best_run = 0, ul = strlen(u->key), need = ul * 2 / 5 > 12 ? ul * 2 / 5 : 12;
+    size_t best_run = 0, ul = strlen(u->key),
+           need = ul * 2 / 5 > REWRITE_RUN_MIN ? ul * 2 / 5 : REWRITE_RUN_MIN;
+    piece_set ps;
+    pieces_of(u->key, &ps);
     for (size_t i = 0; i < hu->n; i++) {
-        if (!edited[i] || hu->items[i].kind != u->kind)
+        if (!edited[i] || hu->items[i].kind != u->kind || !shares_piece(hu->items[i].key, &ps))
             continue;
         size_t run = diff_lines_text_run(u->key, ul, hu->items[i].key, strlen(hu->items[i].key),
                                          SIB_RUN_CAP);

@@ -19,6 +19,7 @@
 
 #include "engine/change.h"
 #include "engine/finding.h"
+#include "engine/strset.h"
 #include "engine/syntax.h"
 
 typedef enum sib_kind {
@@ -155,6 +156,8 @@ typedef struct sib_side {
     const syntax_doc *d;
     const syn_func_list *fl;
     sib_unit_list **units; /* per function index */
+    strset touched_keys;   /* keys of the touched functions' units, each with its count */
+    const syn_func **touched_of; /* the function list touched_keys was counted over, or NULL */
 } sib_side;
 
 void sib_side_init(sib_side *s, const syntax_doc *d, const syn_func_list *fl);
@@ -183,7 +186,8 @@ void sib_change_init(sib_change *c, const change_file *f, const sib_side *b, con
 void sib_change_free(sib_change *c);
 /* True when lines [l0, l1] hold a marked line (marks has n + 1 entries, 1-based). */
 bool sib_any_marked(const bool *marks, int n, int l0, int l1);
-/* How often key occurs in the units of the n functions fns of side s. */
+/* How often key occurs in the units of the n functions fns of side s (counted once per side
+ * and list: the touched functions of the file). */
 int sib_touched_count(sib_side *s, const syn_func **fns, size_t n, const char *key);
 /* True when the change wrote key again somewhere in the file (moved, not rewritten). */
 bool sib_written_again(sib_change *fc, sib_side *b, sib_side *h, const char *key);

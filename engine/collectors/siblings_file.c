@@ -14,6 +14,8 @@ void sib_side_init(sib_side *s, const syntax_doc *d, const syn_func_list *fl)
     s->d = d;
     s->fl = fl;
     s->units = xcalloc(fl->n ? fl->n : 1, sizeof *s->units);
+    s->touched_keys = (strset){0};
+    s->touched_of = NULL;
 }
 
 void sib_side_free(sib_side *s)
@@ -24,6 +26,7 @@ void sib_side_free(sib_side *s)
             free(s->units[i]);
         }
     free(s->units);
+    strset_free(&s->touched_keys);
 }
 
 const sib_unit_list *sib_units_of(sib_side *s, const syn_func *fn)
@@ -127,10 +130,19 @@ bool sib_any_marked(const bool *marks, int n, int l0, int l1)
 /* How often key occurs in the units of the touched functions of one side. */
 int sib_touched_count(sib_side *s, const syn_func **fns, size_t n, const char *key)
 {
-    int k = 0;
-    for (size_t i = 0; i < n; i++)
-        k += sib_key_count(s, fns[i], key);
-    return k;
+    if (s->touched_of != fns) {
+        strset_free(&s->touched_keys);
+        for (size_t i = 0; i < n; i++) {
+            const sib_unit_list *l = sib_units_of(s, fns[i]);
+            for (size_t k = 0; k < l->n; k++) {
+                size_t at = strset_add_val(&s->touched_keys, l->items[k].key, 0);
+                s->touched_keys.vals[at]++;
+            }
+        }
+        s->touched_of = fns;
+    }
+    long at = strset_find(&s->touched_keys, key);
+    return at < 0 ? 0 : s->touched_keys.vals[at];
 }
 
 /* True when the change wrote key again somewhere in the file: a unit holding an added line has
