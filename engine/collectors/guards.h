@@ -93,7 +93,6 @@ void guards_gfile_trees(gfile *gf);
 
 /* --- guards_text.c ------------------------------------------------------------------------ */
 
-bool guards_ident_char(char c);
 /* Position of word w in s as a whole identifier (or as a prefix of one when prefix is set),
  * or NULL (borrowed from s). */
 const char *guards_find_word(const char *s, const char *w, bool prefix);

@@ -74,7 +74,7 @@ static const char *read_string(const char *p, char **out)
 static char *read_number(const char *p, const char **end)
 {
     const char *e = p;
-    while (guards_ident_char(*e) || *e == '.' || (*e == '\'' && isxdigit((unsigned char)e[1])))
+    while (str_ident_char(*e) || *e == '.' || (*e == '\'' && isxdigit((unsigned char)e[1])))
         e++;
     *end = e;
     char *raw = xstrndup(p, (size_t)(e - p));
@@ -108,7 +108,7 @@ static void tokenize(const char *s, toks *out)
         }
         if (is_ident(p)) {
             const char *e = p;
-            while (guards_ident_char(*e))
+            while (str_ident_char(*e))
                 e++;
             /* a string prefix: f"..", rb'..' */
             if ((*e == '"' || *e == '\'') && e - p <= 2) {
@@ -119,7 +119,7 @@ static void tokenize(const char *s, toks *out)
             }
             while (e[0] == ':' && e[1] == ':' && (isalpha((unsigned char)e[2]) || e[2] == '_')) {
                 e += 2;
-                while (guards_ident_char(*e))
+                while (str_ident_char(*e))
                     e++;
             }
             toks_push(out, xstrndup(p, (size_t)(e - p)));
@@ -287,7 +287,7 @@ static char *definition_on(const char *line, const char *name)
         if (!str_starts(p, "define"))
             return NULL;
         p = str_lskip(p + 6);
-        if (strncmp(p, name, n) != 0 || guards_ident_char(p[n]) || p[n] == '(')
+        if (strncmp(p, name, n) != 0 || str_ident_char(p[n]) || p[n] == '(')
             return NULL;
         return str_strip(p + n);
     }
@@ -300,7 +300,7 @@ static char *definition_on(const char *line, const char *name)
     if (at != p) {
         /* nothing but type words before the name */
         for (const char *q = p; q < at; q++)
-            if (!guards_ident_char(*q) && !isspace((unsigned char)*q) && *q != ':' && *q != '<' &&
+            if (!str_ident_char(*q) && !isspace((unsigned char)*q) && *q != ':' && *q != '<' &&
                 *q != '>' && *q != ',' && *q != '&' && *q != '*')
                 return NULL;
     }
@@ -601,7 +601,7 @@ static char *join(const toks *v, size_t a, size_t b)
     strbuf sb;
     sb_init(&sb);
     for (size_t k = a; k < b; k++) {
-        if (k > a && guards_ident_char(v->t[k][0]) && sb.len && guards_ident_char(sb.buf[sb.len - 1]))
+        if (k > a && str_ident_char(v->t[k][0]) && sb.len && str_ident_char(sb.buf[sb.len - 1]))
             sb_addc(&sb, ' ');
         sb_adds(&sb, v->t[k]);
     }

@@ -382,19 +382,19 @@ static void build_defines(gfile *gf)
     const char *p = gf->head, *end = gf->head ? gf->head + gf->head_len : NULL;
     bool py = gf->lang == SYN_PYTHON;
     while (p && p < end) {
-        if (!guards_ident_char(*p) || (p > gf->head && guards_ident_char(p[-1]))) {
+        if (!str_ident_char(*p) || (p > gf->head && str_ident_char(p[-1]))) {
             p++;
             continue;
         }
         const char *e = p;
-        while (e < end && guards_ident_char(*e))
+        while (e < end && str_ident_char(*e))
             e++;
         const char *q = e;
         while (q < end && (*q == ' ' || *q == '\t' || (!py && (*q == '\n' || *q == '\r'))))
             q++;
         if (py && e - p == 3 && memcmp(p, "def", 3) == 0 && q > e) {
             const char *n = q;
-            while (q < end && guards_ident_char(*q))
+            while (q < end && str_ident_char(*q))
                 q++;
             if (q > n) {
                 char *name = xstrndup(n, (size_t)(q - n));
@@ -422,7 +422,7 @@ static bool text_may_define(const gfile *gf, const char *name)
     for (const char *p = memmem(gf->head, gf->head_len, name, n); p;
          p = memmem(p + 1, (size_t)(end - p - 1), name, n)) {
         const char *q = p + n;
-        if ((p > gf->head && guards_ident_char(p[-1])) || (q < end && guards_ident_char(*q)))
+        if ((p > gf->head && str_ident_char(p[-1])) || (q < end && str_ident_char(*q)))
             continue;
         if (gf->lang != SYN_PYTHON) {
             while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
@@ -435,7 +435,7 @@ static bool text_may_define(const gfile *gf, const char *name)
         while (b > gf->head && (b[-1] == ' ' || b[-1] == '\t'))
             b--;
         if (b < p && b - gf->head >= 3 && memcmp(b - 3, "def", 3) == 0 &&
-            (b - gf->head == 3 || !guards_ident_char(b[-4])))
+            (b - gf->head == 3 || !str_ident_char(b[-4])))
             return true;
     }
     return false;
@@ -450,7 +450,7 @@ static bool head_may_define(gfile *gf, const char *name)
     if (!*name)
         return true;
     for (const char *c = name; *c; c++)
-        if (!guards_ident_char(*c))
+        if (!str_ident_char(*c))
             return text_may_define(gf, name); /* a qualified or operator name */
     if (!gf->defines_built)
         build_defines(gf);
@@ -505,7 +505,7 @@ static char *property_key(const char *code, const char *sym)
     for (;;) {
         if (*e == '.' || (*e == '-' && e[1] == '>')) {
             e += *e == '.' ? 1 : 2;
-            while (guards_ident_char(*e))
+            while (str_ident_char(*e))
                 e++;
         } else if (*e == '[' || *e == '(') {
             char open = *e, close = open == '[' ? ']' : ')';
@@ -535,7 +535,7 @@ static bool has_filled(const char *code, const char *fmt, const char *sym)
     /* the symbol must not be the tail of a longer name */
     bool r = false;
     for (; p; p = strstr(p + 1, pat)) {
-        if (fmt[0] == '%' && p > code && guards_ident_char(p[-1]))
+        if (fmt[0] == '%' && p > code && str_ident_char(p[-1]))
             continue;
         r = true;
         break;
@@ -1042,7 +1042,7 @@ char *guards_contig_root(const char *code)
             }
         }
         const char *e = p;
-        while (p > code && guards_ident_char(p[-1]))
+        while (p > code && str_ident_char(p[-1]))
             p--;
         if (p > code && p[-1] == '.' && (p < e || p[0] == '(' || p[0] == '[')) {
             p--;

@@ -49,10 +49,10 @@ static char *first_call(const char *code)
     char *cond = guards_condition(code);
     char *r = NULL;
     for (const char *p = cond; *p && !r; p++) {
-        if (!(isalpha((unsigned char)*p) || *p == '_') || (p > cond && (guards_ident_char(p[-1]) || p[-1] == '.')))
+        if (!(isalpha((unsigned char)*p) || *p == '_') || (p > cond && (str_ident_char(p[-1]) || p[-1] == '.')))
             continue;
         const char *e = p;
-        while (guards_ident_char(*e))
+        while (str_ident_char(*e))
             e++;
         if (*e == '(') {
             r = xstrndup(p, (size_t)(e - p));
@@ -522,7 +522,7 @@ static gcmp split_part(const gstmt *best, const char *part, const gstmt_list *ad
     while (*p && !(isalpha((unsigned char)*p) || *p == '_'))
         p++;
     size_t n = 0;
-    while (guards_ident_char(p[n]))
+    while (str_ident_char(p[n]))
         n++;
     if (!n)
         return GC_OTHER;
@@ -741,7 +741,7 @@ static bool contig_kept(collector_ctx *ctx, const gstmt *del, const char *old, g
         char *body = code_window(gf->hdoc, fn->body_line, fn->end_line);
         char *pat = xasprintf("%s.stride(", names[k]);
         for (const char *q = strstr(body, pat); q && !strided; q = strstr(q + 1, pat))
-            strided = q == body || !guards_ident_char(q[-1]);
+            strided = q == body || !str_ident_char(q[-1]);
         free(pat);
         free(body);
         if (strided) {
@@ -939,7 +939,7 @@ static int padding_line(const gstmt *del)
         const char *close = arg ? strchr(arg, ')') : NULL;
         for (const char *q = arg ? strstr(arg, sym) : NULL; q && (!close || q < close) && !names;
              q = strstr(q + 1, sym))
-            names = !guards_ident_char(q[-1]);
+            names = !str_ident_char(q[-1]);
         bool ok = names && guards_kind(c ? c : "") == GK_NONE &&
                   guards_reaches(gf->hdoc, &gf->hfuncs, line, g);
         free(c);

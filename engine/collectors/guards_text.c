@@ -8,20 +8,15 @@
 
 #include "engine/collectors/guards.h"
 
-bool guards_ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
 /* Position of word w in s as a whole identifier (or as a prefix of one when prefix is set), or
  * NULL. */
 const char *guards_find_word(const char *s, const char *w, bool prefix)
 {
     size_t n = strlen(w);
     for (const char *p = strstr(s, w); p; p = strstr(p + 1, w)) {
-        if (p > s && guards_ident_char(p[-1]))
+        if (p > s && str_ident_char(p[-1]))
             continue;
-        if (!prefix && guards_ident_char(p[n]))
+        if (!prefix && str_ident_char(p[n]))
             continue;
         return p;
     }
@@ -156,7 +151,7 @@ static const char *after_keyword(const char *code, const char **op)
             continue;
         p += strlen(kw[i]);
         const char *s = p;
-        while (guards_ident_char(*p))
+        while (str_ident_char(*p))
             p++; /* TORCH_CHECK_EQ */
         for (size_t k = 0; k < sizeof suffix / sizeof suffix[0]; k++)
             if ((size_t)(p - s) == strlen(suffix[k][0]) && strncmp(s, suffix[k][0], 3) == 0)
@@ -239,12 +234,12 @@ bool guards_words_has(const gwords *ws, const char *w)
 void guards_idents(const char *code, bool attrs, size_t min_len, bool lower, gwords *out)
 {
     for (const char *p = code; *p;) {
-        if (!(isalpha((unsigned char)*p) || *p == '_') || (p > code && guards_ident_char(p[-1]))) {
+        if (!(isalpha((unsigned char)*p) || *p == '_') || (p > code && str_ident_char(p[-1]))) {
             p++;
             continue;
         }
         const char *e = p;
-        while (guards_ident_char(*e))
+        while (str_ident_char(*e))
             e++;
         bool after_dot = (p > code && p[-1] == '.') || (p > code + 1 && p[-2] == '-' && p[-1] == '>');
         char *w = xstrndup(p, (size_t)(e - p));
@@ -268,16 +263,16 @@ char *guards_subject(const char *code, gkind k, const char *target)
         char *cond = guards_condition(code);
         char *r = NULL;
         for (const char *p = cond; *p && !r;) {
-            if (!(isalpha((unsigned char)*p) || *p == '_') || (p > cond && guards_ident_char(p[-1]))) {
+            if (!(isalpha((unsigned char)*p) || *p == '_') || (p > cond && str_ident_char(p[-1]))) {
                 p++;
                 continue;
             }
             const char *e = p;
-            while (guards_ident_char(*e))
+            while (str_ident_char(*e))
                 e++;
             while (e[0] == ':' && e[1] == ':' && (isalpha((unsigned char)e[2]) || e[2] == '_')) {
                 e += 2; /* T::K_TILES, ns::kMax: the qualified name is the subject */
-                while (guards_ident_char(*e))
+                while (str_ident_char(*e))
                     e++;
             }
             const char *after = e;
@@ -301,7 +296,7 @@ char *guards_subject(const char *code, gkind k, const char *target)
     const char *m = strstr(code, k == GK_ZERO ? ".zero_()" : ".contiguous()");
     if (m) {
         const char *s = m;
-        while (s > code && guards_ident_char(s[-1]))
+        while (s > code && str_ident_char(s[-1]))
             s--;
         if (s < m)
             return xstrndup(s, (size_t)(m - s));
@@ -335,7 +330,7 @@ char *guards_target(const char *code)
                     e--;
             }
             const char *s = e;
-            while (s > code && guards_ident_char(s[-1]))
+            while (s > code && str_ident_char(s[-1]))
                 s--;
             return s < e ? xstrndup(s, (size_t)(e - s)) : NULL;
         }
@@ -357,7 +352,7 @@ bool guards_named_predicate(const char *cond)
     const char *p = str_lskip(cond);
     if (!(isalpha((unsigned char)*p) || *p == '_'))
         return false;
-    while (guards_ident_char(*p) || *p == ':')
+    while (str_ident_char(*p) || *p == ':')
         p++;
     while (*p == ' ')
         p++;
