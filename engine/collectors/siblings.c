@@ -148,10 +148,9 @@ static bool anchored(const sib_removed *r, const sib_unit *vprev, const sib_unit
     return same_folded(r->prev, vprev, wa, wb) || same_folded(r->next, vnext, wa, wb);
 }
 
-/* Add to ps what variant v carries of the units fn lost (merged into the pair of an earlier
- * changed function when it names the same variant lines). */
-static void match_pair(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v, const sib_removed *rm,
-                       size_t nrm, pairs *ps)
+/* What variant v carries of the units fn lost, as a pair (its list owned by the caller). */
+static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v,
+                       const sib_removed *rm, size_t nrm)
 {
     char *wa, *wb;
     sib_naming_words(fn, v, &wa, &wb);
@@ -186,6 +185,19 @@ static void match_pair(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
         free(own[i]);
     free(own);
     drop_implied(np.cs, &np.ncs);
+    for (size_t i = 0; i < nrm; i++)
+        free(folded[i]);
+    free(folded);
+    free(wa);
+    free(wb);
+    return np;
+}
+
+/* Add np to ps, merged into the pair of an earlier changed function when it names the same
+ * variant lines (np's list is taken over or freed). */
+static void add_pair(pairs *ps, pair np)
+{
+    const syn_func *v = np.v;
     pair *into = NULL;
     for (size_t i = 0; i < ps->n && !into && np.ncs; i++)
         for (size_t k = 0; k < np.ncs && !into; k++)
@@ -201,11 +213,6 @@ static void match_pair(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
     } else {
         free(np.cs);
     }
-    for (size_t i = 0; i < nrm; i++)
-        free(folded[i]);
-    free(folded);
-    free(wa);
-    free(wb);
 }
 
 /* The name to show for fn beside other: its plain name, or its qualified one when both plain
@@ -498,9 +505,16 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
         c->changed_funcs++;
         for (size_t v = 0; v < h->fl->n; v++) {
             const syn_func *var = &h->fl->items[v];
-            /* a variant the change also edits was looked at: what it keeps, it keeps on purpose */
-            if (sib_is_variant(ch[t].hf, var) && !looked_at(fc, b, h, var) && !sib_delegates_to(fc, h, ch[t].hf, var))
-                match_pair(fc, b, h, ch[t].hf, var, ch[t].rm, ch[t].nrm, &ps);
+            /* a variant the change also edits was looked at: what it keeps, it keeps on purpose;
+             * one the changed function now delegates to is its implementation (asked last: it
+             * reads every function of the file, and most variants carry nothing) */
+            if (!sib_is_variant(ch[t].hf, var) || looked_at(fc, b, h, var))
+                continue;
+            pair np = carried_by(fc, b, h, ch[t].hf, var, ch[t].rm, ch[t].nrm);
+            if (np.ncs && !sib_delegates_to(fc, h, ch[t].hf, var))
+                add_pair(&ps, np);
+            else
+                free(np.cs);
         }
     }
     for (size_t t = 0; t < fc->ntb; t++) {
