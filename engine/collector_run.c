@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -54,14 +53,6 @@ typedef struct stage_cost {
     double files_ms, change_ms, parse_ms;
     size_t nrun, ncached;
 } stage_cost;
-
-/* Monotonic milliseconds. */
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 bool collector_reads(const collector *c, const change_file *f)
 {
@@ -172,14 +163,14 @@ static void file_result(collector_runner *r, const collector *c, collector_ctx *
             return;
         }
     }
-    double t0 = now_ms();
+    double t0 = monotonic_ms();
     cached_result kept = {.free_facts = c->free_facts};
     /* the stage sees the review with its own findings list as the output */
     collector_ctx fctx = *ctx;
     fctx.out = &kept.findings;
     collector_file_ctx fx = {.review = &fctx, .f = f, .out = &kept.findings, .shared = shared};
     c->file_stage(&fx);
-    cost->files_ms += now_ms() - t0;
+    cost->files_ms += monotonic_ms() - t0;
     cost->nrun++;
     stamp(&kept.findings, 0, c->name);
     for (size_t k = 0; k < kept.findings.n; k++)
@@ -236,9 +227,9 @@ static void results_add(collector_runner *r, const collector *c, collector_ctx *
 static void results_finish(const collector *c, collector_ctx *ctx, file_results *fr,
                            stage_cost *cost)
 {
-    double t0 = now_ms(), p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
+    double t0 = monotonic_ms(), p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
     c->change_stage(ctx, &fr->files);
-    cost->change_ms += now_ms() - t0;
+    cost->change_ms += monotonic_ms() - t0;
     if (ctx->syn)
         cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
     for (size_t k = 0; k < fr->files.n; k++) {
@@ -254,9 +245,9 @@ static void results_finish(const collector *c, collector_ctx *ctx, file_results 
 /* Run a collector that reads the whole change at once, timed. */
 static void run_whole(const collector *c, collector_ctx *ctx, stage_cost *cost)
 {
-    double t0 = now_ms(), p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
+    double t0 = monotonic_ms(), p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
     c->run(ctx);
-    cost->change_ms += now_ms() - t0;
+    cost->change_ms += monotonic_ms() - t0;
     if (ctx->syn)
         cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
 }

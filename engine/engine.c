@@ -7,7 +7,6 @@
 #include <string.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "engine/collector_cache.h"
 #include "engine/collector_run.h"
@@ -447,14 +446,6 @@ static void note_config(engine *e, review *r)
     sb_free(&sb);
 }
 
-/* Monotonic milliseconds, for REVIEW_LSP_TIMING=1 (per-step costs on stderr). */
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* True when a note is about a dirty path ("PATH: ..."), so a re-diff replaces it. */
 static bool note_about_dirty(const engine *e, const char *note)
 {
@@ -533,7 +524,7 @@ static void run_all(engine *e, review *r, const char *const *touched, const char
 {
     bool timing = e->timing;
     collector_runner_set_timing(e->runner, timing ? stderr : NULL);
-    double t0 = now_ms();
+    double t0 = monotonic_ms();
     /* derivation and collectors read the files of a repository's change in path order, however
      * the change was built (an incremental one lists re-diffed files last), so a review reads
      * the same after any sequence of edits; a diff keeps its own order */
@@ -547,7 +538,7 @@ static void run_all(engine *e, review *r, const char *const *touched, const char
         syntax_cache_headers_changed(e->syn);
     derive_run(e->families, &view, view.title, &r->derived);
     if (timing)
-        fprintf(stderr, "review-lsp: derive %.2f ms\n", now_ms() - t0);
+        fprintf(stderr, "review-lsp: derive %.2f ms\n", monotonic_ms() - t0);
     size_t nside;
     collector_buffer *side = side_buffers(e, &nside);
     const char **open = xcalloc(e->novl + 1, sizeof *open);
@@ -567,7 +558,7 @@ static void run_all(engine *e, review *r, const char *const *touched, const char
                                                                        team's own level wins */
     findings_sort(&r->findings);
     if (timing)
-        fprintf(stderr, "review-lsp: review %.2f ms\n", now_ms() - t0);
+        fprintf(stderr, "review-lsp: review %.2f ms\n", monotonic_ms() - t0);
 }
 
 static bool is_dirty(const engine *e, const char *path)

@@ -13,7 +13,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/util.h"
 
@@ -219,11 +218,9 @@ static bool job_matches(const ahead_job *j, syn_lang lang, const char *text, siz
 /* Wait (the lock held) until the worker finishes a job, counting the time. */
 static void wait_for_worker(syntax_ahead *a)
 {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = monotonic_ms();
     pthread_cond_wait(&a->done, &a->mu);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    a->waited_ms += (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    a->waited_ms += monotonic_ms() - t0;
 }
 
 /* While the caller waits for the worker, it parses the next queued job that starts from no

@@ -5,7 +5,6 @@
  * nothing of it. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/syntax.h"
 #include "engine/syntax_ahead.h"
@@ -104,14 +103,6 @@ const syntax_doc *syntax_cache_peek(syntax_cache *c, const char *key, syn_lang l
 }
 
 /* The doc for key with this text and these options: kept, updated incrementally, or parsed. */
-/* Monotonic milliseconds, for the parse time a cache reports. */
-static double clock_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* A doc a new one may be parsed from (syntax_cache_get_related): its key and the line map. */
 typedef struct related {
     const char *key;
@@ -127,9 +118,9 @@ const syntax_doc *syntax_cache_get_with(syntax_cache *c, const char *key, syn_la
                                         const char *text, size_t len,
                                         const syntax_parse_opts *o, char **cause)
 {
-    double t0 = clock_ms();
+    double t0 = monotonic_ms();
     const syntax_doc *d = cache_get(c, key, lang, text, len, o, NULL, cause);
-    c->parse_ms += clock_ms() - t0;
+    c->parse_ms += monotonic_ms() - t0;
     return d;
 }
 
@@ -138,10 +129,10 @@ const syntax_doc *syntax_cache_get_related(syntax_cache *c, const char *key, syn
                                            const syntax_parse_opts *o, const char *from_key,
                                            const int *line_map, size_t nmap, char **cause)
 {
-    double t0 = clock_ms();
+    double t0 = monotonic_ms();
     related from = {from_key, line_map, nmap};
     const syntax_doc *d = cache_get(c, key, lang, text, len, o, &from, cause);
-    c->parse_ms += clock_ms() - t0;
+    c->parse_ms += monotonic_ms() - t0;
     return d;
 }
 

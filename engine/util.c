@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 static void out_of_memory(size_t n)
@@ -261,4 +262,11 @@ uint64_t hash_bytes(const void *p, size_t n)
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+double monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
