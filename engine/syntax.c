@@ -386,19 +386,24 @@ int syntax_first_error(const syntax_doc *d, int *col, char **what)
 /* --- positions ------------------------------------------------------------------------ */
 
 /* The 1-based line holding a byte offset (binary search over the line index). */
-int syntax_line_of(const syntax_doc *d, size_t byte)
+int syntax_line_in(const size_t *starts, int nlines, size_t byte)
 {
-    if (d->nlines == 0)
+    if (nlines <= 0)
         return 1;
-    int lo = 0, hi = d->nlines - 1;
+    int lo = 0, hi = nlines - 1;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        if (d->line_starts[mid] <= byte)
+        if (starts[mid] <= byte)
             lo = mid;
         else
             hi = mid - 1;
     }
     return lo + 1;
+}
+
+int syntax_line_of(const syntax_doc *d, size_t byte)
+{
+    return syntax_line_in(d->line_starts, d->nlines, byte);
 }
 
 /* Byte offset where a 1-based line starts. */

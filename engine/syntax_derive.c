@@ -52,15 +52,8 @@ static size_t line_at(const size_t *starts, int nlines, size_t len, int k)
 /* The row/column of a byte offset that starts a line or ends the text. */
 static TSPoint point_of(const size_t *starts, int nlines, size_t off)
 {
-    int lo = 0, hi = nlines > 0 ? nlines - 1 : 0;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (starts[mid] <= off)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return (TSPoint){(uint32_t)lo, (uint32_t)(off - (nlines > 0 ? starts[lo] : 0))};
+    int line = syntax_line_in(starts, nlines, off);
+    return (TSPoint){(uint32_t)(line - 1), (uint32_t)(off - (nlines > 0 ? starts[line - 1] : 0))};
 }
 
 typedef struct line_edit {

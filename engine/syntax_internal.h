@@ -92,6 +92,9 @@ void syntax_queries_free(syntax_queries *qs);
 /* The first byte of each line of s (out[k - 1] for line k; a final line without "\n" counts),
  * *nlines of them (0 for an empty text). A new array. */
 size_t *syntax_line_starts(const char *s, size_t len, int *nlines);
+/* The 1-based line holding byte offset `byte` of a text whose lines start at starts[0..nlines)
+ * (1 for a text without lines). */
+int syntax_line_in(const size_t *starts, int nlines, size_t byte);
 /* False with *cause when text of this language and length cannot be parsed at all. */
 bool syntax_parse_checks(syn_lang lang, size_t len, char **cause);
 /* The copy of text the parser reads for options o (C++: the view, HIP words and decoration
