@@ -311,6 +311,19 @@ void collector_release_docs(collector_ctx *ctx, const change_file *f)
     free(base);
 }
 
+#define MODULE_KEY_PREFIX "module:"
+
+char *collector_module_key(const char *path)
+{
+    return xasprintf(MODULE_KEY_PREFIX "%s", path);
+}
+
+void collector_release_modules(collector_ctx *ctx)
+{
+    if (ctx->syn)
+        syntax_cache_drop_prefix(ctx->syn, MODULE_KEY_PREFIX);
+}
+
 /* True when one of f's changed lines is an #include (its base may then see other headers). */
 static bool edits_include(const change_file *f)
 {

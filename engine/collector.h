@@ -194,6 +194,11 @@ void collector_coverage_from_facts(collector_ctx *ctx, const struct collector_fi
 
 /* Release the parsed head and base of f (every view) from the shared syntax cache. */
 void collector_release_docs(collector_ctx *ctx, const change_file *f);
+/* The shared syntax cache's key for a module a collector reads that is not a file of the
+ * change (an imported module), as a new string. */
+char *collector_module_key(const char *path);
+/* Release every module parsed under collector_module_key from the shared syntax cache. */
+void collector_release_modules(collector_ctx *ctx);
 
 /* A hash of how f's first-party headers decorate it for the parser (its head, and its base
  * when the change edits an #include line): 0 for a file that is not C/C++. Part of a file's

@@ -10,7 +10,6 @@
 
 #include "engine/base_texts.h"
 #include "engine/collector_cache.h"
-#include "engine/strset.h"
 #include "engine/syntax.h"
 
 struct collector_runner {
@@ -355,13 +354,13 @@ static void write_cost(FILE *fp, const collector *c, const stage_cost *cost)
  * text (trees take some tens of times their text). */
 static size_t heap_in_use(const syntax_cache *syn)
 {
-    size_t docs = syntax_tree_bytes() + syntax_cache_bytes(syn);
 #ifdef __GLIBC__
+    size_t docs = syntax_tree_bytes() + syntax_cache_bytes(syn);
     struct mallinfo2 m = mallinfo2();
     size_t main_arena = m.uordblks + m.hblkhd;
     return main_arena > docs ? main_arena : docs;
 #else
-    return docs > syntax_cache_bytes(syn) ? docs : syntax_cache_bytes(syn) * 40;
+    return syntax_cache_bytes(syn) * 40; /* tree bytes are counted with glibc only */
 #endif
 }
 
@@ -374,39 +373,16 @@ static bool is_open(const char *const *open, const char *path)
     return false;
 }
 
-/* True for the docs a review that ends over its memory budget gives back: the imported
- * modules it parsed ("module:") and the head and base docs (and their views) of the files it
- * read that are not open (ctx: their paths), which a later file's imports may have parsed
- * again after the file's own were given back. Open documents stay, to be reparsed
- * incrementally as they are typed in. */
-static bool read_or_module(const char *key, void *ctx)
-{
-    const strset *read = ctx;
-    if (str_starts(key, "module:"))
-        return true;
-    if (!str_starts(key, "head:") && !str_starts(key, "base:"))
-        return false;
-    const char *path = key + 5, *view = strchr(path, '#');
-    char *p = view ? xstrndup(path, (size_t)(view - path)) : NULL;
-    bool done = strset_has(read, p ? p : path);
-    free(p);
-    return done;
-}
-
 /* Give back what a review over its budget still holds of the files it read (not open) and
- * of the modules it imported, so a server does not keep it until the next review. */
-static void give_back_read(const collector_inputs *in)
+ * of the modules they import, which a later file's imports may have parsed again after the
+ * file's own docs were given back: a server then does not keep them until the next review.
+ * Open documents stay, to be reparsed incrementally as they are typed in. */
+static void give_back_read(const collector_inputs *in, collector_ctx *ctx)
 {
-    strset read = {0};
-    for (size_t j = 0; j < in->chg->nfiles; j++) {
-        const change_file *f = &in->chg->files[j];
-        if (!is_open(in->open, f->path)) {
-            strset_add(&read, f->path);
-            strset_add(&read, f->old_path);
-        }
-    }
-    syntax_cache_drop_if(in->syn, read_or_module, &read);
-    strset_free(&read);
+    for (size_t j = 0; j < in->chg->nfiles; j++)
+        if (!is_open(in->open, in->chg->files[j].path))
+            collector_release_docs(ctx, &in->chg->files[j]);
+    collector_release_modules(ctx);
 }
 
 /* True when change file i's docs are likely to be asked for: some collector that reads it has
@@ -508,7 +484,7 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
                 in->syn ? syntax_cache_ahead_waited_ms(in->syn) : 0.0);
     }
     if (in->syn && heap_in_use(in->syn) > r->heap_budget)
-        give_back_read(in);
+        give_back_read(in, &ctxs[0]);
     if (r->cache)
         collector_cache_trim(r->cache);
     if (r->bases)

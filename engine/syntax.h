@@ -508,9 +508,8 @@ const syn_struct_list *syntax_cache_structs(syntax_cache *c, const syntax_doc *d
 /* Drop the doc kept for key and those of its other views (keys "key#N"), releasing their
  * trees: for a caller done with a file it does not expect to be asked for again soon. */
 void syntax_cache_drop(syntax_cache *c, const char *key);
-/* Drop every doc that drop(key, ctx) answers true for (the docs of other views, keys
- * "key#N", are asked about too), releasing their trees. */
-void syntax_cache_drop_if(syntax_cache *c, bool (*drop)(const char *key, void *ctx), void *ctx);
+/* Drop every doc whose key starts with prefix, releasing their trees. */
+void syntax_cache_drop_prefix(syntax_cache *c, const char *prefix);
 /* The total length of the texts of the docs it holds (their trees take some tens of times
  * more), for a caller keeping its memory within a budget. */
 size_t syntax_cache_bytes(const syntax_cache *c);

@@ -223,9 +223,8 @@ bool syntax_cache_parse_ahead_related(syntax_cache *c, const char *key, syn_lang
                                       const char *text, size_t len, const syntax_parse_opts *o,
                                       const char *from_key, const int *line_map, size_t nmap)
 {
-    for (size_t i = 0; i < c->n; i++)
-        if (strcmp(c->items[i].key, key) == 0)
-            return false; /* held: asking again costs a comparison or an incremental update */
+    if (cache_find(c, key))
+        return false; /* held: asking again costs a comparison or an incremental update */
     if (!c->ahead)
         c->ahead = syntax_ahead_new();
     bool queued = syntax_ahead_submit_related(c->ahead, key, lang, text, len, o, from_key,
@@ -342,11 +341,11 @@ void syntax_cache_drop(syntax_cache *c, const char *key)
     c->n = k;
 }
 
-void syntax_cache_drop_if(syntax_cache *c, bool (*drop)(const char *key, void *ctx), void *ctx)
+void syntax_cache_drop_prefix(syntax_cache *c, const char *prefix)
 {
-    size_t k = 0;
+    size_t n = strlen(prefix), k = 0;
     for (size_t i = 0; i < c->n; i++) {
-        if (drop(c->items[i].key, ctx))
+        if (strncmp(c->items[i].key, prefix, n) == 0)
             cache_entry_clear(&c->items[i]);
         else
             c->items[k++] = c->items[i];

@@ -396,7 +396,7 @@ static const syntax_doc *parsed_module_doc(const tree_view *tv, const char *file
          * key, text and view), so the cache parses it once for both */
         pm->doc = collector_doc(tv->ctx, f, false, text, len, &pm->owned, NULL);
     } else if (tv->ctx->syn) {
-        char *key = xasprintf("module:%s", file);
+        char *key = collector_module_key(file);
         pm->doc = syntax_cache_get(tv->ctx->syn, key, SYN_PYTHON, text, len, NULL);
         free(key);
     } else {
