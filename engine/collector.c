@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/base_texts.h"
+#include "engine/diff_lines.h"
 #include "engine/repo.h"
 #include "engine/syntax.h"
 
@@ -166,40 +167,6 @@ static char *doc_decorations(collector_ctx *ctx, const change_file *f, bool base
     return syntax_headers_decorations(hs, path, text, len, change_text, (void *)ctx->chg);
 }
 
-/* For each head line of f (1 to *nmap - 1), the base line it was, by the diff's hunks (0 for
- * an added line); base_text sizes it. Lines outside the hunks move by the hunks before them. */
-static int *head_to_base_lines(const change_file *f, const char *base_text, size_t base_len,
-                               size_t *nmap)
-{
-    long nbase = 1;
-    for (size_t i = 0; i < base_len; i++)
-        nbase += base_text[i] == '\n';
-    long nhead = nbase + (long)f->nadd - (long)f->ndel + 1;
-    if (nhead < 1)
-        nhead = 1;
-    int *map = xcalloc((size_t)nhead + 1, sizeof *map);
-    long h = 1, off = 0;
-    for (size_t k = 0; k < f->nhunks; k++) {
-        const diff_hunk *hk = &f->hunks[k];
-        long os = hk->old_count ? hk->old_start : hk->old_start + 1;
-        long ns = hk->new_count ? hk->new_start : hk->new_start + 1;
-        for (; h < ns && h <= nhead; h++)
-            map[h] = (int)(h + (os - ns));
-        for (size_t i = hk->first; i < hk->first + hk->count && i < f->nlines; i++) {
-            const diff_line *l = &f->lines[i];
-            if (l->kind != '-' && l->new_no >= 1 && l->new_no <= nhead)
-                map[l->new_no] = l->kind == ' ' ? l->old_no : 0;
-        }
-        if (ns + hk->new_count > h)
-            h = ns + hk->new_count;
-        off = (os + hk->old_count) - (ns + hk->new_count);
-    }
-    for (; h <= nhead; h++)
-        map[h] = (int)(h + off);
-    *nmap = (size_t)nhead + 1;
-    return map;
-}
-
 const syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, bool base,
                                      const char *text, size_t len, int view, syntax_doc **owned,
                                      char **cause)
@@ -228,7 +195,7 @@ const syntax_doc *collector_doc_view(collector_ctx *ctx, const change_file *f, b
         doc_request hrq;
         doc_request_init(&hrq, f, false, view);
         size_t nmap;
-        int *map = head_to_base_lines(f, text, len, &nmap);
+        int *map = diff_lines_head_to_base(f, text, len, &nmap);
         d = syntax_cache_get_related(ctx->syn, rq.key, rq.lang, text, len, &rq.o, hrq.key, map,
                                      nmap, cause);
         free(map);
@@ -272,7 +239,7 @@ static size_t parse_ahead_side(collector_ctx *ctx, const change_file *f, bool ba
         doc_request hrq;
         doc_request_init(&hrq, f, false, 0);
         size_t nmap;
-        int *map = head_to_base_lines(f, text, len, &nmap);
+        int *map = diff_lines_head_to_base(f, text, len, &nmap);
         queued = syntax_cache_parse_ahead_related(ctx->syn, rq.key, rq.lang, text, len, &rq.o,
                                                   hrq.key, map, nmap);
         free(map);

@@ -114,3 +114,34 @@ line_run *diff_lines_added_runs(const change_file *f, size_t *n)
     }
     return runs;
 }
+
+int *diff_lines_head_to_base(const change_file *f, const char *base_text, size_t base_len, size_t *nmap)
+{
+    long nbase = 1;
+    for (size_t i = 0; i < base_len; i++)
+        nbase += base_text[i] == '\n';
+    long nhead = nbase + (long)f->nadd - (long)f->ndel + 1;
+    if (nhead < 1)
+        nhead = 1;
+    int *map = xcalloc((size_t)nhead + 1, sizeof *map);
+    long h = 1, off = 0;
+    for (size_t k = 0; k < f->nhunks; k++) {
+        const diff_hunk *hk = &f->hunks[k];
+        long os = hk->old_count ? hk->old_start : hk->old_start + 1;
+        long ns = hk->new_count ? hk->new_start : hk->new_start + 1;
+        for (; h < ns && h <= nhead; h++)
+            map[h] = (int)(h + (os - ns));
+        for (size_t i = hk->first; i < hk->first + hk->count && i < f->nlines; i++) {
+            const diff_line *l = &f->lines[i];
+            if (l->kind != '-' && l->new_no >= 1 && l->new_no <= nhead)
+                map[l->new_no] = l->kind == ' ' ? l->old_no : 0;
+        }
+        if (ns + hk->new_count > h)
+            h = ns + hk->new_count;
+        off = (os + hk->old_count) - (ns + hk->new_count);
+    }
+    for (; h <= nhead; h++)
+        map[h] = (int)(h + off);
+    *nmap = (size_t)nhead + 1;
+    return map;
+}

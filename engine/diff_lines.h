@@ -28,6 +28,11 @@ bool *diff_lines_added_map(const change_file *f, int nlines);
 line_run *diff_lines_added_runs(const change_file *f, size_t *n);
 /* Length of the longest run of bytes a[0..an) and b[0..bn) share, each read up to cap bytes
  * (at most 160), white space counted as it is. */
+/* For each head line k of f (1 <= k < *nmap), the base line it was by the diff's hunks (0
+ * for an added line), base_text (the base, base_len bytes) giving the number of lines; lines
+ * outside the hunks move by the hunks before them. A new array: the line map a base is parsed
+ * from its head's tree with (syntax_parse_from). */
+int *diff_lines_head_to_base(const change_file *f, const char *base_text, size_t base_len, size_t *nmap);
 size_t diff_lines_text_run(const char *a, size_t an, const char *b, size_t bn, size_t cap);
 /* The head line for deleted diff line i of f: in a block of deletions followed by additions
  * (a rewrite), the added line most like it (longest shared run, read up to cap bytes), else
