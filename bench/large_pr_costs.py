@@ -5,12 +5,13 @@ For each PR of a precision-ledger run directory (DIR/N.diff, DIR/N.title, made b
 `check --diff DIR/N.diff --root WT` runs with REVIEW_LSP_TIMING=1; the script prints the
 derivation, each collector's per-file and change-wide cost with the parsing it caused, the
 review's total (the parse line says how long the reviewing thread waited for the second
-thread), the whole process's wall time and user CPU, and `rules` alone. With --callgrind, it also counts
+thread), the whole process's wall time, user CPU and peak resident set, and `rules` alone
+(with --packet, `packet` is timed instead of `check`). With --callgrind, it also counts
 instructions (valgrind's callgrind, parsing ahead off so the count is one thread's) of the
 per-file stages of flydsl_bounds, index_width and imports, the change-wide stage of guards, and
 the whole process.
 
-  large_pr_costs.py AITER_GIT WT --ledger DIR [--bin build/review-lsp] [--callgrind] PR...
+  large_pr_costs.py AITER_GIT WT --ledger DIR [--bin build/review-lsp] [--packet] [--callgrind] PR...
 
 WT is a worktree of the clone made by you (`git -C AITER_GIT worktree add --detach WT main`),
 never inside this repository.
@@ -18,7 +19,7 @@ never inside this repository.
 import argparse
 import os
 import re
-import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,12 +28,27 @@ import time
 FUNCS = ("flydsl_bounds_file", "index_width_file", "imports_file", "guards_change", "main")
 
 
+class Run:
+    """What one timed process did: its exit code, output, wall time and peak RSS."""
+
+
 def run_timed(cmd, env):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    t0 = time.monotonic()
-    r = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    r.wall = time.monotonic() - t0
-    return r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
+    """Run cmd; returns (Run, user CPU seconds). The child's own rusage (wait4) gives its user
+    CPU and peak resident set, whatever ran before it."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        r = Run()
+        r.wall = time.monotonic() - t0
+        r.returncode = p.returncode
+        r.peak_mib = usage.ru_maxrss / 1024.0
+        out.seek(0)
+        err.seek(0)
+        r.stdout = out.read().decode(errors="replace")
+        r.stderr = err.read().decode(errors="replace")
+    return r, usage.ru_utime
 
 
 def callgrind(binary, args, env):
@@ -58,6 +74,7 @@ def main():
     ap.add_argument("--ledger", required=True, help="a ledger.py run's output directory")
     ap.add_argument("--bin", default="build/review-lsp")
     ap.add_argument("--callgrind", action="store_true")
+    ap.add_argument("--packet", action="store_true", help="time `packet` (into a scratch directory) instead of `check`")
     ap.add_argument("prs", nargs="+", type=int)
     a = ap.parse_args()
     binary = os.path.abspath(a.bin)
@@ -68,10 +85,17 @@ def main():
         subprocess.run(["git", "-C", a.wt, "checkout", "-q", "--detach", "-f", "refs/pull/%d/head" % pr],
                        check=True)
         args = ["check", "--diff", diff, "--root", a.wt, "--title", title]
+        if a.packet:
+            packet_dir = tempfile.mkdtemp(prefix="large-pr-packet-")
+            args = ["packet", "--diff", diff, "--root", a.wt, "--base", "main", "--title", title,
+                    "--out", packet_dir]
         env = dict(os.environ, REVIEW_LSP_TIMING="1")
         r, cpu = run_timed([binary] + args, env)
+        if a.packet:
+            shutil.rmtree(packet_dir, ignore_errors=True)
         nlines = sum(1 for _ in open(diff, errors="replace"))
-        print("aiter#%d (%d diff lines): wall %.2f s, user CPU %.2f s" % (pr, nlines, r.wall, cpu))
+        print("aiter#%d (%d diff lines, %s): wall %.2f s, user CPU %.2f s, peak RSS %.1f MiB"
+              % (pr, nlines, args[0], r.wall, cpu, r.peak_mib))
         for line in r.stderr.splitlines():
             if line.startswith("review-lsp: ") and not re.search(r" 0\.\d\d ms \((files: 0|whole)", line):
                 print("  " + line[len("review-lsp: "):])
