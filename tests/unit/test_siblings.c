@@ -93,9 +93,10 @@ TEST(sweep_fix_long_kernel)
  * pasting `_naive` onto a name builds other names, not this one). */
 TEST(dead_variant) { run_case("dead_variant", "found 1 variant(s) still carrying 1 unit(s)"); }
 
-/* A call a formatter joined onto one line, and one it split over several lines with a trailing
- * comma, are the same statements: not drift, though the variants keep the other wrapping. A
- * real change to an offset in the same file is still reported. */
+/* A call a formatter joined onto one line (its first line and, in a kernel launch, its keyword
+ * argument lines lost), and one it split over several lines with a trailing comma, are the
+ * same statements: not drift, though the variants keep the other wrapping. A real change to an
+ * offset in the same file is still reported. */
 TEST(not_drift_rewrapped) { run_case("not_drift_rewrapped", "found 1 variant(s) still carrying 1 unit(s)"); }
 
 /* A local split in two with the residual's offset keeping the old value under a new name
