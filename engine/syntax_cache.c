@@ -14,10 +14,8 @@
 typedef struct cache_entry {
     char *key;
     syntax_doc *doc;
-    syn_func_list funcs;
-    bool have_funcs;
-    syn_struct_list structs;
-    bool have_structs;
+    syn_func_list *funcs;     /* NULL until asked for; on the heap, so a pointer to it stays */
+    syn_struct_list *structs; /* valid while the entry's doc does (the array of entries moves) */
     bool used;          /* asked for since the last trim */
 } cache_entry;
 
@@ -43,12 +41,24 @@ syntax_cache *syntax_cache_new(void)
 }
 
 /* Release one entry's doc, list and key. */
+/* Forget an entry's function and struct lists (its doc changed or goes). */
+static void entry_lists_clear(cache_entry *e)
+{
+    if (e->funcs)
+        syn_func_list_free(e->funcs);
+    if (e->structs)
+        syn_struct_list_free(e->structs);
+    free(e->funcs);
+    free(e->structs);
+    e->funcs = NULL;
+    e->structs = NULL;
+}
+
 static void cache_entry_clear(cache_entry *e)
 {
     free(e->key);
     syntax_free(e->doc);
-    syn_func_list_free(&e->funcs);
-    syn_struct_list_free(&e->structs);
+    entry_lists_clear(e);
 }
 
 /* Release the cache and every doc in it. */
@@ -172,10 +182,7 @@ static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang la
         if (same_text && e->doc->tree == before)
             return e->doc; /* other options, same blanked copy: nothing was reparsed */
         c->nupdates++;
-        syn_func_list_free(&e->funcs);
-        e->have_funcs = false;
-        syn_struct_list_free(&e->structs);
-        e->have_structs = false;
+        entry_lists_clear(e);
         return e->doc;
     }
     /* a doc not held yet may have been parsed ahead; else it is parsed here */
@@ -199,16 +206,13 @@ static const syntax_doc *cache_get(syntax_cache *c, const char *key, syn_lang la
     c->nparses++;
     if (e) {
         syntax_free(e->doc);
-        syn_func_list_free(&e->funcs);
-        syn_struct_list_free(&e->structs);
+        entry_lists_clear(e);
     } else {
         e = ARRAY_PUSH(c->items, c->n, c->cap);
         memset(e, 0, sizeof *e);
         e->key = xstrdup(key);
     }
     e->doc = d;
-    e->have_funcs = false;
-    e->have_structs = false;
     e->used = true;
     return d;
 }
@@ -258,6 +262,11 @@ size_t syntax_cache_ahead_bytes(syntax_cache *c)
     return syntax_ahead_pending_bytes(c->ahead);
 }
 
+void syntax_cache_ahead_forget(syntax_cache *c, const char *key)
+{
+    syntax_ahead_forget(c->ahead, key);
+}
+
 void syntax_cache_ahead_clear(syntax_cache *c)
 {
     syntax_ahead_clear(c->ahead);
@@ -270,11 +279,11 @@ const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d
         cache_entry *e = &c->items[i];
         if (e->doc != d)
             continue;
-        if (!e->have_funcs) {
-            syntax_functions(d, &e->funcs);
-            e->have_funcs = true;
+        if (!e->funcs) {
+            e->funcs = xcalloc(1, sizeof *e->funcs);
+            syntax_functions(d, e->funcs);
         }
-        return &e->funcs;
+        return e->funcs;
     }
     return NULL;
 }
@@ -286,11 +295,11 @@ const syn_struct_list *syntax_cache_structs(syntax_cache *c, const syntax_doc *d
         cache_entry *e = &c->items[i];
         if (e->doc != d)
             continue;
-        if (!e->have_structs) {
-            syntax_structs(d, &e->structs);
-            e->have_structs = true;
+        if (!e->structs) {
+            e->structs = xcalloc(1, sizeof *e->structs);
+            syntax_structs(d, e->structs);
         }
-        return &e->structs;
+        return e->structs;
     }
     return NULL;
 }

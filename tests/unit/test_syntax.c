@@ -711,9 +711,31 @@ TEST(cache)
     syntax_cache_free(c);
 }
 
+/* A function list asked for stays valid while the cache takes other docs (it grows its table
+ * of entries): siblings holds a head's list while it asks for the base. */
+TEST(cache_function_list_outlives_new_entries)
+{
+    syntax_cache *c = syntax_cache_new();
+    char *cause = NULL;
+    const char *v = "def a():\n    return 1\n\ndef b_v2():\n    return 2\n";
+    const syntax_doc *d = syntax_cache_get(c, "head:m.py", SYN_PYTHON, v, strlen(v), &cause);
+    const syn_func_list *fl = d ? syntax_cache_functions(c, d) : NULL;
+    CHECK(fl && fl->n == 2);
+    for (int i = 0; i < 64; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "head:other%d.py", i);
+        CHECK(syntax_cache_get(c, key, SYN_PYTHON, "x = 1\n", 6, &cause) != NULL);
+    }
+    CHECK(fl && fl->n == 2 && strcmp(fl->items[1].name, "b_v2") == 0);
+    CHECK(syntax_cache_functions(c, d) == fl);
+    free(cause);
+    syntax_cache_free(c);
+}
+
 UNIT_MAIN("syntax", UNIT_CASE(lang_of_path), UNIT_CASE(python_functions), UNIT_CASE(python_calls),
           UNIT_CASE(python_imports_comments_classes), UNIT_CASE(cpp_functions_hip),
           UNIT_CASE(cpp_calls_launch), UNIT_CASE(cpp_structs), UNIT_CASE(cpp_layout_sites),
           UNIT_CASE(incremental_update), UNIT_CASE(incremental_hip_masking),
-          UNIT_CASE(broken_input), UNIT_CASE(line_code), UNIT_CASE(cache), UNIT_CASE(query_api),
+          UNIT_CASE(broken_input), UNIT_CASE(line_code), UNIT_CASE(cache),
+          UNIT_CASE(cache_function_list_outlives_new_entries), UNIT_CASE(query_api),
           UNIT_CASE(query_range))
