@@ -267,13 +267,33 @@ size_t collector_parse_ahead(collector_ctx *ctx, const change_file *f)
     return n;
 }
 
+/* The cache keys of f's default-view docs: its head's and its base's (new strings). */
+static void default_doc_keys(const change_file *f, char **head, char **base)
+{
+    *head = xasprintf("head:%s", f->path);
+    *base = xasprintf("base:%s", f->old_path);
+}
+
 void collector_release_docs(collector_ctx *ctx, const change_file *f)
 {
     if (!ctx->syn)
         return;
-    char *head = xasprintf("head:%s", f->path), *base = xasprintf("base:%s", f->old_path);
+    char *head, *base;
+    default_doc_keys(f, &head, &base);
     syntax_cache_drop(ctx->syn, head);
     syntax_cache_drop(ctx->syn, base);
+    free(head);
+    free(base);
+}
+
+void collector_forget_ahead(collector_ctx *ctx, const change_file *f)
+{
+    if (!ctx->syn)
+        return;
+    char *head, *base;
+    default_doc_keys(f, &head, &base);
+    syntax_cache_ahead_forget(ctx->syn, head);
+    syntax_cache_ahead_forget(ctx->syn, base);
     free(head);
     free(base);
 }

@@ -194,6 +194,8 @@ void collector_coverage_from_facts(collector_ctx *ctx, const struct collector_fi
 
 /* Release the parsed head and base of f (every view) from the shared syntax cache. */
 void collector_release_docs(collector_ctx *ctx, const change_file *f);
+/* Drop f's docs queued to be parsed ahead that no collector took (its stages are over). */
+void collector_forget_ahead(collector_ctx *ctx, const change_file *f);
 /* The shared syntax cache's key for a module a collector reads that is not a file of the
  * change (an imported module), as a new string. */
 char *collector_module_key(const char *path);

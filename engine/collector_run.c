@@ -429,6 +429,8 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
             results_add(r, collectors_all[i], &ctxs[i], rf, j, r->shared[i], &frs[i], &costs[i]);
         }
         const change_file *f = &in->chg->files[j];
+        if (ahead_on)
+            collector_forget_ahead(&ctxs[0], f);
         if (in->syn && !is_open(in->open, f->path) && heap_in_use(in->syn) > r->heap_budget)
             collector_release_docs(&ctxs[0], f);
     }

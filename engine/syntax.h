@@ -497,11 +497,14 @@ double syntax_cache_ahead_waited_ms(syntax_cache *c);
 size_t syntax_cache_ahead_bytes(syntax_cache *c);
 /* Drop what was queued ahead and not taken (the end of a review). */
 void syntax_cache_ahead_clear(syntax_cache *c);
+/* Drop what was queued ahead for key and not taken (its file's stages are over). */
+void syntax_cache_ahead_forget(syntax_cache *c, const char *key);
 /* The cache's header reader for root (created on first use, replaced when root changes;
  * borrowed): what it read is reused until syntax_cache_headers_changed. NULL when root is
  * NULL. */
 syntax_headers *syntax_cache_headers(syntax_cache *c, const char *root);
-/* The functions of a doc returned by this cache, computed once per text (borrowed). */
+/* The functions of a doc returned by this cache, computed once per text (borrowed: valid
+ * while the doc is held, however many docs the cache takes meanwhile). */
 const syn_func_list *syntax_cache_functions(syntax_cache *c, const syntax_doc *d);
 /* The structs of a doc returned by this cache, computed once per text (borrowed). */
 const syn_struct_list *syntax_cache_structs(syntax_cache *c, const syntax_doc *d);

@@ -32,6 +32,7 @@ typedef struct ahead_job {
     int *map;
     size_t nmap;
     job_state state;
+    bool unwanted;   /* forgotten while being parsed: dropped once done */
     syntax_doc *doc; /* when done: the doc, or NULL when the parse failed */
     struct ahead_job *next;
 } ahead_job;
@@ -339,6 +340,24 @@ void syntax_ahead_clear(syntax_ahead *a)
     }
     a->forget = true;
     pthread_cond_signal(&a->work);
+    pthread_mutex_unlock(&a->mu);
+}
+
+void syntax_ahead_forget(syntax_ahead *a, const char *key)
+{
+    if (!a)
+        return;
+    pthread_mutex_lock(&a->mu);
+    ahead_job *j = find_job(a, key);
+    if (j)
+        j->unwanted = true;
+    for (ahead_job *x = a->jobs, *next; x; x = next) {
+        next = x->next;
+        if (x->unwanted && x->state != JOB_RUNNING) {
+            unlink_job(a, x);
+            job_free(x);
+        }
+    }
     pthread_mutex_unlock(&a->mu);
 }
 

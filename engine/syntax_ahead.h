@@ -42,6 +42,10 @@ double syntax_ahead_waited_ms(syntax_ahead *a);
 size_t syntax_ahead_pending_bytes(syntax_ahead *a);
 /* Drop every job not taken (waiting for one being parsed): the end of a review. */
 void syntax_ahead_clear(syntax_ahead *a);
+/* Drop the job for key unless it is being parsed, which is dropped when done (at a later
+ * forget or clear): a file whose stages are over never asks for it, and its bytes would hold
+ * back the jobs after it. */
+void syntax_ahead_forget(syntax_ahead *a, const char *key);
 /* Clear, stop the thread and free. a may be NULL. */
 void syntax_ahead_free(syntax_ahead *a);
 

@@ -182,6 +182,14 @@ const char *str_lskip(const char *s)
     return s;
 }
 
+bool str_blank_n(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!is_space(s[i]))
+            return false;
+    return true;
+}
+
 bool str_ident_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_';

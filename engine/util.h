@@ -49,6 +49,8 @@ bool str_contains(const char *s, const char *needle);
 char *str_strip(const char *s);
 /* Pointer to the first non-white character of s (borrowed). */
 const char *str_lskip(const char *s);
+/* True when s[0..len) holds only ASCII white space (or nothing). */
+bool str_blank_n(const char *s, size_t len);
 /* A run of lines [first, last] (1-based, inclusive). */
 typedef struct line_run {
     int first, last;

@@ -45,19 +45,20 @@ static void gfile_load_head(collector_ctx *ctx, gfile *gf)
     free(cause);
 }
 
-/* Parse a file's head and base (its head text already read) and list their functions. */
-static void gfile_parse(gfile *gf, int *nbase_missing)
+/* Parse a file's head and, when want_base, its base (its head text already read), and list
+ * their functions. */
+static void gfile_parse(gfile *gf, bool want_base, int *nbase_missing)
 {
     const change_file *f = gf->f;
     collector_ctx *ctx = gf->ctx;
     char *cause = NULL;
-    gf->trees_read = true;
+    gf->trees_read = want_base;
     if (gf->lang != SYN_NONE && gf->head) {
         gf->hdoc = collector_doc(ctx, f, false, gf->head, gf->head_len, &gf->hown, &cause);
         free(cause);
         cause = NULL;
     }
-    if (gf->lang != SYN_NONE && !f->is_new) {
+    if (gf->lang != SYN_NONE && !f->is_new && want_base) {
         size_t blen = 0;
         char *base = collector_base_text(ctx, f, &blen, &cause);
         free(cause);
@@ -91,22 +92,42 @@ static void gfile_parse(gfile *gf, int *nbase_missing)
     }
 }
 
-/* Read a file's head and base text and their trees (and function lists). */
-static void gfile_load_docs(collector_ctx *ctx, gfile *gf, int *nbase_missing)
-{
-    gfile_load_head(ctx, gf);
-    gfile_parse(gf, nbase_missing);
-}
-
 void guards_gfile_trees(gfile *gf)
 {
     int ignored = 0;
     if (!gf->trees_read && gf->ctx)
-        gfile_parse(gf, &ignored);
+        gfile_parse(gf, true, &ignored);
 }
 
-/* Compute every diff line's code view (from the trees where they matter). */
-static void gfile_line_views(gfile *gf)
+/* True when a changed line's code view must come from its tree: lines that look like guards
+ * (which may sit in a docstring or block comment), comment lines (which may be evidence) and
+ * docstring quotes; a blank line reads the same either way. */
+static bool line_needs_tree(syn_lang lang, const diff_line *l)
+{
+    if (str_blank_n(l->text, l->len))
+        return false;
+    char *lex = syntax_text_code(lang, l->text, l->len);
+    bool need = guards_kind(lex) != GK_NONE || guards_is_empty_alloc(lex) || !*str_lskip(lex) ||
+                memmem(l->text, l->len, "\"\"\"", 3) || memmem(l->text, l->len, "'''", 3);
+    free(lex);
+    return need;
+}
+
+/* Which changed lines need their tree (need[i]), and whether any deleted one does. */
+static bool lines_needing_trees(const gfile *gf, bool *need)
+{
+    const change_file *f = gf->f;
+    syn_lang lx = gf->lang == SYN_NONE ? SYN_CPP : gf->lang;
+    bool base = false;
+    for (size_t i = 0; i < f->nlines; i++) {
+        need[i] = f->lines[i].kind != ' ' && line_needs_tree(lx, &f->lines[i]);
+        base |= need[i] && f->lines[i].kind == '-';
+    }
+    return base;
+}
+
+/* Compute every diff line's code view (from the trees where need says they matter). */
+static void gfile_line_views(gfile *gf, const bool *need)
 {
     const change_file *f = gf->f;
     gf->dcode = xcalloc(f->nlines ? f->nlines : 1, sizeof *gf->dcode);
@@ -124,15 +145,7 @@ static void gfile_line_views(gfile *gf)
         char *c = NULL;
         const syntax_doc *d = l->kind == '-' ? gf->bdoc : gf->hdoc;
         int no = l->kind == '-' ? l->old_no : l->new_no;
-        syn_lang lx0 = gf->lang == SYN_NONE ? SYN_CPP : gf->lang;
-        char *lex = syntax_text_code(lx0, l->text, l->len);
-        /* the tree decides only where it matters: lines that look like guards (which may sit
-         * in a docstring or block comment), comment lines (which may be evidence) and
-         * docstring quotes */
-        bool need_tree = guards_kind(lex) != GK_NONE || guards_is_empty_alloc(lex) || !*str_lskip(lex) ||
-                         memmem(l->text, l->len, "\"\"\"", 3) || memmem(l->text, l->len, "'''", 3);
-        free(lex);
-        if (d && need_tree) {
+        if (d && need[i]) {
             size_t len;
             const char *t = syntax_line_text(d, no, &len);
             size_t ln = l->len;
@@ -431,8 +444,14 @@ static void guards_file(collector_file_ctx *fx)
     gfile gf;
     gfile_init(&gf, fx->f);
     int nbase_missing = 0;
-    gfile_load_docs(fx->review, &gf, &nbase_missing);
-    gfile_line_views(&gf);
+    /* the head is parsed always (its errors are reported; other collectors share it), the base
+     * only when a deleted line is read from it */
+    bool *need = xcalloc(fx->f->nlines + 1, sizeof *need);
+    bool want_base = lines_needing_trees(&gf, need);
+    gfile_load_head(fx->review, &gf);
+    gfile_parse(&gf, want_base, &nbase_missing);
+    gfile_line_views(&gf, need);
+    free(need);
     gfacts *t = xcalloc(1, sizeof *t);
     t->dcode = gf.dcode;
     t->dtext = gf.dtext;

@@ -467,37 +467,73 @@ static bool looked_at(sib_change *fc, sib_side *b, sib_side *h, const syn_func *
                                                sib_units_of(h, var), h->d->lang);
 }
 
+/* A touched function of the file, and what it lost (read only when it has a variant). */
+typedef struct changed {
+    const syn_func *bf, *hf; /* base and head (NULL: deleted outright or renamed) */
+    bool lost_read;          /* rm, nrm and rewritten computed */
+    sib_removed *rm;
+    size_t nrm;
+    bool rewritten;
+} changed;
+
+/* Read the units x lost, once. */
+static void read_lost(sib_change *fc, sib_side *b, sib_side *h, changed *x)
+{
+    if (x->lost_read)
+        return;
+    x->lost_read = true;
+    int renamed_lines;
+    x->rm = lost_units(fc, b, h, x->bf, x->hf, &x->nrm, &renamed_lines);
+    x->rewritten = x->nrm > 0 && sib_rewritten(fc, x->bf, x->nrm, counted_units(b, x->bf), renamed_lines);
+}
+
+/* True when head function var is a variant of fn the change did not look at (looked: what
+ * looked_at said of each head function, 0 not asked yet, 1 yes, 2 no). */
+static bool open_variant(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, size_t v,
+                         signed char *looked)
+{
+    const syn_func *var = &h->fl->items[v];
+    if (!sib_is_variant(fn, var))
+        return false;
+    if (!looked[v])
+        looked[v] = looked_at(fc, b, h, var) ? 1 : 2;
+    return looked[v] == 2;
+}
+
 /* Compare every touched function of the file with its variants (head: the file's head text,
- * for the evidence). */
+ * for the evidence). What a function lost is read only when it has a variant to compare
+ * with, or when a function of its family has one (its rewrite then covers the family). */
 static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_side *h, const char *head, size_t hlen,
                          scounts *c)
 {
-    typedef struct changed {
-        const syn_func *hf;
-        sib_removed *rm;
-        size_t nrm;
-        bool rewritten;
-    } changed;
     changed *ch = xcalloc(fc->ntb ? fc->ntb : 1, sizeof *ch);
+    signed char *looked = xcalloc(h->fl->n ? h->fl->n : 1, 1);
     for (size_t t = 0; t < fc->ntb; t++) {
-        const syn_func *bf = fc->touched_b[t];
-        ch[t].hf = sib_counterpart(b->fl, bf, h->fl);
-        if (!ch[t].hf)
-            continue; /* deleted outright or renamed: no fix to copy */
-        int renamed_lines;
-        ch[t].rm = lost_units(fc, b, h, bf, ch[t].hf, &ch[t].nrm, &renamed_lines);
-        ch[t].rewritten = ch[t].nrm > 0 && sib_rewritten(fc, bf, ch[t].nrm, counted_units(b, bf), renamed_lines);
+        ch[t].bf = fc->touched_b[t];
+        ch[t].hf = sib_counterpart(b->fl, ch[t].bf, h->fl);
     }
     pairs ps = {0};
     for (size_t t = 0; t < fc->ntb; t++) {
-        if (!ch[t].hf || ch[t].nrm == 0)
+        if (!ch[t].hf)
+            continue; /* deleted outright or renamed: no fix to copy */
+        bool any = false;
+        for (size_t v = 0; v < h->fl->n && !any; v++)
+            any = open_variant(fc, b, h, ch[t].hf, v, looked);
+        if (!any)
+            continue;
+        read_lost(fc, b, h, &ch[t]);
+        if (ch[t].nrm == 0)
             continue;
         /* a function whose family (the outermost function holding it: a builder and its
          * kernel) was rewritten is part of that rewrite */
         const syn_func *top = sib_outermost(h, ch[t].hf);
         bool in_rewrite = false;
-        for (size_t k = 0; k < fc->ntb && !in_rewrite; k++)
-            in_rewrite = ch[k].rewritten && sib_within(top, ch[k].hf);
+        for (size_t k = 0; k < fc->ntb && !in_rewrite; k++) {
+            if (!ch[k].hf || !sib_within(top, ch[k].hf))
+                continue;
+            read_lost(fc, b, h, &ch[k]);
+            in_rewrite = ch[k].rewritten;
+        }
         if (in_rewrite) {
             c->rewritten++;
             continue;
@@ -508,7 +544,7 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
             /* a variant the change also edits was looked at: what it keeps, it keeps on purpose;
              * one the changed function now delegates to is its implementation (asked last: it
              * reads every function of the file, and most variants carry nothing) */
-            if (!sib_is_variant(ch[t].hf, var) || looked_at(fc, b, h, var))
+            if (!open_variant(fc, b, h, ch[t].hf, v, looked))
                 continue;
             pair np = carried_by(fc, b, h, ch[t].hf, var, ch[t].rm, ch[t].nrm);
             if (np.ncs && !sib_delegates_to(fc, h, ch[t].hf, var))
@@ -523,6 +559,7 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
         free(ch[t].rm);
     }
     free(ch);
+    free(looked);
     for (size_t i = 0; i < ps.n; i++) {
         /* a variant nothing in the tree runs is dead code: asked last, of the few pairs found */
         if (sib_unused_variant(ctx->root, fc->f->path, h->d, ps.items[i].v)) {
@@ -535,6 +572,34 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
         free(ps.items[i].cs);
     }
     free(ps.items);
+}
+
+/* False when no function the change can touch has a variant in the head (hfl, nlines lines),
+ * so comparing needs no base: the touched functions are those holding an added line or a
+ * line next to a deletion, and every function named like one of them (a counterpart is found
+ * by name). Asked before the base is parsed; never false where compare_file could pair. */
+static bool may_have_variants(const change_file *f, const syn_func_list *hfl, int nlines)
+{
+    bool *mark = xcalloc((size_t)nlines + 3, sizeof *mark);
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        int lo = l->kind == '+' ? l->new_no : l->new_no - 1, hi = l->kind == '+' ? l->new_no : l->new_no + 1;
+        for (int k = lo < 1 ? 1 : lo; l->kind != ' ' && k <= hi && k <= nlines; k++)
+            mark[k] = true;
+    }
+    bool *touched = xcalloc(hfl->n + 1, sizeof *touched);
+    for (size_t i = 0; i < hfl->n; i++)
+        touched[i] = sib_any_marked(mark, nlines, hfl->items[i].start_line, hfl->items[i].end_line);
+    for (size_t i = 0; i < hfl->n; i++)
+        for (size_t k = 0; k < hfl->n && !touched[i]; k++)
+            touched[i] = touched[k] && strcmp(hfl->items[i].name, hfl->items[k].name) == 0 && k != i;
+    bool any = false;
+    for (size_t i = 0; i < hfl->n && !any; i++)
+        for (size_t v = 0; v < hfl->n && touched[i] && !any; v++)
+            any = sib_is_variant(&hfl->items[i], &hfl->items[v]);
+    free(touched);
+    free(mark);
+    return any;
 }
 
 /* The functions of doc d: the shared cache's list when there is one, else computed into
@@ -577,6 +642,12 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c)
         c->first_error = xasprintf("%s:%d", f->path, syntax_first_error(hd, &col, NULL));
     }
     c->files++;
+    if (!may_have_variants(f, hfl, hd->nlines)) {
+        syn_func_list_free(&hlocal);
+        syntax_free(hown);
+        free(head);
+        return; /* nothing to compare: the base is not read */
+    }
     char *base = collector_base_text(ctx, f, &blen, &cause);
     free(cause);
     cause = NULL;
@@ -676,8 +747,8 @@ static void siblings_change(collector_ctx *ctx, const collector_files *files)
         collector_status(ctx, "skipped: no changed Python or C++ file with deleted lines (new files, "
                               "tests and benchmarks are not checked)");
     else if (c.pairs == 0)
-        collector_status(ctx, "nothing found: no variant of the %d changed function(s) still carries "
-                              "what the change rewrote (%d file(s) with two or more functions)%s",
+        collector_status(ctx, "nothing found: no variant of the %d changed function(s) that have variants "
+                              "still carries what the change rewrote (%d file(s) with two or more functions)%s",
                          c.changed_funcs, c.files, note);
     else
         collector_status(ctx, "found %d variant(s) still carrying %d unit(s) that %d changed "

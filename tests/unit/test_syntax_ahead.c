@@ -217,6 +217,39 @@ TEST(what_is_not_taken_is_dropped_at_the_end_of_a_review)
     syntax_cache_free(c);
 }
 
+/* A file whose stages are over forgets what no collector took: a job queued or parsed is
+ * dropped at once, one being parsed once it is done (at the next forget), so its bytes stop
+ * holding back the window; the jobs not forgotten are still handed out. */
+TEST(a_forgotten_job_stops_holding_back_the_window)
+{
+    enum { N = 8 };
+    syntax_ahead *a = syntax_ahead_new();
+    char *texts[N];
+    for (int i = 0; i < N; i++) {
+        char name[32], key[48];
+        snprintf(name, sizeof name, "fn_%d", i);
+        snprintf(key, sizeof key, "base:m%d.py", i);
+        texts[i] = module(name);
+        CHECK(syntax_ahead_submit(a, key, SYN_PYTHON, texts[i], strlen(texts[i]), NULL));
+    }
+    for (int i = 0; i < N - 1; i++) {
+        char key[48];
+        snprintf(key, sizeof key, "base:m%d.py", i);
+        syntax_ahead_forget(a, key);
+    }
+    syntax_ahead_wait(a); /* every job left is parsed, the forgotten one that was running too */
+    syntax_ahead_forget(a, "base:none.py");
+    CHECK_INT(syntax_ahead_pending_bytes(a), strlen(texts[N - 1]));
+    CHECK(syntax_ahead_take(a, "base:m3.py", SYN_PYTHON, texts[3], strlen(texts[3]), NULL) == NULL);
+    syntax_doc *d = syntax_ahead_take(a, "base:m7.py", SYN_PYTHON, texts[N - 1], strlen(texts[N - 1]), NULL);
+    CHECK(d && d->len == strlen(texts[N - 1]));
+    CHECK_INT(syntax_ahead_pending_bytes(a), 0);
+    syntax_free(d);
+    for (int i = 0; i < N; i++)
+        free(texts[i]);
+    syntax_ahead_free(a);
+}
+
 TEST(docs_taken_in_order_while_the_worker_parses_hold_their_own_text)
 {
     enum { N = 24 };
@@ -267,6 +300,7 @@ int main(void)
         UNIT_CASE(a_base_queued_after_its_head_starts_from_the_heads_tree),
         UNIT_CASE(docs_parsed_while_the_caller_waits_are_the_right_ones),
         UNIT_CASE(what_is_not_taken_is_dropped_at_the_end_of_a_review),
+        UNIT_CASE(a_forgotten_job_stops_holding_back_the_window),
         UNIT_CASE(docs_taken_in_order_while_the_worker_parses_hold_their_own_text),
         UNIT_CASE(a_language_we_do_not_parse_is_not_queued),
     };
