@@ -213,14 +213,6 @@ static int indent_of(const char *t, size_t len)
     return n;
 }
 
-static bool blank(const char *t, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (!isspace((unsigned char)t[i]))
-            return false;
-    return true;
-}
-
 const syn_func *guards_head_function(const gfile *gf, const gstmt *del)
 {
     if (!gf->bdoc || !gf->hdoc || del->old_line < 1)
@@ -303,14 +295,14 @@ int guards_anchor_line(const gfile *gf, const gstmt *del)
     int k = line;
     size_t len;
     const char *t = syntax_line_text(d, k, &len);
-    while (t && blank(t, len) && k < d->nlines)
+    while (t && str_blank_n(t, len) && k < d->nlines)
         t = syntax_line_text(d, ++k, &len);
     if (!t || indent_of(t, len) >= want)
         return line;
     /* the next line is outside the deleted statement's block: the one before is inside it */
     for (k = line - 1; k >= 1 && k >= line - 4; k--) {
         t = syntax_line_text(d, k, &len);
-        if (!t || blank(t, len))
+        if (!t || str_blank_n(t, len))
             continue;
         return indent_of(t, len) >= want ? k : line;
     }
