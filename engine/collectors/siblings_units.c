@@ -680,27 +680,33 @@ static TSNode param_list(TSNode def)
 static TSNode def_node(const syntax_doc *d, const syn_func *fn, TSNode *tparams)
 {
     size_t name_end = syntax_line_start(d, fn->name_line + 1);
-    TSNode n = ts_tree_root_node(d->tree), null = {{0}, NULL, NULL};
+    TSNode null = {{0}, NULL, NULL}, found = null;
     *tparams = null;
+    /* one cursor down the tree; at each level it jumps to the first child reaching the
+     * definition's last byte (the ones before it end too early), so a module of hundreds of
+     * definitions is not walked child by child for each of them */
+    TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(d->tree));
+    uint32_t last = fn->end_byte ? fn->end_byte - 1 : 0;
     for (int depth = 0; depth < 200; depth++) {
+        TSNode n = ts_tree_cursor_current_node(&c);
         if (is_type(n, "template_declaration"))
             *tparams = ts_node_child_by_field_name(n, "parameters", 10);
-        if (is_type(n, "function_definition") && ts_node_end_byte(n) == fn->end_byte)
-            return n;
-        uint32_t k = ts_node_child_count(n);
-        TSNode next = null;
-        for (uint32_t i = 0; i < k; i++) {
-            TSNode c = ts_node_child(n, i);
-            if (ts_node_start_byte(c) <= name_end && ts_node_end_byte(c) >= fn->end_byte) {
-                next = c;
-                break;
-            }
+        if (is_type(n, "function_definition") && ts_node_end_byte(n) == fn->end_byte) {
+            found = n;
+            break;
         }
-        if (ts_node_is_null(next))
-            return null;
-        n = next;
+        bool next = ts_tree_cursor_goto_first_child_for_byte(&c, last) >= 0;
+        while (next) {
+            TSNode ch = ts_tree_cursor_current_node(&c);
+            if (ts_node_start_byte(ch) <= name_end && ts_node_end_byte(ch) >= fn->end_byte)
+                break;
+            next = ts_tree_cursor_goto_next_sibling(&c);
+        }
+        if (!next)
+            break;
     }
-    return null;
+    ts_tree_cursor_delete(&c);
+    return found;
 }
 
 void sib_units(const syntax_doc *d, const syn_func *fn, sib_unit_list *out)
