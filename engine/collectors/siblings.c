@@ -47,6 +47,7 @@
 
 #include "engine/collector.h"
 #include "engine/collectors/siblings.h"
+#include "engine/collectors/siblings_memo.h"
 #include "engine/diff_lines.h"
 #include "engine/syntax.h"
 
@@ -574,6 +575,16 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
     free(ps.items);
 }
 
+/* The units kept between reviews (the server's), made on first use; NULL in a batch review. */
+static sib_memo *memo_of(collector_ctx *ctx)
+{
+    if (!ctx->state)
+        return NULL;
+    if (!*ctx->state)
+        *ctx->state = sib_memo_new();
+    return *ctx->state;
+}
+
 /* False when no function the change can touch has a variant in the head (hfl, nlines lines),
  * so comparing needs no base: the touched functions are those holding an added line or a
  * line next to a deletion, and every function named like one of them (a counterpart is found
@@ -660,6 +671,7 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c)
         sib_side b, h;
         sib_side_init(&b, bd, functions_of(ctx, bd, &blocal));
         sib_side_init(&h, hd, hfl);
+        b.memo = h.memo = memo_of(ctx);
         sib_change fc;
         sib_change_init(&fc, f, &b, &h);
         compare_file(ctx, &fc, &b, &h, head, hlen, c);
@@ -709,6 +721,8 @@ static void siblings_stage(collector_file_ctx *fx)
 /* The change-wide stage: the status line from every file's counts. */
 static void siblings_change(collector_ctx *ctx, const collector_files *files)
 {
+    if (ctx->state)
+        sib_memo_trim(*ctx->state); /* what this review did not ask for goes */
     scounts c = {0};
     int candidates = (int)files->n;
     for (size_t i = 0; i < files->n; i++) {
@@ -765,4 +779,5 @@ const collector collector_siblings = {
     .reads = reads,
     .file_stage = siblings_stage,
     .change_stage = siblings_change,
+    .free_state = sib_memo_free,
 };

@@ -156,10 +156,13 @@ typedef struct sib_side {
     const syntax_doc *d;
     const syn_func_list *fl;
     sib_unit_list **units; /* per function index */
+    bool *borrowed;        /* per function index: its units are the memo's, not the side's */
+    struct sib_memo *memo; /* units kept between reviews (siblings_memo.h), or NULL */
     strset touched_keys;   /* keys of the touched functions' units, each with its count */
     const syn_func **touched_of; /* the function list touched_keys was counted over, or NULL */
 } sib_side;
 
+/* A side with no memo (set s->memo to share units kept between reviews). */
 void sib_side_init(sib_side *s, const syntax_doc *d, const syn_func_list *fl);
 void sib_side_free(sib_side *s);
 /* The units of fn, a function of s (borrowed; valid until sib_side_free). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/collectors/siblings.h"
+#include "engine/collectors/siblings_memo.h"
 #include "engine/syntax.h"
 #include "engine/util.h"
 
@@ -14,6 +15,8 @@ void sib_side_init(sib_side *s, const syntax_doc *d, const syn_func_list *fl)
     s->d = d;
     s->fl = fl;
     s->units = xcalloc(fl->n ? fl->n : 1, sizeof *s->units);
+    s->borrowed = xcalloc(fl->n ? fl->n : 1, sizeof *s->borrowed);
+    s->memo = NULL;
     s->touched_keys = (strset){0};
     s->touched_of = NULL;
 }
@@ -21,17 +24,23 @@ void sib_side_init(sib_side *s, const syntax_doc *d, const syn_func_list *fl)
 void sib_side_free(sib_side *s)
 {
     for (size_t i = 0; s->fl && i < s->fl->n; i++)
-        if (s->units[i]) {
+        if (s->units[i] && !s->borrowed[i]) {
             sib_unit_list_free(s->units[i]);
             free(s->units[i]);
         }
     free(s->units);
+    free(s->borrowed);
     strset_free(&s->touched_keys);
 }
 
 const sib_unit_list *sib_units_of(sib_side *s, const syn_func *fn)
 {
     size_t i = (size_t)(fn - s->fl->items);
+    if (!s->units[i] && s->memo) {
+        /* the memo's lists are not changed by anyone: only read through this const view */
+        s->units[i] = (sib_unit_list *)sib_memo_units(s->memo, s->d, fn);
+        s->borrowed[i] = s->units[i] != NULL;
+    }
     if (!s->units[i]) {
         s->units[i] = xcalloc(1, sizeof *s->units[i]);
         sib_units(s->d, fn, s->units[i]);

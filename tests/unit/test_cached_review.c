@@ -26,6 +26,7 @@ static const char *const edited[] = {
     "aiter/ops/flydsl/gemm_kernel.py",
     "aiter/ops/rope.py",
     "op_tests/test_rope.py",
+    "aiter/ops/scale_variants.py",
 };
 #define NFILES (sizeof edited / sizeof edited[0])
 
@@ -387,10 +388,95 @@ TEST(cached_reviews_equal_cold_reviews_over_random_edits)
     teardown();
 }
 
+/* The units of sibling variants are kept between reviews (keyed by their text and the line
+ * they start at): a warm review must pair the same lines as a cold one when the variants move
+ * down, when the edited function changes again, and when a variant rewrites the line in a text
+ * of the same length. */
+TEST(kept_sibling_units_follow_moved_and_edited_variants)
+{
+    setup();
+    char *cause = NULL;
+    engine *e = engine_open_repo(dir, NULL, &cause);
+    CHECK(e != NULL);
+    if (!e) {
+        free(cause);
+        teardown();
+        return;
+    }
+    engine_set_incremental(e, true);
+    enum { SCALE = NFILES - 1 };
+    buffer bufs[NFILES];
+    memset(bufs, 0, sizeof bufs);
+    for (size_t i = 0; i < NFILES; i++)
+        bufs[i].text = read_rel(edited[i]);
+    const char *clamp = "    y = torch.clamp(y, min=-448.0, max=448.0)\n";
+    /* each step: the text of scale_variants.py, and the A1 lines the review must name */
+    char *base = xstrdup(bufs[SCALE].text);
+    const char *first = strstr(base, clamp);
+    char *lost = first ? splice(base, (size_t)(first - base), (size_t)(first - base) + strlen(clamp), "") : xstrdup(base);
+    char *moved = xasprintf("# scaling helpers\n\n%s", lost);
+    char *typed = NULL, *dropped = NULL;
+    const char *at = strstr(moved, "    y = x * factor\n");
+    typed = at ? splice(moved, (size_t)(at - moved), (size_t)(at - moved) + 18, "    y = x * factor * 1.0")
+               : xstrdup(moved);
+    const char *fp8 = strstr(typed, "def scale_rows_fp8");
+    const char *fp8_clamp = fp8 ? strstr(fp8, clamp) : NULL;
+    /* the same length and line: only the text tells the kept units apart */
+    dropped = fp8_clamp ? splice(typed, (size_t)(fp8_clamp - typed), (size_t)(fp8_clamp - typed) + strlen(clamp),
+                                 "    y = torch.clamp(y, min=-240.0, max=240.0)\n")
+                        : xstrdup(typed);
+    struct {
+        const char *what, *text, *want, *not_want;
+    } steps[] = {
+        {"the line lost", lost, "aiter/ops/scale_variants.py:14:", NULL},
+        {"two lines above", moved, "aiter/ops/scale_variants.py:16:", "aiter/ops/scale_variants.py:14:"},
+        {"the changed function typed in", typed, "aiter/ops/scale_variants.py:26:", NULL},
+        {"one variant rewrites it too", dropped, "aiter/ops/scale_variants.py:26:", "aiter/ops/scale_variants.py:16:"},
+    };
+    for (size_t s = 0; s < sizeof steps / sizeof *steps; s++) {
+        free(bufs[SCALE].text);
+        bufs[SCALE].text = xstrdup(steps[s].text);
+        bufs[SCALE].open = true;
+        engine_set_overlay(e, edited[SCALE], bufs[SCALE].text, strlen(bufs[SCALE].text));
+        char *warm = dump(e), *cold = cold_dump(bufs);
+        if (strcmp(warm, cold) != 0) {
+            fprintf(stderr, "  %s: the kept review differs from a cold one\n", steps[s].what);
+            show_difference(warm, cold);
+        }
+        CHECK(strcmp(warm, cold) == 0);
+        char *a1 = xasprintf("%s", steps[s].want);
+        bool has = false;
+        for (const char *p = strstr(warm, a1); p && !has; p = strstr(p + 1, a1))
+            has = strstr(p, "[A1]") && strcspn(p, "\n") > (size_t)(strstr(p, "[A1]") - p);
+        if (!has)
+            fprintf(stderr, "  %s: no A1 finding at %s\n%s\n", steps[s].what, steps[s].want, warm);
+        CHECK(has);
+        if (steps[s].not_want) {
+            bool stale = false;
+            for (const char *p = strstr(warm, steps[s].not_want); p && !stale; p = strstr(p + 1, steps[s].not_want))
+                stale = strstr(p, "[A1]") && strcspn(p, "\n") > (size_t)(strstr(p, "[A1]") - p);
+            CHECK(!stale);
+        }
+        free(a1);
+        free(warm);
+        free(cold);
+    }
+    free(base);
+    free(lost);
+    free(moved);
+    free(typed);
+    free(dropped);
+    for (size_t i = 0; i < NFILES; i++)
+        free(bufs[i].text);
+    engine_free(e);
+    teardown();
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
         UNIT_CASE(cached_reviews_equal_cold_reviews_over_random_edits),
+        UNIT_CASE(kept_sibling_units_follow_moved_and_edited_variants),
     };
     return unit_main("test_cached_review", cases, sizeof cases / sizeof cases[0]);
 }
