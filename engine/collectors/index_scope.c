@@ -502,13 +502,19 @@ static void build_function(ix_file *xf, TSNode fn, ix_scope *parent, const syn_f
 /* Walk the top of a file (namespaces, classes, templates) for functions. */
 static void build_top(ix_file *xf, TSNode n, ix_scope *parent, const syn_func_list *fns)
 {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-        TSNode c = ts_node_named_child(n, i);
+    /* a cursor over the children: the i-th named child is found by walking the first i, and
+     * a module holds hundreds of definitions */
+    TSTreeCursor cur = ts_tree_cursor_new(n);
+    for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur)) {
+        TSNode c = ts_tree_cursor_current_node(&cur);
+        if (!ts_node_is_named(c))
+            continue;
         if (syntax_node_is(c, "function_definition"))
             build_function(xf, c, parent, fns);
         else if (!syntax_node_is(c, "comment") && !syntax_node_is(c, "expression_statement") && !syntax_node_is(c, "string"))
             build_top(xf, c, parent, fns);
     }
+    ts_tree_cursor_delete(&cur);
 }
 
 /* True when scope a is s or encloses it. */
