@@ -267,35 +267,26 @@ size_t collector_parse_ahead(collector_ctx *ctx, const change_file *f)
     return n;
 }
 
-/* The cache keys of f's default-view docs: its head's and its base's (new strings). */
-static void default_doc_keys(const change_file *f, char **head, char **base)
+/* Apply fn to the cache keys of f's default-view docs: its head's and its base's. */
+static void each_default_doc(collector_ctx *ctx, const change_file *f, void (*fn)(syntax_cache *, const char *))
 {
-    *head = xasprintf("head:%s", f->path);
-    *base = xasprintf("base:%s", f->old_path);
+    if (!ctx->syn)
+        return;
+    char *head = xasprintf("head:%s", f->path), *base = xasprintf("base:%s", f->old_path);
+    fn(ctx->syn, head);
+    fn(ctx->syn, base);
+    free(head);
+    free(base);
 }
 
 void collector_release_docs(collector_ctx *ctx, const change_file *f)
 {
-    if (!ctx->syn)
-        return;
-    char *head, *base;
-    default_doc_keys(f, &head, &base);
-    syntax_cache_drop(ctx->syn, head);
-    syntax_cache_drop(ctx->syn, base);
-    free(head);
-    free(base);
+    each_default_doc(ctx, f, syntax_cache_drop);
 }
 
 void collector_forget_ahead(collector_ctx *ctx, const change_file *f)
 {
-    if (!ctx->syn)
-        return;
-    char *head, *base;
-    default_doc_keys(f, &head, &base);
-    syntax_cache_ahead_forget(ctx->syn, head);
-    syntax_cache_ahead_forget(ctx->syn, base);
-    free(head);
-    free(base);
+    each_default_doc(ctx, f, syntax_cache_ahead_forget);
 }
 
 #define MODULE_KEY_PREFIX "module:"

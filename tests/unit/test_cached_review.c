@@ -348,7 +348,9 @@ static const char *step(engine *e, buffer *bufs)
     return name;
 }
 
-TEST(cached_reviews_equal_cold_reviews_over_random_edits)
+/* The fixture repository committed, a warm engine over it (incremental, caches on) and each
+ * edited file's text read into bufs; NULL (the repository removed) when it cannot open. */
+static engine *open_warm(buffer *bufs)
 {
     setup();
     char *cause = NULL;
@@ -357,13 +359,33 @@ TEST(cached_reviews_equal_cold_reviews_over_random_edits)
     if (!e) {
         free(cause);
         teardown();
-        return;
+        return NULL;
     }
     engine_set_incremental(e, true);
-    buffer bufs[NFILES];
-    memset(bufs, 0, sizeof bufs);
+    memset(bufs, 0, NFILES * sizeof *bufs);
     for (size_t i = 0; i < NFILES; i++)
         bufs[i].text = read_rel(edited[i]);
+    return e;
+}
+
+/* Free what open_warm made and remove the repository. */
+static void close_warm(engine *e, buffer *bufs)
+{
+    for (size_t i = 0; i < NFILES; i++) {
+        free(bufs[i].text);
+        for (int u = 0; u < bufs[i].nundo; u++)
+            free(bufs[i].undo[u]);
+    }
+    engine_free(e);
+    teardown();
+}
+
+TEST(cached_reviews_equal_cold_reviews_over_random_edits)
+{
+    buffer bufs[NFILES];
+    engine *e = open_warm(bufs);
+    if (!e)
+        return;
     int mismatches = 0, nonempty = 0;
     for (int s = 0; s < NSTEPS && mismatches < 3; s++) {
         const char *what = step(e, bufs);
@@ -379,13 +401,7 @@ TEST(cached_reviews_equal_cold_reviews_over_random_edits)
     }
     CHECK_INT(mismatches, 0);
     CHECK(nonempty > NSTEPS / 2); /* the edits did make a change to review */
-    for (size_t i = 0; i < NFILES; i++) {
-        free(bufs[i].text);
-        for (int u = 0; u < bufs[i].nundo; u++)
-            free(bufs[i].undo[u]);
-    }
-    engine_free(e);
-    teardown();
+    close_warm(e, bufs);
 }
 
 /* The units of sibling variants are kept between reviews (keyed by their text and the line
@@ -394,21 +410,11 @@ TEST(cached_reviews_equal_cold_reviews_over_random_edits)
  * of the same length. */
 TEST(kept_sibling_units_follow_moved_and_edited_variants)
 {
-    setup();
-    char *cause = NULL;
-    engine *e = engine_open_repo(dir, NULL, &cause);
-    CHECK(e != NULL);
-    if (!e) {
-        free(cause);
-        teardown();
-        return;
-    }
-    engine_set_incremental(e, true);
     enum { SCALE = NFILES - 1 };
     buffer bufs[NFILES];
-    memset(bufs, 0, sizeof bufs);
-    for (size_t i = 0; i < NFILES; i++)
-        bufs[i].text = read_rel(edited[i]);
+    engine *e = open_warm(bufs);
+    if (!e)
+        return;
     const char *clamp = "    y = torch.clamp(y, min=-448.0, max=448.0)\n";
     /* each step: the text of scale_variants.py, and the A1 lines the review must name */
     char *base = xstrdup(bufs[SCALE].text);
@@ -466,10 +472,7 @@ TEST(kept_sibling_units_follow_moved_and_edited_variants)
     free(moved);
     free(typed);
     free(dropped);
-    for (size_t i = 0; i < NFILES; i++)
-        free(bufs[i].text);
-    engine_free(e);
-    teardown();
+    close_warm(e, bufs);
 }
 
 int main(void)
