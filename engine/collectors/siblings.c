@@ -587,20 +587,36 @@ static sib_memo *memo_of(collector_ctx *ctx)
 
 /* False when no function the change can touch has a variant in the head (hfl, nlines lines),
  * so comparing needs no base: the touched functions are those holding an added line or a
- * line next to a deletion, and every function named like one of them (a counterpart is found
- * by name). Asked before the base is parsed; never false where compare_file could pair. */
+ * line next to a deletion, those whose name a deleted line spells (a function deleted whole
+ * may pair its name's other definition), and every function named like one of them (a
+ * counterpart is found by name). Asked before the base is parsed; never false where
+ * compare_file could pair. */
 static bool may_have_variants(const change_file *f, const syn_func_list *hfl, int nlines)
 {
     bool *mark = xcalloc((size_t)nlines + 3, sizeof *mark);
+    strset deleted_words = {0};
     for (size_t i = 0; i < f->nlines; i++) {
         const diff_line *l = &f->lines[i];
         int lo = l->kind == '+' ? l->new_no : l->new_no - 1, hi = l->kind == '+' ? l->new_no : l->new_no + 1;
         for (int k = lo < 1 ? 1 : lo; l->kind != ' ' && k <= hi && k <= nlines; k++)
             mark[k] = true;
+        for (size_t a = 0; l->kind == '-' && a < l->len;) {
+            size_t b = a;
+            while (b < l->len && str_ident_char(l->text[b]))
+                b++;
+            if (b > a) {
+                char *w = xstrndup(l->text + a, b - a);
+                strset_add(&deleted_words, w);
+                free(w);
+            }
+            a = b > a ? b : a + 1;
+        }
     }
     bool *touched = xcalloc(hfl->n + 1, sizeof *touched);
     for (size_t i = 0; i < hfl->n; i++)
-        touched[i] = sib_any_marked(mark, nlines, hfl->items[i].start_line, hfl->items[i].end_line);
+        touched[i] = sib_any_marked(mark, nlines, hfl->items[i].start_line, hfl->items[i].end_line) ||
+                     strset_has(&deleted_words, hfl->items[i].name);
+    strset_free(&deleted_words);
     for (size_t i = 0; i < hfl->n; i++)
         for (size_t k = 0; k < hfl->n && !touched[i]; k++)
             touched[i] = touched[k] && strcmp(hfl->items[i].name, hfl->items[k].name) == 0 && k != i;
