@@ -62,9 +62,7 @@ TEST(coverage_is_counted_once_per_review)
     collector_coverage_memo_free(memo);
     syntax_cache_free(syn);
     change_free(chg);
-    char *rm = xasprintf("rm -rf '%s'", root);
-    CHECK(system(rm) == 0);
-    free(rm);
+    CHECK(unit_remove_tree(root));
     free(dir);
     free(file);
 }

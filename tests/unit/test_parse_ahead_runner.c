@@ -118,9 +118,7 @@ TEST(kept_results_are_not_parsed_ahead_again)
     change_free(chg);
     collector_runner_free(r);
     syntax_cache_free(syn);
-    char *rm = xasprintf("rm -rf '%s'", root);
-    CHECK(system(rm) == 0);
-    free(rm);
+    CHECK(unit_remove_tree(root));
 }
 
 int main(void)

@@ -335,9 +335,7 @@ TEST(changed_file_base_is_parsed_from_its_head_along_the_hunks)
     free(btext);
     syntax_cache_free(syn);
     change_free(chg);
-    char *rm = xasprintf("rm -rf '%s'", root);
-    CHECK(system(rm) == 0);
-    free(rm);
+    CHECK(unit_remove_tree(root));
     free(diff);
     free(head);
     free(base);

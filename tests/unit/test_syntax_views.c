@@ -357,9 +357,7 @@ TEST(decoration_macros_of_included_headers)
     CHECK_STR(deco, "TILE_BOUNDS( TILE_DEVICE TILE_INLINE");
     free(deco);
     syntax_headers_free(hs);
-    char *cmd = xasprintf("rm -rf '%s'", root);
-    CHECK_INT(system(cmd), 0);
-    free(cmd);
+    CHECK(unit_remove_tree(root));
     free(csrc);
 }
 

@@ -272,9 +272,7 @@ TEST(a_call_holding_added_lines_is_judged_once)
         change_free(c);
     }
     sb_free(&d);
-    char *rm = xasprintf("rm -rf '%s'", root);
-    CHECK(system(rm) == 0);
-    free(rm);
+    CHECK(unit_remove_tree(root));
     free(dir);
     free(path);
 }

@@ -172,9 +172,7 @@ TEST(twin_index_reads_the_languages_of_the_new_files)
     change_free(cc);
     sb_free(&py);
     sb_free(&cu);
-    char *rm = xasprintf("rm -rf '%s'", root);
-    CHECK(system(rm) == 0);
-    free(rm);
+    CHECK(unit_remove_tree(root));
 }
 
 /* The tree indexes kept between reviews follow the touched paths, and only them. */
@@ -262,9 +260,7 @@ TEST(kept_indexes_follow_touched_paths)
     change_free(chg);
     sb_free(&body);
     sb_free(&diff);
-    char *rm = xasprintf("rm -rf '%s'", root);
-    CHECK(system(rm) == 0);
-    free(rm);
+    CHECK(unit_remove_tree(root));
 }
 
 UNIT_MAIN("twins", UNIT_CASE(twin_found), UNIT_CASE(twin_half), UNIT_CASE(twin_small),

@@ -10,6 +10,15 @@
 
 static int unit_failed_now;
 
+/* Remove a directory a test made (rm -rf); true when it went. */
+static inline int unit_remove_tree(const char *dir)
+{
+    char cmd[4096];
+    if (snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir) >= (int)sizeof cmd)
+        return 0;
+    return system(cmd) == 0;
+}
+
 #define CHECK(cond)                                                                    \
     do {                                                                               \
         if (!(cond)) {                                                                 \
