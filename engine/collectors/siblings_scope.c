@@ -19,6 +19,7 @@
                                 function had one fix applied at many sites, not a rewrite */
 
 static bool has_param(sib_side *h, const syn_func *f, const char *name);
+static bool list_mentions(const sib_unit_list *l, const char *name);
 
 /* True when code mentions one of names. */
 bool sib_mentions_any(const char *code, char *const *names, size_t n)
@@ -160,13 +161,6 @@ static bool same_position_param(sib_side *h, const syn_func *fn, const syn_func 
     return false;
 }
 
-/* The names only fn (head side) has, against variant v: the parameters of fn and of the
- * functions enclosing it that v and its enclosing functions lack, the helpers defined beside
- * it that v's family does not define, and the variables their
- * edited units (re)bind from them, twice over (`n = f(p)`, `m = n - 1`, and
- * `g += p * T` for a pointer re-based on fn's own layout). A rewrite that uses one of them
- * follows fn's own API, which the variant cannot copy (a parameter only one variant has). New
- * strings in an array of *n (free each, then the array). */
 /* True when fn's k-th parameter, name, was renamed by the change (b: the base side) from the
  * name v's k-th parameter has, or from one with the same root (`x` to `x_fp4` beside a
  * variant's `x`): the same argument under a new name. */
@@ -190,6 +184,114 @@ static bool renamed_from_shared(sib_side *b, sib_side *h, const syn_func *fn, co
     return false;
 }
 
+/* True when some unit of l mentions name and shows the string literal whose contents are
+ * lit[0, n), in either quote: the unit tests name against that value. */
+static bool tests_value(const sib_unit_list *l, const char *name, const char *lit, size_t n)
+{
+    char *dq = xasprintf("\"%.*s\"", (int)n, lit), *sq = xasprintf("'%.*s'", (int)n, lit);
+    bool found = false;
+    for (size_t i = 0; i < l->n && !found; i++) {
+        const char *shown = l->items[i].shown;
+        found = shown && (strstr(shown, dq) || strstr(shown, sq)) && sib_has_word(l->items[i].code, name);
+    }
+    free(dq);
+    free(sq);
+    return found;
+}
+
+/* True when v or a function enclosing it (side s) tests name against the string literal
+ * lit[0, n) (lit NULL: mentions name at all). */
+static bool scope_knows(sib_side *s, const syn_func *v, const char *name, const char *lit, size_t n)
+{
+    for (size_t i = 0; i < s->fl->n; i++) {
+        if (!sib_within(&s->fl->items[i], v))
+            continue;
+        const sib_unit_list *l = sib_units_of(s, &s->fl->items[i]);
+        if (lit ? tests_value(l, name, lit, n) : list_mentions(l, name))
+            return true;
+    }
+    return false;
+}
+
+/* The name code compares with a value (`out_s` in `flag = out_s == "fp8"` or
+ * `out_s in ("fp8", "bf16")`), as a new string, or NULL. */
+static char *compared_name(const char *code)
+{
+    static const char *const ops[] = {" == ", " != ", " not in ", " in ", NULL};
+    for (int i = 0; ops[i]; i++) {
+        const char *at = strstr(code, ops[i]);
+        if (!at)
+            continue;
+        const char *e = at;
+        while (e > code && str_ident_char(e[-1]))
+            e--;
+        if (e < at && !isdigit((unsigned char)*e))
+            return xstrndup(e, (size_t)(at - e));
+        return NULL;
+    }
+    return NULL;
+}
+
+/* True when code compares a name with a string literal that v's scope never tests that name
+ * against (the contents of a literal the code view kept: a name-like one, `"fp8"`). */
+static bool compares_with_unknown_value(const char *code, sib_side *h, const syn_func *v)
+{
+    char *subject = compared_name(code);
+    if (!subject)
+        return false;
+    bool unknown = false;
+    for (const char *p = code; *p && !unknown; p++) {
+        if (*p != '"' && *p != '\'')
+            continue;
+        const char *end = strchr(p + 1, *p);
+        if (!end)
+            break;
+        unknown = end > p + 1 && !scope_knows(h, v, subject, p + 1, (size_t)(end - p - 1));
+        p = end;
+    }
+    free(subject);
+    return unknown;
+}
+
+/* Add to names the mode flags the change gave fn's scope (fn and the functions enclosing it:
+ * a kernel reads its builder's locals) that v cannot know: names an added statement there
+ * newly binds (its base counterpart and v's scope never mention them) from comparing a name
+ * with a string v's scope never tests it against (`need_fp8_out = out_s == "fp8"` in the one
+ * builder that now accepts fp8 output, where the other's `out_s` checks list no "fp8"). A rewrite that follows such a flag serves a mode only fn has. */
+static void add_new_modes(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v,
+                          char ***names, size_t *n, size_t *cap)
+{
+    for (size_t f = 0; f < h->fl->n; f++) {
+        const syn_func *g = &h->fl->items[f];
+        const syn_func *before = sib_within(g, fn) ? sib_counterpart(h->fl, g, b->fl) : NULL;
+        if (!before)
+            continue;
+        const sib_unit_list *gu = sib_units_of(h, g), *bu = sib_units_of(b, before);
+        for (size_t i = 0; i < gu->n; i++) {
+            const sib_unit *u = &gu->items[i];
+            if (u->kind != SIB_STMT || !sib_any_marked(fc->added, fc->hn, u->line, u->end_line) ||
+                !compares_with_unknown_value(u->code, h, v))
+                continue;
+            char **bound = sib_bound_names(u, h->d->lang);
+            for (size_t k = 0; bound && bound[k]; k++) {
+                bool known = list_mentions(bu, bound[k]) || scope_knows(h, v, bound[k], NULL, 0);
+                for (size_t j = 0; j < *n && !known; j++)
+                    known = strcmp((*names)[j], bound[k]) == 0;
+                if (!known)
+                    *ARRAY_PUSH(*names, *n, *cap) = xstrdup(bound[k]);
+            }
+            sib_names_free(bound);
+        }
+    }
+}
+
+/* The names only fn (head side) has, against variant v: the parameters of fn and of the
+ * functions enclosing it that v and its enclosing functions lack, the helpers defined beside
+ * it that v's family does not define, the mode flags the change gave fn (add_new_modes), and
+ * the variables their edited units (re)bind from them, twice over (`n = f(p)`, `m = n - 1`, and
+ * `g += p * T` for a pointer re-based on fn's own layout). A rewrite that uses one of them
+ * follows fn's own API, which the variant cannot copy (a parameter only one variant has). New
+ * strings in an array of *n (free each, then the array). */
 char **sib_own_names(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v, size_t *n)
 {
     char **names = NULL;
@@ -218,6 +320,7 @@ char **sib_own_names(sib_change *fc, sib_side *b, sib_side *h, const syn_func *f
         if (g != fn && !sib_within(g, fn) && sib_within(ftop, g) && *g->name && !scope_defines(h, vtop, g->name))
             *ARRAY_PUSH(names, *n, cap) = xstrdup(g->name);
     }
+    add_new_modes(fc, b, h, fn, v, &names, n, &cap);
     for (int pass = 0; pass < 2 && *n > 0; pass++)
         for (size_t f = 0; f < h->fl->n; f++)
             if (sib_within(&h->fl->items[f], fn))

@@ -123,6 +123,12 @@ TEST(dead_private_kernel)
     run_case("dead_private_kernel", "found 2 variant(s) still carrying 2 unit(s)");
 }
 
+/* A stage-2 builder taught a new output mode (`need_fp8_out = out_s == "fp8"`, a value the
+ * a16w4 builder never tests out_s against): the lines rewritten to follow the flag, in the
+ * builder and in the kernel it emits, serve a mode only it has, not drift. The 64-bit byte
+ * count fixed beside them is still reported on the a16w4 kernel. */
+TEST(not_drift_new_mode) { run_case("not_drift_new_mode", "found 1 variant(s) still carrying 1 unit(s)"); }
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -132,7 +138,7 @@ int main(void)
         UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled),
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
         UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
-        UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel),
+        UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
