@@ -128,6 +128,12 @@ TEST(dead_private_kernel)
  * builder and in the kernel it emits, serve a mode only it has, not drift. The 64-bit byte
  * count fixed beside them is still reported on the a16w4 kernel. */
 TEST(not_drift_new_mode) { run_case("not_drift_new_mode", "found 1 variant(s) still carrying 1 unit(s)"); }
+/* The same change where the a16w4 builder already accepts "fp8" for out_s: it knows the mode
+ * and still sizes its output for two-byte types, so every rewritten line is reported. */
+TEST(new_mode_variant_accepts)
+{
+    run_case("new_mode_variant_accepts", "found 2 variant(s) still carrying 3 unit(s)");
+}
 
 int main(void)
 {
@@ -138,7 +144,7 @@ int main(void)
         UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled),
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
         UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
-        UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode),
+        UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
