@@ -253,11 +253,45 @@ static bool compares_with_unknown_value(const char *code, sib_side *h, const syn
     return unknown;
 }
 
+/* Add to names the attributes an added branch u of fn's scope tests (`grouped_gather_m` in
+ * `if cfg.grouped_gather_m:`) that fn's base counterpart (units bu) and v's scope never
+ * mention: a configuration switch only fn reads, so what the change put under it serves a mode
+ * v does not have. */
+static void add_branch_attributes(sib_side *h, const syn_func *v, const sib_unit *u, const sib_unit_list *bu,
+                                  char ***names, size_t *n, size_t *cap)
+{
+    if (!str_starts(u->key, "if") && !str_starts(u->key, "elif"))
+        return;
+    for (const char *c = u->code; *c;) {
+        bool attr = c > u->code && (c[-1] == '.' || (c[-1] == '>' && c - 1 > u->code && c[-2] == '-'));
+        const char *e = c;
+        while (str_ident_char(*e))
+            e++;
+        if (e == c) {
+            c++;
+            continue;
+        }
+        if (attr && !isdigit((unsigned char)*c)) {
+            char *w = xstrndup(c, (size_t)(e - c));
+            bool known = list_mentions(bu, w) || scope_knows(h, v, w, NULL, 0);
+            for (size_t j = 0; j < *n && !known; j++)
+                known = strcmp((*names)[j], w) == 0;
+            if (known)
+                free(w);
+            else
+                *ARRAY_PUSH(*names, *n, *cap) = w;
+        }
+        c = e;
+    }
+}
+
 /* Add to names the mode flags the change gave fn's scope (fn and the functions enclosing it:
- * a kernel reads its builder's locals) that v cannot know: names an added statement there
- * newly binds (its base counterpart and v's scope never mention them) from comparing a name
- * with a string v's scope never tests it against (`need_fp8_out = out_s == "fp8"` in the one
- * builder that now accepts fp8 output, where the other's `out_s` checks list no "fp8"). A rewrite that follows such a flag serves a mode only fn has. */
+ * a kernel reads its builder's locals) that v cannot know: the attributes its added branches
+ * newly test (add_branch_attributes), and the names an added statement there newly binds (its
+ * base counterpart and v's scope never mention them) from comparing a name with a string v's
+ * scope never tests it against (`need_fp8_out = out_s == "fp8"` in the one builder that now
+ * accepts fp8 output, where the other's `out_s` checks list no "fp8"). A rewrite that follows
+ * such a flag serves a mode only fn has. */
 static void add_new_modes(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v,
                           char ***names, size_t *n, size_t *cap)
 {
@@ -269,8 +303,10 @@ static void add_new_modes(sib_change *fc, sib_side *b, sib_side *h, const syn_fu
         const sib_unit_list *gu = sib_units_of(h, g), *bu = sib_units_of(b, before);
         for (size_t i = 0; i < gu->n; i++) {
             const sib_unit *u = &gu->items[i];
-            if (u->kind != SIB_STMT || !sib_any_marked(fc->added, fc->hn, u->line, u->end_line) ||
-                !compares_with_unknown_value(u->code, h, v))
+            if (u->kind != SIB_STMT || !sib_any_marked(fc->added, fc->hn, u->line, u->end_line))
+                continue;
+            add_branch_attributes(h, v, u, bu, names, n, cap);
+            if (!compares_with_unknown_value(u->code, h, v))
                 continue;
             char **bound = sib_bound_names(u, h->d->lang);
             for (size_t k = 0; bound && bound[k]; k++) {

@@ -135,6 +135,15 @@ TEST(new_mode_variant_accepts)
     run_case("new_mode_variant_accepts", "found 2 variant(s) still carrying 3 unit(s)");
 }
 
+/* Stage 1 learns a gather mode: its scale-row count now branches on `cfg.grouped_gather_m`,
+ * an attribute it never read before and stage 2 never reads, so the rewritten count serves a
+ * mode only stage 1 has. The packing factor it also changed (`cfg.k_pack`, read outside any
+ * branch) is still reported on stage 2. */
+TEST(not_drift_branch_attribute)
+{
+    run_case("not_drift_branch_attribute", "found 1 variant(s) still carrying 1 unit(s)");
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -144,7 +153,7 @@ int main(void)
         UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled),
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
         UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
-        UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts),
+        UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
