@@ -13,6 +13,7 @@ report at Warning (see README "Precision").
   ledger.py sample --rule D9 [--n 25] [--seed 19] [--out build/precision]
   ledger.py report [--out build/precision] [--markdown] [--write-policy rules/precision.txt]
   ledger.py show PR [--out build/precision]           (the findings of one PR)
+  ledger.py compare --out DIR --against DIR [--status] (which PRs' findings two runs disagree on)
 
 A PR is reviewed as the original pipeline reviewed it: the diff from the merge base of the PR
 head with the clone's main to the PR head (`check --diff`), the PR head's tree as `--root`, and
@@ -379,6 +380,47 @@ def cmd_show(a):
             print("    %s:%d: %s" % (r["path"], line, r.get("message", "")))
 
 
+def finding_key(f):
+    """A finding as a comparable line: rule, place, severity and message."""
+    return "%s %s:%d %s %s" % (f["rule"], f["path"], f["range"]["line"], f["severity"], f["message"][:120])
+
+
+def cmd_compare(a):
+    """Print each PR whose findings, or whose collectors' status lines, differ between two runs
+    of the same PRs (--out and --against), then the counts. Exits 1 when a finding differs."""
+    compared = findings_differ = status_differ = 0
+    for name in sorted(os.listdir(a.out), key=lambda n: (len(n), n)):
+        other = os.path.join(a.against, name)
+        if not name.endswith(".json") or not os.path.exists(other):
+            continue
+        with open(os.path.join(a.out, name)) as f:
+            new = json.load(f)
+        with open(other) as f:
+            old = json.load(f)
+        compared += 1
+        pr = name[:-len(".json")]
+        if json.dumps(new.get("findings", []), sort_keys=True) != json.dumps(old.get("findings", []), sort_keys=True):
+            findings_differ += 1
+            before = {finding_key(f) for f in old.get("findings", [])}
+            after = {finding_key(f) for f in new.get("findings", [])}
+            print("PR %s: findings differ" % pr)
+            for k in sorted(before - after):
+                print("  - " + k)
+            for k in sorted(after - before):
+                print("  + " + k)
+            if before == after:
+                print("  (the same findings; their related places or evidence differ)")
+        if new.get("collectors") != old.get("collectors"):
+            status_differ += 1
+            if a.status:
+                for x, y in zip(old.get("collectors", []), new.get("collectors", [])):
+                    if x != y:
+                        print("PR %s: status\n  - %s\n  + %s" % (pr, x, y))
+    print("%d PRs compared; %d differ in findings; %d differ in status lines" %
+          (compared, findings_differ, status_differ))
+    sys.exit(1 if findings_differ else 0)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -396,6 +438,11 @@ def main():
     s.add_argument("--jobs", type=int, default=2)
     s.add_argument("--only", type=int, nargs="*")
     s.set_defaults(fn=cmd_run)
+    s = sub.add_parser("compare")
+    s.add_argument("--out", required=True)
+    s.add_argument("--against", required=True)
+    s.add_argument("--status", action="store_true", help="print the status lines that differ")
+    s.set_defaults(fn=cmd_compare)
     for name, fn in (("sample", cmd_sample), ("report", cmd_report), ("show", cmd_show)):
         s = sub.add_parser(name)
         s.add_argument("--out", default=os.path.join(REPO, "build", "precision"))
