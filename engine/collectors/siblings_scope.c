@@ -69,15 +69,22 @@ static bool scope_has_param(sib_side *h, const syn_func *fn, const char *name, c
     return found;
 }
 
-/* True when code starts a statement that controls a block (`if`, `elif`, `while`, `for`,
- * `with`). */
-static bool controls_block(const char *key)
+/* True when code starts with one of the keywords kw (NULL-terminated) as a whole word: `if x:`
+ * and `if(x)`, not `iface = ...`. */
+static bool starts_with_keyword(const char *code, const char *const *kw)
 {
-    static const char *const kw[] = {"if", "elif", "while", "for", "with", NULL};
     for (int i = 0; kw[i]; i++)
-        if (str_starts(key, kw[i]))
+        if (str_starts(code, kw[i]) && !str_ident_char(code[strlen(kw[i])]))
             return true;
     return false;
+}
+
+/* True when code starts a statement that controls a block (`if`, `elif`, `while`, `for`,
+ * `with`). */
+static bool controls_block(const char *code)
+{
+    static const char *const kw[] = {"if", "elif", "while", "for", "with", NULL};
+    return starts_with_keyword(code, kw);
 }
 
 /* Add the names bound by the edited units of l that read one of names, or that sit in a block
@@ -92,7 +99,7 @@ static void add_derived(sib_change *fc, sib_side *h, const sib_unit_list *l, cha
         for (size_t j = 0; j < l->n && !own; j++) {
             const sib_unit *c = &l->items[j];
             own = c->kind == SIB_STMT && c->line < u->line && u->line <= c->block_end &&
-                  controls_block(c->key) && sib_any_marked(fc->added, fc->hn, c->line, c->end_line) &&
+                  controls_block(c->code) && sib_any_marked(fc->added, fc->hn, c->line, c->end_line) &&
                   sib_mentions_any(c->code, *names, *n);
         }
         if (!own)
@@ -260,7 +267,8 @@ static bool compares_with_unknown_value(const char *code, sib_side *h, const syn
 static void add_branch_attributes(sib_side *h, const syn_func *v, const sib_unit *u, const sib_unit_list *bu,
                                   char ***names, size_t *n, size_t *cap)
 {
-    if (!str_starts(u->key, "if") && !str_starts(u->key, "elif"))
+    static const char *const branch[] = {"if", "elif", NULL};
+    if (!starts_with_keyword(u->code, branch))
         return;
     for (const char *c = u->code; *c;) {
         bool attr = c > u->code && (c[-1] == '.' || (c[-1] == '>' && c - 1 > u->code && c[-2] == '-'));

@@ -144,6 +144,14 @@ TEST(not_drift_branch_attribute)
     run_case("not_drift_branch_attribute", "found 1 variant(s) still carrying 1 unit(s)");
 }
 
+/* A local whose name starts with `if` (`if_rows = cfg.padded_max_m`) is an assignment, not a
+ * branch: the attribute it reads is no switch, and the padded row count stage 2 still lacks is
+ * reported. */
+TEST(assignment_named_like_if)
+{
+    run_case("assignment_named_like_if", "found 1 variant(s) still carrying 1 unit(s)");
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -153,7 +161,7 @@ int main(void)
         UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled),
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
         UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
-        UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute),
+        UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute), UNIT_CASE(assignment_named_like_if),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
