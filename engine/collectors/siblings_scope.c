@@ -1,6 +1,7 @@
 /* What a change explains by itself, for the sibling-drift collector: names only the changed
  * function's scope has (its parameters and its builder's that the variant lacks, helpers
- * defined beside it, locals derived from them, names the file defines for it alone), a
+ * defined beside it, mode flags and switches the change gave it, locals derived from them,
+ * names the file defines for it alone), a
  * variant it now delegates to, functions it now reaches through a call, a callee that gained
  * the parameter a rewrite passes, and a function rewritten rather than fixed. A variant kept
  * apart by any of these is not drift. */
@@ -20,6 +21,17 @@
 
 static bool has_param(sib_side *h, const syn_func *f, const char *name);
 static bool list_mentions(const sib_unit_list *l, const char *name);
+
+/* Append a copy of name to names (*n of them, *cap allocated) unless it is there already;
+ * false when it was. */
+static bool add_name_once(char ***names, size_t *n, size_t *cap, const char *name)
+{
+    for (size_t j = 0; j < *n; j++)
+        if (strcmp((*names)[j], name) == 0)
+            return false;
+    *ARRAY_PUSH(*names, *n, *cap) = xstrdup(name);
+    return true;
+}
 
 /* True when code mentions one of names. */
 bool sib_mentions_any(const char *code, char *const *names, size_t n)
@@ -105,13 +117,8 @@ static void add_derived(sib_change *fc, sib_side *h, const sib_unit_list *l, cha
         if (!own)
             continue;
         char **bound = sib_bound_names(u, h->d->lang);
-        for (size_t k = 0; bound && bound[k]; k++) {
-            bool have = false;
-            for (size_t j = 0; j < *n && !have; j++)
-                have = strcmp((*names)[j], bound[k]) == 0;
-            if (!have)
-                *ARRAY_PUSH(*names, *n, *cap) = xstrdup(bound[k]);
-        }
+        for (size_t k = 0; bound && bound[k]; k++)
+            add_name_once(names, n, cap, bound[k]);
         sib_names_free(bound);
     }
 }
@@ -281,13 +288,9 @@ static void add_branch_attributes(sib_side *h, const syn_func *v, const sib_unit
         }
         if (attr && !isdigit((unsigned char)*c)) {
             char *w = xstrndup(c, (size_t)(e - c));
-            bool known = list_mentions(bu, w) || scope_knows(h, v, w, NULL, 0);
-            for (size_t j = 0; j < *n && !known; j++)
-                known = strcmp((*names)[j], w) == 0;
-            if (known)
-                free(w);
-            else
-                *ARRAY_PUSH(*names, *n, *cap) = w;
+            if (!list_mentions(bu, w) && !scope_knows(h, v, w, NULL, 0))
+                add_name_once(names, n, cap, w);
+            free(w);
         }
         c = e;
     }
@@ -317,13 +320,9 @@ static void add_new_modes(sib_change *fc, sib_side *b, sib_side *h, const syn_fu
             if (!compares_with_unknown_value(u->code, h, v))
                 continue;
             char **bound = sib_bound_names(u, h->d->lang);
-            for (size_t k = 0; bound && bound[k]; k++) {
-                bool known = list_mentions(bu, bound[k]) || scope_knows(h, v, bound[k], NULL, 0);
-                for (size_t j = 0; j < *n && !known; j++)
-                    known = strcmp((*names)[j], bound[k]) == 0;
-                if (!known)
-                    *ARRAY_PUSH(*names, *n, *cap) = xstrdup(bound[k]);
-            }
+            for (size_t k = 0; bound && bound[k]; k++)
+                if (!list_mentions(bu, bound[k]) && !scope_knows(h, v, bound[k], NULL, 0))
+                    add_name_once(names, n, cap, bound[k]);
             sib_names_free(bound);
         }
     }
