@@ -1,7 +1,8 @@
 # The precision ledger's `compare`: between two runs of the same PRs it names each PR whose
 # findings differ (the finding gone and the one new, by rule and place), counts the PRs whose
-# status lines differ, and exits 1 only when a finding differs. The runs here are the real
-# binary's JSON for a change before and after its guard is put back.
+# status lines differ (printing them with --status), and exits 1 only when a finding differs.
+# The runs here are the real binary's JSON for a change before and after its guard is put
+# back.
 . "$ROOT/tests/lib.sh"
 cd "$TMPD"
 
@@ -34,7 +35,11 @@ expect_rc differing-findings-exit-1 $rc 1
 expect_contains names-the-pr "$out" "PR 7: findings differ"
 expect_contains shows-the-finding-gone "$out" "  - D4 aiter/ops/norm.py:2 "
 expect_not_contains same-pr-not-named "$out" "PR 8:"
-expect_contains counts "$out" "2 PRs compared; 1 differ in findings;"
+expect_contains counts "$out" "2 PRs compared; 1 differ in findings; 1 differ in status lines"
+expect_not_contains status-lines-only-on-request "$out" "PR 7: status"
+out=$(python3 "$ROOT/bench/precision/ledger.py" compare --out after --against before --status)
+expect_contains status-lines-printed "$out" "PR 7: status"
+expect_contains status-line-old-side "$out" "  - guards: "
 
 out=$(python3 "$ROOT/bench/precision/ledger.py" compare --out before --against before)
 rc=$?
