@@ -26,6 +26,7 @@
 
 #include "engine/collector.h"
 #include "engine/diff_lines.h"
+#include "engine/py_toplevel.h"
 #include "engine/repo.h"
 #include "engine/syntax.h"
 
@@ -37,6 +38,10 @@
  * reparsing only when the text differs. */
 typedef struct parsed_module {
     char *file;
+    char *text;             /* its text until parsed (NULL when it could not be read) */
+    size_t len;
+    strset bound;           /* what its column-0 statements surely bind (py_toplevel.h) */
+    bool parsed;            /* doc was asked for */
     const syntax_doc *doc;  /* NULL when it could not be read or parsed */
     syntax_doc *owned;      /* doc, when no syntax cache holds it */
 } parsed_module;
@@ -49,7 +54,7 @@ typedef struct module_memo {
 typedef struct tree_view {
     collector_ctx *ctx;
     const char *root;       /* head/root directory on disk, or NULL */
-    module_memo *memo;      /* modules parsed so far for this file */
+    module_memo *memo;      /* modules read so far for this file */
 } tree_view;
 
 /* The change's file at path when the change adds it or keeps it (not deleted), or NULL. */
@@ -374,35 +379,47 @@ static void scan_block(const syntax_doc *d, TSNode block, scan_state *st)
     }
 }
 
-/* The parsed text of file in the tree, from the memo or read and parsed now (NULL when it
- * cannot be read or parsed). The memo owns it. */
-static const syntax_doc *parsed_module_doc(const tree_view *tv, const char *file)
+/* The memo's entry for file in the tree: its text read and its surely bound names listed
+ * on first use, its parse left for when a name is not among them. */
+static parsed_module *module_entry(const tree_view *tv, const char *file)
 {
     module_memo *m = tv->memo;
     for (size_t i = 0; i < m->n; i++)
         if (strcmp(m->items[i].file, file) == 0)
-            return m->items[i].doc;
-    size_t len = 0;
+            return &m->items[i];
     bool unreadable = false;
-    char *text = tree_text(tv, file, &len, &unreadable);
     parsed_module *pm = ARRAY_PUSH(m->items, m->n, m->cap);
+    memset(pm, 0, sizeof *pm);
     pm->file = xstrdup(file);
-    pm->owned = NULL;
-    const change_file *f = changed_file(tv, file);
-    if (!text) {
+    pm->text = tree_text(tv, file, &pm->len, &unreadable);
+    if (pm->text)
+        py_toplevel_names(pm->text, pm->len, &pm->bound);
+    return pm;
+}
+
+/* The parse of a memo entry, made now when first asked for (NULL when file cannot be read or
+ * parsed). The memo owns it. */
+static const syntax_doc *parsed_module_doc(const tree_view *tv, parsed_module *pm)
+{
+    if (pm->parsed)
+        return pm->doc;
+    pm->parsed = true;
+    const change_file *f = changed_file(tv, pm->file);
+    if (!pm->text) {
         pm->doc = NULL;
     } else if (f) {
         /* a file of the change: its head doc, as the per-file stages ask for it (the same
          * key, text and view), so the cache parses it once for both */
-        pm->doc = collector_doc(tv->ctx, f, false, text, len, &pm->owned, NULL);
+        pm->doc = collector_doc(tv->ctx, f, false, pm->text, pm->len, &pm->owned, NULL);
     } else if (tv->ctx->syn) {
-        char *key = collector_module_key(file);
-        pm->doc = syntax_cache_get(tv->ctx->syn, key, SYN_PYTHON, text, len, NULL);
+        char *key = collector_module_key(pm->file);
+        pm->doc = syntax_cache_get(tv->ctx->syn, key, SYN_PYTHON, pm->text, pm->len, NULL);
         free(key);
     } else {
-        pm->doc = pm->owned = syntax_parse(SYN_PYTHON, text, len, NULL);
+        pm->doc = pm->owned = syntax_parse(SYN_PYTHON, pm->text, pm->len, NULL);
     }
-    free(text);
+    free(pm->text);
+    pm->text = NULL;
     return pm->doc;
 }
 
@@ -410,6 +427,8 @@ static void module_memo_free(module_memo *m)
 {
     for (size_t i = 0; i < m->n; i++) {
         free(m->items[i].file);
+        free(m->items[i].text);
+        strset_free(&m->items[i].bound);
         syntax_free(m->items[i].owned);
     }
     free(m->items);
@@ -419,7 +438,10 @@ static void module_memo_free(module_memo *m)
 static name_state module_defines(const tree_view *tv, const char *module, const char *file,
                                  const char *name, int depth)
 {
-    const syntax_doc *d = parsed_module_doc(tv, file);
+    parsed_module *pm = module_entry(tv, file);
+    if (strset_has(&pm->bound, name))
+        return NAME_DEFINED; /* a column-0 statement binds it: no parse needed */
+    const syntax_doc *d = parsed_module_doc(tv, pm);
     if (!d)
         return NAME_UNKNOWN;
     scan_state st = {tv, module, file, name, depth, NAME_ABSENT};
