@@ -437,6 +437,42 @@ TEST(a_module_of_the_change_is_parsed_once_for_its_importers_and_itself)
     drop_tree(root);
 }
 
+/* A module whose column-0 statements bind every name imported from it is read, not parsed;
+ * a name that only a docstring spells in column 0 sends it to the parse, which finds it
+ * missing. */
+TEST(names_bound_in_column_0_resolve_without_a_parse)
+{
+    char *root = make_tree();
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    put(root, "aiter/ops/plain.py",
+        "\"\"\"Helpers.\n\ndef documented_only():\n    pass\n\"\"\"\n"
+        "import os\n\n\ndef helper(x):\n    return x\n\n\nTILE = 64\n");
+    static const char *const resolves[] = {"from aiter.ops.plain import helper, TILE, os", NULL};
+    static const char *const missing[] = {"from aiter.ops.plain import documented_only", NULL};
+    for (int k = 0; k < 2; k++) {
+        char *d = new_file_diff("aiter/ops/new_op.py", k == 0 ? resolves : missing);
+        syntax_cache *syn = syntax_cache_new();
+        result r = run_cached(d, root, syn);
+        size_t ndocs = 0, nparses = 0;
+        syntax_cache_stats(syn, &ndocs, &nparses, NULL);
+        if (k == 0) {
+            CHECK_INT(r.out.n, 0);
+            CHECK_INT((int)nparses, 1); /* the new file only */
+        } else {
+            CHECK_INT(r.out.n, 1);
+            CHECK(r.out.n == 1 && str_starts(r.out.items[0].message, "`documented_only` is defined "
+                                                                     "neither in aiter/ops/plain.py"));
+            CHECK_INT((int)nparses, 2);
+        }
+        result_free(&r);
+        syntax_cache_free(syn);
+        free(d);
+    }
+    drop_tree(root);
+}
+
 UNIT_MAIN("test_imports",
           UNIT_CASE(missing_modules_and_names_are_flagged_on_what_is_missing),
           UNIT_CASE(a_module_edited_between_reviews_is_read_again),
@@ -445,5 +481,6 @@ UNIT_MAIN("test_imports",
           UNIT_CASE(renamed_and_deleted_modules),
           UNIT_CASE(modules_a_package_redirects_through_an_import_hook_are_left_alone),
           UNIT_CASE(only_imports_on_added_lines_are_checked_in_a_changed_file),
-        UNIT_CASE(status_lines),
-          UNIT_CASE(a_module_of_the_change_is_parsed_once_for_its_importers_and_itself))
+          UNIT_CASE(status_lines),
+          UNIT_CASE(a_module_of_the_change_is_parsed_once_for_its_importers_and_itself),
+          UNIT_CASE(names_bound_in_column_0_resolve_without_a_parse))
