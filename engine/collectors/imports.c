@@ -20,13 +20,14 @@
  * status line; a module __getattr__ alone does not make a submodule importable. Third-party imports
  * (whose top package is not in the tree) are out of scope, and so is an import guarded by
  * `try: ... except ImportError`. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "engine/collector.h"
 #include "engine/diff_lines.h"
-#include "engine/py_toplevel.h"
+#include "engine/py_outline.h"
 #include "engine/repo.h"
 #include "engine/syntax.h"
 
@@ -538,11 +539,16 @@ static bool redirected_by_package(const tree_view *tv, const char *module)
 }
 
 /* Move a from-import's finding onto the module as written when it is on the same line. */
-static void point_at_module(const syntax_doc *d, const syn_import *im, finding *fd)
+static void point_at_module(const char *head, size_t hlen, const syn_import *im, finding *fd)
 {
-    size_t len = 0;
-    const char *line = syntax_line_text(d, im->line, &len);
-    if (!line)
+    const char *line = head, *end = head + hlen;
+    for (int l = 1; l < im->line && line < end; l++) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        line = nl ? nl + 1 : end;
+    }
+    const char *nl = line < end ? memchr(line, '\n', (size_t)(end - line)) : NULL;
+    size_t len = (size_t)((nl ? nl : end) - line);
+    if (line >= end)
         return;
     char *written = xasprintf("%.*s%s", im->level, "..........................", im->module);
     char *text = xstrndup(line, len);
@@ -555,6 +561,52 @@ static void point_at_module(const syntax_doc *d, const syn_import *im, finding *
     free(written);
 }
 
+/* The import statements an added line (runs) is in, read from the head text when every one
+ * of them is a plain import statement in column 0 (which no try block holds); false when one
+ * is not, and the parse must say. */
+static bool imports_from_text(const char *head, size_t hlen, const line_run *runs, size_t nruns,
+                              syn_import_list *ims)
+{
+    py_outline *o = py_outline_read(head, hlen);
+    bool ok = true;
+    int seen = 0; /* the last statement read: runs are in order */
+    for (size_t r = 0; r < nruns && ok; r++)
+        for (int l = runs[r].first < 1 ? 1 : runs[r].first; l <= runs[r].last && l <= o->nlines && ok; l++) {
+            int first = o->stmt_first[l];
+            if (first <= seen || !py_outline_stmt_has_word(o, head, l, "import"))
+                continue;
+            seen = first;
+            ok = py_outline_imports(o, head, first, ims);
+        }
+    py_outline_free(o);
+    if (!ok)
+        syn_import_list_free(ims);
+    return ok;
+}
+
+/* With REVIEW_LSP_VERIFY_LEXICAL set: stop when what the text gave differs from the parse's
+ * import statements (how the reader is checked on real history). */
+static void verify_lexical(const syntax_doc *d, const line_run *runs, size_t nruns,
+                           const syn_import_list *lex, const char *path)
+{
+    syn_import_list tree = {0};
+    syntax_imports_touching(d, runs, nruns, &tree);
+    bool same = tree.n == lex->n;
+    for (size_t i = 0; same && i < tree.n; i++) {
+        const syn_import *a = &tree.items[i], *b = &lex->items[i];
+        same = a->line == b->line && a->col == b->col && a->level == b->level &&
+               !strcmp(a->module, b->module) && !a->name == !b->name &&
+               (!a->name || !strcmp(a->name, b->name)) && !a->alias == !b->alias &&
+               (!a->alias || !strcmp(a->alias, b->alias));
+    }
+    if (!same) {
+        fprintf(stderr, "review-lsp: lexical imports of %s differ from the parse's (%zu vs %zu)\n",
+                path, lex->n, tree.n);
+        abort();
+    }
+    syn_import_list_free(&tree);
+}
+
 /* Check the imports a file's added lines bring; returns findings made, -1 when skipped. */
 static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file *f, int *nimports,
                       int *nredirected, char **why)
@@ -563,16 +615,28 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
     char *text = change_head_text(ctx->chg, f, &len, why);
     if (!text)
         return -1;
-    syntax_doc *owned = NULL;
-    const syntax_doc *d = collector_doc(ctx, f, false, text, len, &owned, why);
-    free(text);
-    if (!d)
-        return -1;
-    /* only the import statements an added line is in can hold an added import */
+    /* only the import statements an added line is in can hold an added import: read from the
+     * text when they are plain, else from the parse */
     syn_import_list ims = {0};
     size_t nruns;
     line_run *runs = diff_lines_added_runs(f, &nruns);
-    syntax_imports_touching(d, runs, nruns, &ims);
+    syntax_doc *owned = NULL;
+    const syntax_doc *d = NULL;
+    if (!imports_from_text(text, len, runs, nruns, &ims)) {
+        d = collector_doc(ctx, f, false, text, len, &owned, why);
+        if (!d) {
+            free(runs);
+            free(text);
+            return -1;
+        }
+        syntax_imports_touching(d, runs, nruns, &ims);
+    } else if (getenv("REVIEW_LSP_VERIFY_LEXICAL")) {
+        const syntax_doc *v = collector_doc(ctx, f, false, text, len, &owned, NULL);
+        if (v)
+            verify_lexical(v, runs, nruns, &ims, f->path);
+        syntax_free(owned);
+        owned = NULL;
+    }
     free(runs);
     int found = 0;
     for (size_t i = 0; i < ims.n; i++) {
@@ -581,7 +645,7 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
             continue;
         char *module = im->level ? relative_module(f->path, im->level, im->module)
                                  : xstrdup(im->module);
-        if (!module || !first_party(tv, module) || guarded_by_try(d, im->line, im->col)) {
+        if (!module || !first_party(tv, module) || (d && guarded_by_try(d, im->line, im->col))) {
             free(module);
             continue;
         }
@@ -622,7 +686,7 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
             fd->range.end_line = im->line;
             fd->range.end_col = im->col + (int)mlen;
             if (k == MOD_NONE && im->name)
-                point_at_module(d, im, fd);
+                point_at_module(text, len, im, fd);
             found++;
         }
         free(file);
@@ -630,6 +694,7 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
     }
     syn_import_list_free(&ims);
     syntax_free(owned);
+    free(text);
     return found;
 }
 

@@ -5,7 +5,7 @@
  * every name listed must be one the tree binds at module level. */
 #include <string.h>
 
-#include "engine/py_toplevel.h"
+#include "engine/py_outline.h"
 #include "engine/syntax.h"
 #include "tests/unit/unit.h"
 
