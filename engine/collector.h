@@ -38,6 +38,8 @@ typedef struct collector_buffer {
     bool description;
 } collector_buffer;
 
+struct py_outline; /* py_outline.h */
+
 typedef struct collector_ctx {
     const change *chg;
     repo *rp;              /* the repository, or NULL in --diff mode */
@@ -57,6 +59,8 @@ typedef struct collector_ctx {
     base_texts *bases;     /* base texts kept between reviews, or NULL: read from git */
     struct collector_coverage_memo *coverage; /* each change file's coverage counts, worked
                               out once per review for every collector (NULL: not kept) */
+    struct collector_outline_memo *outlines; /* each changed Python file's outline, read once
+                              per review for every collector (NULL: not kept) */
 } collector_ctx;
 
 /* Which files a collector reads, by language (its path test, `reads`, narrows it further). */
@@ -105,6 +109,11 @@ typedef struct collector {
     bool (*reads)(const change_file *f);
     /* the per-file stage (NULL: none) and how to free its facts (NULL: free()) */
     void (*file_stage)(collector_file_ctx *fx);
+    /* whether the runner should parse f ahead for the stage: false when, from f's diff and
+     * head text (o: its outline for a Python file, else NULL), the stage will likely parse
+     * neither of f's docs (it still may, itself). NULL: whenever it reads the file. */
+    bool (*parse_ahead)(collector_ctx *ctx, const change_file *f, const char *head, size_t hlen,
+                        const struct py_outline *o);
     void (*free_facts)(void *facts);
     /* read-only things every per-file stage uses (NULL: none), made once and kept as long as
      * the runner: compiled patterns, tables */
@@ -191,6 +200,19 @@ void collector_coverage_join(const collector_coverage *files, size_t n, strbuf *
  * it read, counted here (primary view) for the others. */
 void collector_coverage_from_facts(collector_ctx *ctx, const struct collector_files *files,
                                    size_t cov_offset, strbuf *out);
+
+/* The outline of f's head text (a Python file): the review's, read once for every collector
+ * (borrowed, *owned NULL), else read for this call (*owned set: free it with
+ * py_outline_free). */
+typedef struct collector_outline_memo collector_outline_memo;
+const struct py_outline *collector_outline(collector_ctx *ctx, const change_file *f,
+                                           const char *text, size_t len,
+                                           struct py_outline **owned);
+/* The per-review memo of collector_outline for a change of nfiles files; drop f's outline
+ * when its stages are over. */
+collector_outline_memo *collector_outline_memo_new(size_t nfiles);
+void collector_outline_memo_free(collector_outline_memo *m);
+void collector_forget_outline(collector_ctx *ctx, const change_file *f);
 
 /* Release the parsed head and base of f (every view) from the shared syntax cache. */
 void collector_release_docs(collector_ctx *ctx, const change_file *f);

@@ -10,6 +10,7 @@
 
 #include "engine/base_texts.h"
 #include "engine/collector_cache.h"
+#include "engine/py_outline.h"
 #include "engine/syntax.h"
 
 struct collector_runner {
@@ -386,20 +387,39 @@ static void give_back_read(const collector_inputs *in, collector_ctx *ctx)
 }
 
 /* True when change file i's docs are likely to be asked for: some collector that reads it has
- * no kept result for its content, so that collector's per-file stage will run. */
+ * no kept result for its content, so that collector's per-file stage will run, and it may
+ * parse the file (its parse_ahead test, from the file's head text and outline). */
 static bool worth_parsing_ahead(collector_runner *r, review_files *rf, size_t i, collector_ctx *ctx)
 {
-    if (!r->cache)
-        return true;
     rf->ctx = ctx;
     const change_file *f = &rf->in->chg->files[i];
-    for (size_t k = 0; k < r->nstates; k++) {
+    char *head = NULL;
+    size_t hlen = 0;
+    bool head_read = false, worth = false;
+    const py_outline *o = NULL;
+    py_outline *own = NULL;
+    for (size_t k = 0; k < r->nstates && !worth; k++) {
         const collector *c = collectors_all[k];
-        if (c->file_stage && collector_reads(c, f) &&
-            !collector_cache_holds(r->cache, c->name, f->path, identity_of(rf, i)))
-            return true;
+        if (!c->file_stage || !collector_reads(c, f) ||
+            (r->cache && collector_cache_holds(r->cache, c->name, f->path, identity_of(rf, i))))
+            continue;
+        if (!c->parse_ahead) {
+            worth = true;
+            break;
+        }
+        if (!head_read) {
+            head_read = true;
+            char *cause = NULL;
+            head = change_head_text(ctx->chg, f, &hlen, &cause);
+            free(cause);
+            if (head && syntax_lang_of_path(f->path) == SYN_PYTHON)
+                o = collector_outline(ctx, f, head, hlen, &own);
+        }
+        worth = !head || c->parse_ahead(ctx, f, head, hlen, o);
     }
-    return false;
+    py_outline_free(own);
+    free(head);
+    return worth;
 }
 
 /* The per-file stages, file by file: every collector that reads a file runs on it (or takes
@@ -429,6 +449,7 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
             results_add(r, collectors_all[i], &ctxs[i], rf, j, r->shared[i], &frs[i], &costs[i]);
         }
         const change_file *f = &in->chg->files[j];
+        collector_forget_outline(&ctxs[0], f);
         if (ahead_on)
             collector_forget_ahead(&ctxs[0], f);
         if (in->syn && !is_open(in->open, f->path) && heap_in_use(in->syn) > r->heap_budget)
@@ -445,13 +466,14 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     review_files rf = {in, NULL, xcalloc(nf + 1, sizeof *rf.id), xcalloc(nf + 1, sizeof *rf.content),
                        r->disk_epoch, NULL, 0};
     collector_coverage_memo *coverage = collector_coverage_memo_new(nf);
+    collector_outline_memo *outlines = collector_outline_memo_new(nf);
     collector_ctx *ctxs = xcalloc(r->nstates + 1, sizeof *ctxs);
     stage_cost *costs = xcalloc(r->nstates + 1, sizeof *costs);
     file_results *frs = xcalloc(r->nstates + 1, sizeof *frs);
     for (size_t i = 0; i < r->nstates; i++) {
         ctxs[i] = (collector_ctx){in->chg, in->rp, in->root, out, in->syn,
                                   r->keep ? &r->states[i] : NULL, in->touched, in->side, in->nside,
-                                  {0}, r->bases, coverage};
+                                  {0}, r->bases, coverage, outlines};
         sb_init(&ctxs[i].status);
     }
     run_file_stages(r, in, ctxs, &rf, frs, costs);
@@ -495,6 +517,7 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     free(costs);
     free(ctxs);
     collector_coverage_memo_free(coverage);
+    collector_outline_memo_free(outlines);
     free(rf.id);
     free(rf.content);
     *n = r->nstates;

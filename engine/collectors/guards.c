@@ -126,6 +126,15 @@ static bool lines_needing_trees(const gfile *gf, bool *need)
     return base;
 }
 
+/* True when a changed line of f is read from a tree (need, from lines_needing_trees). */
+static bool any_need(const change_file *f, const bool *need)
+{
+    for (size_t i = 0; i < f->nlines; i++)
+        if (need[i])
+            return true;
+    return false;
+}
+
 /* Compute every diff line's code view (from the trees where need says they matter). */
 static void gfile_line_views(gfile *gf, const bool *need)
 {
@@ -438,18 +447,35 @@ static bool reads(const change_file *f)
     return !f->is_skipped && !f->is_binary && (f->ndel || f->nadd);
 }
 
+/* The runner parses a Python file ahead only when a changed line is read from a tree. */
+static bool parse_ahead(collector_ctx *ctx, const change_file *f, const char *head, size_t hlen,
+                        const struct py_outline *o)
+{
+    gfile gf;
+    gfile_init(&gf, f);
+    if (gf.lang != SYN_PYTHON)
+        return true;
+    bool *need = xcalloc(f->nlines + 1, sizeof *need);
+    lines_needing_trees(&gf, need);
+    bool any = any_need(f, need);
+    free(need);
+    return any;
+}
+
 /* The per-file stage: read the file's head and base and keep its diff lines' code views. */
 static void guards_file(collector_file_ctx *fx)
 {
     gfile gf;
     gfile_init(&gf, fx->f);
     int nbase_missing = 0;
-    /* the head is parsed always (its errors are reported; other collectors share it), the base
-     * only when a deleted line is read from it */
+    /* a C/C++ head is parsed always (its errors are reported; other collectors share it), a
+     * Python one only when a changed line is read from a tree; the base only when a deleted
+     * line is read from it (the change-wide stage reads more trees where it needs them) */
     bool *need = xcalloc(fx->f->nlines + 1, sizeof *need);
     bool want_base = lines_needing_trees(&gf, need);
     gfile_load_head(fx->review, &gf);
-    gfile_parse(&gf, want_base, &nbase_missing);
+    if (gf.lang != SYN_PYTHON || any_need(fx->f, need))
+        gfile_parse(&gf, want_base, &nbase_missing);
     gfile_line_views(&gf, need);
     free(need);
     gfacts *t = xcalloc(1, sizeof *t);
@@ -529,6 +555,7 @@ const collector collector_guards = {
     .langs = COLLECT_ANY,
     .reads = reads,
     .file_stage = guards_file,
+    .parse_ahead = parse_ahead,
     .free_facts = gfacts_free,
     .change_stage = guards_change,
 };

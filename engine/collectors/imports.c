@@ -564,10 +564,9 @@ static void point_at_module(const char *head, size_t hlen, const syn_import *im,
 /* The import statements an added line (runs) is in, read from the head text when every one
  * of them is a plain import statement in column 0 (which no try block holds); false when one
  * is not, and the parse must say. */
-static bool imports_from_text(const char *head, size_t hlen, const line_run *runs, size_t nruns,
+static bool imports_from_text(const py_outline *o, const char *head, const line_run *runs, size_t nruns,
                               syn_import_list *ims)
 {
-    py_outline *o = py_outline_read(head, hlen);
     bool ok = true;
     int seen = 0; /* the last statement read: runs are in order */
     for (size_t r = 0; r < nruns && ok; r++)
@@ -578,7 +577,6 @@ static bool imports_from_text(const char *head, size_t hlen, const line_run *run
             seen = first;
             ok = py_outline_imports(o, head, first, ims);
         }
-    py_outline_free(o);
     if (!ok)
         syn_import_list_free(ims);
     return ok;
@@ -622,7 +620,11 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
     line_run *runs = diff_lines_added_runs(f, &nruns);
     syntax_doc *owned = NULL;
     const syntax_doc *d = NULL;
-    if (!imports_from_text(text, len, runs, nruns, &ims)) {
+    py_outline *own_outline = NULL;
+    const py_outline *o = collector_outline(ctx, f, text, len, &own_outline);
+    bool plain = imports_from_text(o, text, runs, nruns, &ims);
+    py_outline_free(own_outline);
+    if (!plain) {
         d = collector_doc(ctx, f, false, text, len, &owned, why);
         if (!d) {
             free(runs);
@@ -698,6 +700,22 @@ static int check_file(collector_ctx *ctx, const tree_view *tv, const change_file
     return found;
 }
 
+/* The runner parses a file ahead only when an import statement an added line is in is not
+ * plain (imports_from_text). */
+static bool parse_ahead(collector_ctx *ctx, const change_file *f, const char *head, size_t hlen,
+                        const py_outline *o)
+{
+    if (!o || getenv("REVIEW_LSP_VERIFY_LEXICAL"))
+        return true;
+    size_t nruns;
+    line_run *runs = diff_lines_added_runs(f, &nruns);
+    syn_import_list ims = {0};
+    bool plain = imports_from_text(o, head, runs, nruns, &ims);
+    syn_import_list_free(&ims);
+    free(runs);
+    return !plain;
+}
+
 /* What one file's stage counted, for the status line. */
 typedef struct imports_facts {
     int found, nimports, nredirected;
@@ -768,5 +786,6 @@ const collector collector_imports = {
     .langs = COLLECT_PYTHON,
     .reads = reads,
     .file_stage = imports_file,
+    .parse_ahead = parse_ahead,
     .change_stage = imports_change,
 };

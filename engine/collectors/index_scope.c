@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "engine/collectors/index_scope.h"
+#include "engine/py_outline.h"
 #include "engine/syntax.h"
 #include "engine/util.h"
 
@@ -722,6 +723,28 @@ bool ix_may_touch_device(const syntax_doc *d, const syn_func_list *fns, const bo
                                : lines_hold_anycase(d, fn->start_line, fn->name_line - 1, "jit") ||
                                      lines_hold_anycase(d, fn->start_line, fn->name_line - 1, "kernel") ||
                                      lines_hold_anycase(d, fn->name_line, fn->body_line, "constexpr"))
+            return true;
+    }
+    return false;
+}
+
+bool ix_may_touch_device_unparsed(const py_outline *o, const char *text, const bool *added,
+                                  int nlines)
+{
+    for (size_t i = 0; i < o->ndefs; i++) {
+        const py_def *fn = &o->defs[i];
+        if (!any_added(added, nlines, fn->first_line, fn->end_line))
+            continue;
+        /* the header up to the first line of the body (past blank and comment lines) */
+        int body = fn->header_end + 1;
+        while (body <= o->nlines && o->indent[body] < 0)
+            body++;
+        if (body > o->nlines)
+            body = o->nlines;
+        size_t d0 = o->line_off[fn->first_line], d1 = o->line_off[fn->name_line];
+        size_t h0 = d1, h1 = o->line_off[body + 1];
+        if (holds_word_anycase(text + d0, d1 - d0, "jit") || holds_word_anycase(text + d0, d1 - d0, "kernel") ||
+            holds_word_anycase(text + h0, h1 - h0, "constexpr"))
             return true;
     }
     return false;

@@ -101,6 +101,12 @@ void ix_file_free(ix_file *xf);
  * syntax_functions list. */
 bool ix_may_touch_device(const syntax_doc *d, const syn_func_list *fns, const bool *added,
                          int nlines);
+/* The same for a Python text not parsed yet, from its outline: its def blocks hold at least
+ * the lines of the functions the parse finds, so this is false only where
+ * ix_may_touch_device would be. */
+struct py_outline;
+bool ix_may_touch_device_unparsed(const struct py_outline *o, const char *text, const bool *added,
+                                  int nlines);
 
 /* The entry a name resolves to from scope s (searching outwards), with its scope in *owner;
  * NULL when the name is not a parameter or local of s or an enclosing function. */

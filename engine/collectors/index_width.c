@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "engine/collector.h"
+#include "engine/py_outline.h"
 #include "engine/collectors/index_scope.h"
 #include "engine/syntax.h"
 
@@ -925,6 +926,28 @@ static bool may_touch_device(collector_ctx *ctx, const run *r, const syntax_doc 
     return device;
 }
 
+/* may_touch_device for a Python head not parsed yet (ix_may_touch_device_unparsed). */
+static bool may_touch_device_unparsed(collector_ctx *ctx, const change_file *f, const char *text, size_t len)
+{
+    py_outline *own = NULL;
+    const py_outline *o = collector_outline(ctx, f, text, len, &own);
+    bool *added = xcalloc((size_t)o->nlines + 2, sizeof *added);
+    for (size_t i = 0; i < f->nlines; i++)
+        if (f->lines[i].kind == '+' && f->lines[i].new_no > 0 && f->lines[i].new_no <= o->nlines)
+            added[f->lines[i].new_no] = true;
+    bool may = ix_may_touch_device_unparsed(o, text, added, o->nlines);
+    free(added);
+    py_outline_free(own);
+    return may;
+}
+
+/* The runner parses a Python file ahead only when an added line may be in device code. */
+static bool parse_ahead(collector_ctx *ctx, const change_file *f, const char *head, size_t hlen,
+                        const py_outline *o)
+{
+    return !o || may_touch_device_unparsed(ctx, f, head, hlen);
+}
+
 /* Check one file; returns 0, or -1 (with *why) when skipped. */
 static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **why)
 {
@@ -932,6 +955,10 @@ static int check_file(collector_ctx *ctx, const change_file *f, run *r, char **w
     char *text = change_head_text(ctx->chg, f, &len, why);
     if (!text)
         return -1;
+    if (syntax_lang_of_path(f->path) == SYN_PYTHON && !may_touch_device_unparsed(ctx, f, text, len)) {
+        free(text); /* no added line in a function that can be device code: not parsed */
+        return 0;
+    }
     syntax_doc *owned = NULL;
     const syntax_doc *d = collector_doc(ctx, f, false, text, len, &owned, why);
     free(text);
@@ -1069,5 +1096,6 @@ const collector collector_index_width = {
     .langs = COLLECT_PYTHON | COLLECT_CPP,
     .reads = reads,
     .file_stage = index_width_file,
+    .parse_ahead = parse_ahead,
     .change_stage = index_width_change,
 };

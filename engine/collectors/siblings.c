@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "engine/collector.h"
+#include "engine/py_outline.h"
 #include "engine/collectors/siblings.h"
 #include "engine/collectors/siblings_memo.h"
 #include "engine/diff_lines.h"
@@ -585,16 +586,12 @@ static sib_memo *memo_of(collector_ctx *ctx)
     return *ctx->state;
 }
 
-/* False when no function the change can touch has a variant in the head (hfl, nlines lines),
- * so comparing needs no base: the touched functions are those holding an added line or a
- * line next to a deletion, those whose name a deleted line spells (a function deleted whole
- * may pair its name's other definition), and every function named like one of them (a
- * counterpart is found by name). Asked before the base is parsed; never false where
- * compare_file could pair. */
-static bool may_have_variants(const change_file *f, const syn_func_list *hfl, int nlines)
+/* The lines (of a head of nlines lines) that make a function holding one touched: added lines
+ * and the lines next to a deletion (mark, nlines + 3 entries); and the words deleted lines
+ * spell (a function deleted whole may pair its name's other definition). */
+static bool *touching_lines(const change_file *f, int nlines, strset *deleted_words)
 {
     bool *mark = xcalloc((size_t)nlines + 3, sizeof *mark);
-    strset deleted_words = {0};
     for (size_t i = 0; i < f->nlines; i++) {
         const diff_line *l = &f->lines[i];
         int lo = l->kind == '+' ? l->new_no : l->new_no - 1, hi = l->kind == '+' ? l->new_no : l->new_no + 1;
@@ -606,24 +603,74 @@ static bool may_have_variants(const change_file *f, const syn_func_list *hfl, in
                 b++;
             if (b > a) {
                 char *w = xstrndup(l->text + a, b - a);
-                strset_add(&deleted_words, w);
+                strset_add(deleted_words, w);
                 free(w);
             }
             a = b > a ? b : a + 1;
         }
     }
+    return mark;
+}
+
+/* Functions named alike count as touched when one is (a counterpart is found by name). */
+static void touch_namesakes(bool *touched, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n && !touched[i]; k++)
+            touched[i] = touched[k] && strcmp(names[i], names[k]) == 0 && k != i;
+}
+
+/* False when no function the change can touch has a variant in the head (hfl, nlines lines),
+ * so comparing needs no base: the touched functions are those holding an added line or a
+ * line next to a deletion, those whose name a deleted line spells (a function deleted whole
+ * may pair its name's other definition), and every function named like one of them (a
+ * counterpart is found by name). Asked before the base is parsed; never false where
+ * compare_file could pair. */
+static bool may_have_variants(const change_file *f, const syn_func_list *hfl, int nlines)
+{
+    strset deleted_words = {0};
+    bool *mark = touching_lines(f, nlines, &deleted_words);
     bool *touched = xcalloc(hfl->n + 1, sizeof *touched);
-    for (size_t i = 0; i < hfl->n; i++)
+    const char **names = xcalloc(hfl->n + 1, sizeof *names);
+    for (size_t i = 0; i < hfl->n; i++) {
         touched[i] = sib_any_marked(mark, nlines, hfl->items[i].start_line, hfl->items[i].end_line) ||
                      strset_has(&deleted_words, hfl->items[i].name);
+        names[i] = hfl->items[i].name;
+    }
     strset_free(&deleted_words);
-    for (size_t i = 0; i < hfl->n; i++)
-        for (size_t k = 0; k < hfl->n && !touched[i]; k++)
-            touched[i] = touched[k] && strcmp(hfl->items[i].name, hfl->items[k].name) == 0 && k != i;
+    touch_namesakes(touched, names, hfl->n);
     bool any = false;
     for (size_t i = 0; i < hfl->n && !any; i++)
         for (size_t v = 0; v < hfl->n && touched[i] && !any; v++)
             any = sib_is_variant(&hfl->items[i], &hfl->items[v]);
+    free(names);
+    free(touched);
+    free(mark);
+    return any;
+}
+
+/* may_have_variants from a Python head's outline, before it is parsed: its def blocks hold at
+ * least the lines of the functions the parse finds, and sib_names_may_vary accepts every pair
+ * sib_is_variant does, so this is false only where may_have_variants would be. */
+static bool may_have_variants_unparsed(const change_file *f, const py_outline *o)
+{
+    strset deleted_words = {0};
+    bool *mark = touching_lines(f, o->nlines, &deleted_words);
+    bool *touched = xcalloc(o->ndefs + 1, sizeof *touched);
+    const char **names = xcalloc(o->ndefs + 1, sizeof *names);
+    for (size_t i = 0; i < o->ndefs; i++) {
+        touched[i] = sib_any_marked(mark, o->nlines, o->defs[i].first_line, o->defs[i].end_line) ||
+                     strset_has(&deleted_words, o->defs[i].name);
+        names[i] = o->defs[i].name;
+    }
+    strset_free(&deleted_words);
+    touch_namesakes(touched, names, o->ndefs);
+    bool any = false;
+    for (size_t i = 0; i < o->ndefs && !any; i++)
+        for (size_t v = 0; v < o->ndefs && touched[i] && !any; v++)
+            any = v != i && sib_names_may_vary(o->defs[i].name, o->defs[i].indent > 0, o->defs[v].name,
+                                               o->defs[v].indent > 0);
+    free(names);
     free(touched);
     free(mark);
     return any;
@@ -651,6 +698,19 @@ static void siblings_file(collector_ctx *ctx, const change_file *f, scounts *c)
     if (!head) {
         c->no_head++;
         return;
+    }
+    if (syntax_lang_of_path(f->path) == SYN_PYTHON) {
+        /* a Python file whose touched functions cannot have a variant is not parsed */
+        py_outline *own = NULL;
+        const py_outline *o = collector_outline(ctx, f, head, hlen, &own);
+        bool may = may_have_variants_unparsed(f, o);
+        if (!may && o->ndefs >= 2)
+            c->files++;
+        py_outline_free(own);
+        if (!may) {
+            free(head);
+            return;
+        }
     }
     syntax_doc *hown = NULL, *bown = NULL;
     const syntax_doc *hd = collector_doc(ctx, f, false, head, hlen, &hown, &cause);
@@ -710,6 +770,13 @@ static bool reads(const change_file *f)
 {
     return !f->is_new && !f->is_deleted && !f->is_skipped && !f->is_binary && f->ndel != 0 &&
            syntax_lang_of_path(f->path) != SYN_NONE && !excluded_path(f->path);
+}
+
+/* The runner parses a Python file ahead only when its touched functions may have variants. */
+static bool parse_ahead(collector_ctx *ctx, const change_file *f, const char *head, size_t hlen,
+                        const py_outline *o)
+{
+    return !o || may_have_variants_unparsed(f, o);
 }
 
 /* What one file's stage counted, for the status line. */
@@ -794,6 +861,7 @@ const collector collector_siblings = {
     .langs = COLLECT_PYTHON | COLLECT_CPP,
     .reads = reads,
     .file_stage = siblings_stage,
+    .parse_ahead = parse_ahead,
     .change_stage = siblings_change,
     .free_state = sib_memo_free,
 };

@@ -122,6 +122,10 @@ size_t sib_common_run(const char *a, const char *b);
  * the same name nested in enclosing functions or classes that are variants (the kernel
  * defined inside each of two `build_..._module` builders). */
 bool sib_is_variant(const syn_func *a, const syn_func *b);
+/* False when no two functions named a and b (each nested in another function or class or
+ * not) can be variants by sib_is_variant, whatever else is known of them: a test on names
+ * alone, for a file that is not parsed yet. */
+bool sib_names_may_vary(const char *a, bool a_nested, const char *b, bool b_nested);
 /* The words that tell a from b apart: the underscore-separated parts of their names (or of
  * the nearest enclosing names that differ) between the parts they share at both ends, as
  * new strings ("stage1" / "stage2", "" / "ksplit"); lower case. */

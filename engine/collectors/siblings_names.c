@@ -162,6 +162,15 @@ static bool names_family(const char *a, const char *b)
     return v;
 }
 
+bool sib_names_may_vary(const char *a, bool a_nested, const char *b, bool b_nested)
+{
+    if (!*a || !*b)
+        return false;
+    /* the same name (qualified names may differ), a family of names, or nested functions
+     * sharing an end word (their parents, unknown here, may be a family) */
+    return strcmp(a, b) == 0 || names_family(a, b) || (a_nested && b_nested && share_end_word(a, b));
+}
+
 bool sib_is_variant(const syn_func *a, const syn_func *b)
 {
     if (a == b || !*a->name || !*b->name || nested(a, b))

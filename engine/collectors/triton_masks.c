@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include "engine/collector.h"
+#include "engine/py_outline.h"
 #include "engine/diff_lines.h"
 #include "engine/strset.h"
 #include "engine/syntax.h"
@@ -898,6 +899,35 @@ static bool is_load_store(const syn_call *c)
     return strcmp(r, "tl") == 0 || strcmp(r, "gl") == 0 || strcmp(r, "language") == 0;
 }
 
+/* True when an added line of f (head text [0, len)) is in a statement that spells load or
+ * store: a call the stage judges overlaps an added line, and so lies in that line's
+ * statement. */
+static bool may_judge(collector_ctx *ctx, const change_file *f, const char *text, size_t len)
+{
+    if (!memmem(text, len, "load", 4) && !memmem(text, len, "store", 5))
+        return false;
+    py_outline *own = NULL;
+    const py_outline *o = collector_outline(ctx, f, text, len, &own);
+    bool may = false;
+    int seen = 0;
+    for (size_t i = 0; i < f->nlines && !may; i++) {
+        int l = f->lines[i].new_no;
+        if (f->lines[i].kind != '+' || l < 1 || l > o->nlines || o->stmt_first[l] <= seen)
+            continue;
+        seen = o->stmt_first[l];
+        may = py_outline_stmt_has_word(o, text, l, "load") || py_outline_stmt_has_word(o, text, l, "store");
+    }
+    py_outline_free(own);
+    return may;
+}
+
+/* The runner parses a file ahead only when the stage may judge a call in it. */
+static bool parse_ahead(collector_ctx *ctx, const change_file *f, const char *head, size_t hlen,
+                        const py_outline *o)
+{
+    return may_judge(ctx, f, head, hlen);
+}
+
 /* Check one file; returns the number of load/store calls judged, or -1 when skipped. */
 static int check_file(collector_ctx *ctx, const change_file *f, file_counts *fc, char **why)
 {
@@ -905,8 +935,9 @@ static int check_file(collector_ctx *ctx, const change_file *f, file_counts *fc,
     char *text = change_head_text(ctx->chg, f, &len, why);
     if (!text)
         return -1;
-    /* a file that never spells load or store has no call to judge: not parsed or walked */
-    if (!memmem(text, len, "load", 4) && !memmem(text, len, "store", 5)) {
+    /* a file where no added line's statement spells load or store has no call to judge: not
+     * parsed or walked */
+    if (!may_judge(ctx, f, text, len)) {
         free(text);
         return 0;
     }
@@ -1007,5 +1038,6 @@ const collector collector_triton_masks = {
     .langs = COLLECT_PYTHON,
     .reads = reads,
     .file_stage = triton_masks_file,
+    .parse_ahead = parse_ahead,
     .change_stage = triton_masks_change,
 };

@@ -1,8 +1,13 @@
-# A file's base is parsed only when a collector reads something from its tree: guards when a
-# deleted line may be a guard, a comment or a docstring quote (its code view then comes from
-# the tree); siblings when a function the change touches has a variant in the file. A change
-# of plain code in functions without variants parses its heads only, and finds the same.
-# Counted from the timing line, parsing on one thread so the count is the reviewing thread's.
+# A file is parsed only when a collector reads something from its tree. Its head: guards when a
+# changed line may be a guard, a comment or a docstring quote; siblings when a function the
+# change touches may have a variant in the file (by the def blocks and names its text shows);
+# imports when an import statement an added line is in is not a plain column-0 one (and an
+# imported module only for a name no column-0 statement of it binds); index_width when an
+# added line is in a def whose decorators or header mark device code; triton_masks when an
+# added line's statement spells load or store. Its base: guards for a deleted line read from
+# the tree, siblings when a touched function has a variant. A change of plain code parses
+# nothing, and finds the same. Counted from the timing line, parsing on one thread so the
+# count is the reviewing thread's.
 . "$ROOT/tests/lib.sh"
 cd "$TMPD"
 
@@ -50,10 +55,10 @@ review() { # review NAME: check the working tree, timing to NAME.err, JSON to NA
      >"$TMPD/$1.json" 2>"$TMPD/$1.err")
 }
 
-# plain code deleted from a function with no variant: the head is read, the base is not
+# plain code deleted from a function with no variant: neither side is parsed
 sed -i '/data\["loaded"\] = True/d' repo/aiter/ops/report.py
 review plain
-expect_eq plain-deletion-parses-the-head-only "$(parses plain.err)" 1
+expect_eq plain-deletion-parses-nothing "$(parses plain.err)" 0
 expect_contains plain-deletion-siblings-still-reviews-it "$(cat plain.json)" \
   "no variant of the 0 changed function(s) that have variants"
 git -C repo checkout -q -- .
@@ -72,3 +77,21 @@ review variant
 expect_eq function-with-a-variant-parses-the-base "$(parses variant.err)" 2
 expect_contains variant-still-carries-the-line "$(cat variant.json)" '"rule": "A1"'
 expect_contains variant-pair-named "$(cat variant.json)" "scale_rows_fp8"
+git -C repo checkout -q -- .
+
+# a plain column-0 import of a name a column-0 def binds: read from both texts, nothing parsed
+sed -i 's/^import json$/import json\nfrom aiter.ops.scale import scale_rows/' repo/aiter/ops/report.py
+review plain_import
+expect_eq plain-import-parses-nothing "$(parses plain_import.err)" 0
+expect_contains plain-import-is-counted "$(cat plain_import.json)" \
+  "the 1 first-party imported name the change adds resolve"
+git -C repo checkout -q -- .
+
+# the same import inside a function, and one of a name the module lacks: the head is parsed
+# (an indented import may sit in a try block), and so is the module (no column-0 binding)
+sed -i 's/^    with open(path) as f:$/    from aiter.ops.scale import scale_rows, shift_rows\n    with open(path) as f:/' \
+  repo/aiter/ops/report.py
+review nested_import
+expect_eq nested-import-parses-head-and-module "$(parses nested_import.err)" 2
+expect_contains nested-import-missing-name-found "$(cat nested_import.json)" \
+  "\`shift_rows\` is defined neither in aiter/ops/scale.py"
