@@ -197,6 +197,8 @@ static int indentation(const char *text, size_t len, size_t off, size_t *first)
 /* The name after `def` (or `async def`) at text[i], as a new string, else NULL. */
 static char *def_name(const char *text, size_t len, size_t i)
 {
+    if (len - i < 4 || (memcmp(text + i, "def", 3) != 0 && memcmp(text + i, "async", 5 <= len - i ? 5 : 4) != 0))
+        return NULL; /* most statements: not a def */
     char buf[256];
     size_t n = 0;
     while (i < len && n + 1 < sizeof buf && text[i] != '\n')
