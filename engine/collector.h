@@ -22,6 +22,7 @@
 #include "engine/change.h"
 #include "engine/finding.h"
 #include "engine/path_gate.h"  /* every file a collector opens goes through the gate */
+#include "engine/strset.h"
 #include "engine/util.h"
 
 typedef struct repo repo;
@@ -213,6 +214,11 @@ const struct py_outline *collector_outline(collector_ctx *ctx, const change_file
 collector_outline_memo *collector_outline_memo_new(size_t nfiles);
 void collector_outline_memo_free(collector_outline_memo *m);
 void collector_forget_outline(collector_ctx *ctx, const change_file *f);
+/* The names module path (text [0, len), the same all review) binds at its top level
+ * (py_toplevel_names): the review's, listed once (borrowed), else listed into *owned (the
+ * caller frees it with strset_free). */
+const strset *collector_module_names(collector_ctx *ctx, const char *path, const char *text,
+                                     size_t len, strset *owned);
 
 /* Release the parsed head and base of f (every view) from the shared syntax cache. */
 void collector_release_docs(collector_ctx *ctx, const change_file *f);

@@ -1,7 +1,9 @@
 /* Each changed Python file's outline (py_outline.h), read once per review from its head text
  * for every collector that asks (collector.h collector_outline), and dropped when the file's
- * per-file stages are over. */
+ * per-file stages are over; and the names each module read by path binds at its top level,
+ * kept for the whole review (collector_module_names). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/collector.h"
 #include "engine/py_outline.h"
@@ -10,6 +12,9 @@
 struct collector_outline_memo {
     py_outline **items; /* one per file of the change, NULL until asked for */
     size_t n;
+    strset paths;       /* modules whose names were listed, in the order asked */
+    strset *names;      /* names[i]: what paths[i] binds (py_toplevel_names) */
+    size_t ncap;
 };
 
 collector_outline_memo *collector_outline_memo_new(size_t nfiles)
@@ -27,6 +32,10 @@ void collector_outline_memo_free(collector_outline_memo *m)
     for (size_t i = 0; i < m->n; i++)
         py_outline_free(m->items[i]);
     free(m->items);
+    for (size_t i = 0; i < m->paths.n; i++)
+        strset_free(&m->names[i]);
+    free(m->names);
+    strset_free(&m->paths);
     free(m);
 }
 
@@ -57,4 +66,22 @@ void collector_forget_outline(collector_ctx *ctx, const change_file *f)
         return;
     py_outline_free(ctx->outlines->items[i]);
     ctx->outlines->items[i] = NULL;
+}
+
+const strset *collector_module_names(collector_ctx *ctx, const char *path, const char *text,
+                                     size_t len, strset *owned)
+{
+    collector_outline_memo *m = ctx->outlines;
+    if (!m) {
+        py_toplevel_names(text, len, owned);
+        return owned;
+    }
+    long at = strset_find(&m->paths, path);
+    if (at >= 0)
+        return &m->names[at];
+    size_t i = strset_add_val(&m->paths, path, 0);
+    grow_array((void **)&m->names, &m->ncap, m->paths.n, sizeof *m->names);
+    memset(&m->names[i], 0, sizeof m->names[i]);
+    py_toplevel_names(text, len, &m->names[i]);
+    return &m->names[i];
 }

@@ -41,7 +41,9 @@ typedef struct parsed_module {
     char *file;
     char *text;             /* its text until parsed (NULL when it could not be read) */
     size_t len;
-    strset bound;           /* what its column-0 statements surely bind (py_toplevel.h) */
+    const strset *bound;    /* what its column-0 statements surely bind (py_outline.h), or
+                               NULL when it could not be read */
+    strset bound_own;       /* bound, when the review keeps no list of it */
     bool parsed;            /* doc was asked for */
     const syntax_doc *doc;  /* NULL when it could not be read or parsed */
     syntax_doc *owned;      /* doc, when no syntax cache holds it */
@@ -394,7 +396,7 @@ static parsed_module *module_entry(const tree_view *tv, const char *file)
     pm->file = xstrdup(file);
     pm->text = tree_text(tv, file, &pm->len, &unreadable);
     if (pm->text)
-        py_toplevel_names(pm->text, pm->len, &pm->bound);
+        pm->bound = collector_module_names(tv->ctx, file, pm->text, pm->len, &pm->bound_own);
     return pm;
 }
 
@@ -429,7 +431,7 @@ static void module_memo_free(module_memo *m)
     for (size_t i = 0; i < m->n; i++) {
         free(m->items[i].file);
         free(m->items[i].text);
-        strset_free(&m->items[i].bound);
+        strset_free(&m->items[i].bound_own);
         syntax_free(m->items[i].owned);
     }
     free(m->items);
@@ -440,7 +442,7 @@ static name_state module_defines(const tree_view *tv, const char *module, const 
                                  const char *name, int depth)
 {
     parsed_module *pm = module_entry(tv, file);
-    if (strset_has(&pm->bound, name))
+    if (pm->bound && strset_has(pm->bound, name))
         return NAME_DEFINED; /* a column-0 statement binds it: no parse needed */
     const syntax_doc *d = parsed_module_doc(tv, pm);
     if (!d)
