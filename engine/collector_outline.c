@@ -13,7 +13,8 @@ struct collector_outline_memo {
     py_outline **items; /* one per file of the change, NULL until asked for */
     size_t n;
     strset paths;       /* modules whose names were listed, in the order asked */
-    strset *names;      /* names[i]: what paths[i] binds (py_toplevel_names) */
+    strset **names;     /* names[i]: what paths[i] binds (py_toplevel_names); each apart, so
+                           a list handed out stays put as more are added */
     size_t ncap;
 };
 
@@ -32,8 +33,10 @@ void collector_outline_memo_free(collector_outline_memo *m)
     for (size_t i = 0; i < m->n; i++)
         py_outline_free(m->items[i]);
     free(m->items);
-    for (size_t i = 0; i < m->paths.n; i++)
-        strset_free(&m->names[i]);
+    for (size_t i = 0; i < m->paths.n; i++) {
+        strset_free(m->names[i]);
+        free(m->names[i]);
+    }
     free(m->names);
     strset_free(&m->paths);
     free(m);
@@ -78,10 +81,10 @@ const strset *collector_module_names(collector_ctx *ctx, const char *path, const
     }
     long at = strset_find(&m->paths, path);
     if (at >= 0)
-        return &m->names[at];
+        return m->names[at];
     size_t i = strset_add_val(&m->paths, path, 0);
     grow_array((void **)&m->names, &m->ncap, m->paths.n, sizeof *m->names);
-    memset(&m->names[i], 0, sizeof m->names[i]);
-    py_toplevel_names(text, len, &m->names[i]);
-    return &m->names[i];
+    m->names[i] = xcalloc(1, sizeof *m->names[i]);
+    py_toplevel_names(text, len, m->names[i]);
+    return m->names[i];
 }

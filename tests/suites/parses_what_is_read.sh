@@ -95,3 +95,23 @@ review nested_import
 expect_eq nested-import-parses-head-and-module "$(parses nested_import.err)" 2
 expect_contains nested-import-missing-name-found "$(cat nested_import.json)" \
   "\`shift_rows\` is defined neither in aiter/ops/scale.py"
+git -C repo checkout -q -- .
+
+# names imported from many modules: each module's names are listed once for the review and
+# stay valid while more are listed (the sanitizer build reads them after the list has grown)
+for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+  printf 'def f%s():\n    return %s\n' "$i" "$i" > "repo/aiter/ops/mod$i.py"
+done
+commit_all repo modules
+{
+  for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+    echo "from aiter.ops.mod$i import f$i"
+  done
+  for i in 17 16 15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0; do
+    echo "from aiter.ops.mod$i import f$i as g$i"
+  done
+} > repo/aiter/ops/uses_all.py
+review many_modules
+expect_eq many-modules-parse-nothing "$(parses many_modules.err)" 0
+expect_contains many-modules-all-resolve "$(cat many_modules.json)" \
+  "the 36 first-party imported names the change adds resolve"
