@@ -518,21 +518,13 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
     for (size_t t = 0; t < fc->ntb; t++) {
         if (!ch[t].hf)
             continue; /* deleted outright or renamed: no fix to copy */
-        /* what it lost is read first when it has a variant at all (by name: cheap), and only
-         * then whether a variant is open (which cuts the units of every edited variant, both
-         * sides): in a sweep most functions lose nothing and most variants are edited */
         bool any = false;
         for (size_t v = 0; v < h->fl->n && !any; v++)
-            any = sib_is_variant(ch[t].hf, &h->fl->items[v]);
+            any = open_variant(fc, b, h, ch[t].hf, v, looked);
         if (!any)
             continue;
         read_lost(fc, b, h, &ch[t]);
         if (ch[t].nrm == 0)
-            continue;
-        any = false;
-        for (size_t v = 0; v < h->fl->n && !any; v++)
-            any = open_variant(fc, b, h, ch[t].hf, v, looked);
-        if (!any)
             continue;
         /* a function whose family (the outermost function holding it: a builder and its
          * kernel) was rewritten is part of that rewrite */
