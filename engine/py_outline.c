@@ -237,6 +237,8 @@ static void close_defs(py_outline *o, open_defs *st, int indent, int line)
 /* The statement that started at line `first` ended at line `last`. */
 static void end_statement(py_outline *o, int first, int last)
 {
+    if (last > o->nlines)
+        last = o->nlines; /* a string left open runs to the end of the text */
     for (int l = first; l <= last && l <= o->nlines; l++) {
         o->stmt_first[l] = first;
         o->stmt_last[l] = last;

@@ -230,6 +230,15 @@ TEST(logical_lines_span_brackets_strings_and_continuations)
     CHECK(!py_outline_stmt_has_word(o, text, 2, "s"));
     CHECK(py_outline_stmt_has_word(o, text, 4, "b"));
     py_outline_free(o);
+    /* a bracket or a string left open at the end of the text: the statement ends with it */
+    static const char *const open_at_end[] = {"x = f(\n    1\n", "s = \"\"\"a\nb\n", "t = 1 + \\\n", NULL};
+    for (size_t i = 0; open_at_end[i]; i++) {
+        o = py_outline_read(open_at_end[i], strlen(open_at_end[i]));
+        CHECK_INT(o->stmt_last[1], o->nlines);
+        CHECK(py_outline_stmt_has_word(o, open_at_end[i], 1, open_at_end[i][0] == 'x' ? "f" : "b") ==
+              (open_at_end[i][0] != 't'));
+        py_outline_free(o);
+    }
 }
 
 /* Import entries as one line each, "module|name|alias|level|line:col". */

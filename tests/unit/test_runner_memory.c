@@ -87,7 +87,11 @@ static change *make_change(const char *root)
 {
     put(root, "aiter/__init__.py", "");
     put(root, "aiter/ops/__init__.py", "");
-    put(root, "aiter/ops/helpers.py", "def scale_rows(x):\n    return x * 2\n");
+    /* scale_rows is defined in an if block, so resolving it parses the module (a column-0
+     * def would be read from the text) */
+    put(root, "aiter/ops/helpers.py", "import os\n\nif os.name:\n    def scale_rows(x):\n"
+                                      "        return x * 2\nelse:\n    def scale_rows(x):\n"
+                                      "        return x\n");
     strbuf d;
     sb_init(&d);
     for (int i = 0; i < NF; i++) {
