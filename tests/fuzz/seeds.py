@@ -3,7 +3,8 @@
 files only: the protocol transcripts (tests/protocol/*.t) become framed client streams (for
 the framer, and for the in-process server with the workspace of fuzz_server.c), the parity
 diffs (tests/parity/cases/*.diff) seed the diff reader, rules/rules.md the rules reader,
-the fixture sources the position and suppression targets, plus a few hand-made inputs.
+the fixture sources the position and suppression targets (the Python ones the outline
+reader too), plus a few hand-made inputs.
 
 usage: seeds.py OUT_DIR        (writes OUT_DIR/<target>/<name>)
 """
@@ -87,6 +88,16 @@ def main(out):
                 write(out, 'fuzz_position', '%02d-%s' % (n, f), bytes([2, 40, n & 1]) + data)
                 write(out, 'fuzz_suppress', '%02d-%s' % (n, f), b'D4\n' + data)
                 n += 1
+    m = 0
+    for base, _, files in sorted(os.walk(os.path.join(ROOT, 'tests', 'fixtures'))):
+        for f in sorted(files):
+            if f.endswith('.py') and m < 40:
+                data = open(os.path.join(base, f), 'rb').read()[:8000]
+                write(out, 'fuzz_py_outline', '%02d-%s' % (m, f), data)
+                m += 1
+    for i, s in enumerate([b'from . import (a,\n b as c)\n', b'x = f(\n', b's = """\n',
+                           b'@d\ndef f(a,\n  b):\n    pass\n', b'import a.b as c, d\n\\\n']):
+        write(out, 'fuzz_py_outline', 'hand-%d' % i, s)
     for i, line in enumerate([b'D4\nx = 1  # review: ignore[D4]', b'A1\n// review: ignore[A1, B8]',
                               b'*\n# review: ignore[*]', b'HK3\nfoo  # review:ignore[ HK3 ]']):
         write(out, 'fuzz_suppress', 'hand-%d' % i, line)
