@@ -3,10 +3,12 @@
  * One pass over the text follows what ends a logical line: strings (single or triple quoted,
  * a backslash escaping the next character, a single-quoted one ending at a newline), comments,
  * brackets and backslash continuations. Each logical line gets its extent and indentation; a
- * column-0 one's code (string literals reduced to "", comments dropped, lines joined) is read
- * for the names it binds; a `def` one opens a def block that the next statement indented as
- * much or less closes. Compound statements other than def and class (if, try, for, with, …)
- * bind in their indented bodies, which top_names leaves to the parse. */
+ * column-0 one is read for the names it binds (its code, string literals reduced to "",
+ * comments dropped, lines joined, for def, class and assignments; its tokens for a plain
+ * import, as py_outline_imports reads them); a `def` one opens a def block that the next
+ * statement indented as much or less closes. Compound statements other than def and class
+ * (if, try, for, with, …) bind in their indented bodies, which top_names leaves to the
+ * parse. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,68 +54,15 @@ static void add_word(strset *out, const char *s, size_t i, size_t n)
     free(w);
 }
 
-/* The items of an import list from s[i] (`a.b as c, d` or, after from-import, `(x as y, z)`):
- * each binds its alias, else (dotted) its first part when dotted_binds_first, else the name. */
-static void import_items(const char *s, size_t i, bool dotted_binds_first, strset *out)
-{
-    i = skip_sp(s, i);
-    if (s[i] == '(')
-        i = skip_sp(s, i + 1);
-    for (;;) {
-        size_t n = ident_at(s, i);
-        if (n == 0)
-            return; /* `*`, `)` or something this reader does not know */
-        size_t first = i, first_n = n;
-        i += n;
-        while (s[i] == '.' && ident_at(s, i + 1)) /* a dotted module name */
-            i += 1 + ident_at(s, i + 1);
-        size_t bound = first, bound_n = first_n;
-        if (!dotted_binds_first && i > first + first_n)
-            return; /* a dotted name after `from … import` is not Python */
-        size_t j = skip_sp(s, i);
-        size_t as_n = ident_at(s, j);
-        if (word_is(s, j, as_n, "as")) {
-            j = skip_sp(s, j + as_n);
-            bound_n = ident_at(s, j);
-            if (bound_n == 0)
-                return;
-            bound = j;
-            i = j + bound_n;
-        }
-        add_word(out, s, bound, bound_n);
-        i = skip_sp(s, i);
-        if (s[i] != ',')
-            return;
-        i = skip_sp(s, i + 1);
-    }
-}
-
-/* What one simple statement (no `;`) of the module binds. */
+/* What one simple statement (no `;`) of the module binds, besides imports (read from the
+ * statement's tokens: bind_imports): NAME = … or NAME: … (an assignment, or an annotated
+ * one). */
 static void simple_statement(const char *s, strset *out)
 {
     size_t i = skip_sp(s, 0);
     size_t n = ident_at(s, i);
     if (n == 0)
         return;
-    if (word_is(s, i, n, "import")) {
-        import_items(s, i + n, true, out);
-        return;
-    }
-    if (word_is(s, i, n, "from")) {
-        size_t j = skip_sp(s, i + n);
-        while (s[j] == '.' || s[j] == ' ' || ident_byte(s[j])) {
-            /* the module: dots and dotted name up to the word import */
-            size_t w = ident_at(s, j);
-            if (w && word_is(s, j, w, "import") && j > 0 && s[j - 1] == ' ')
-                break;
-            j += w ? w : 1;
-        }
-        size_t w = ident_at(s, j);
-        if (word_is(s, j, w, "import"))
-            import_items(s, j + w, false, out);
-        return;
-    }
-    /* NAME = … or NAME: … (an assignment, or an annotated one) */
     size_t j = skip_sp(s, i + n);
     if ((s[j] == '=' && s[j + 1] != '=') || s[j] == ':')
         add_word(out, s, i, n);
@@ -247,6 +196,29 @@ static void end_statement(py_outline *o, int first, int last)
         o->defs[o->ndefs - 1].header_end = last;
 }
 
+/* Add to top_names what the plain import statement starting at line binds, if it is one:
+ * its alias, else a from-import's name, else the first part of the module (`import a.b`
+ * binds a); a star import binds nothing this reader can name. */
+static void bind_imports(py_outline *o, const char *text, int line)
+{
+    syn_import_list l = {0};
+    if (!py_outline_imports(o, text, line, &l))
+        return;
+    for (size_t i = 0; i < l.n; i++) {
+        const syn_import *im = &l.items[i];
+        if (im->alias) {
+            strset_add(&o->top_names, im->alias);
+        } else if (im->name) {
+            if (strcmp(im->name, "*") != 0)
+                strset_add(&o->top_names, im->name);
+        } else {
+            size_t n = strcspn(im->module, ".");
+            add_word(&o->top_names, im->module, 0, n);
+        }
+    }
+    syn_import_list_free(&l);
+}
+
 py_outline *py_outline_read(const char *text, size_t len)
 {
     py_outline *o = xcalloc(1, sizeof *o);
@@ -279,6 +251,8 @@ py_outline *py_outline_read(const char *text, size_t len)
                 end_statement(o, stmt, line);
                 if (collecting && !too_long && code.buf)
                     module_statement(code.buf, &o->top_names);
+                if (collecting)
+                    bind_imports(o, text, stmt);
                 stmt = 0;
                 collecting = false;
             } else if (collecting) {

@@ -29,6 +29,7 @@
 #include "engine/diff_lines.h"
 #include "engine/py_outline.h"
 #include "engine/repo.h"
+#include "engine/suppress.h" /* text_line_at */
 #include "engine/syntax.h"
 
 #define MAX_STAR_DEPTH 4
@@ -543,14 +544,9 @@ static bool redirected_by_package(const tree_view *tv, const char *module)
 /* Move a from-import's finding onto the module as written when it is on the same line. */
 static void point_at_module(const char *head, size_t hlen, const syn_import *im, finding *fd)
 {
-    const char *line = head, *end = head + hlen;
-    for (int l = 1; l < im->line && line < end; l++) {
-        const char *nl = memchr(line, '\n', (size_t)(end - line));
-        line = nl ? nl + 1 : end;
-    }
-    const char *nl = line < end ? memchr(line, '\n', (size_t)(end - line)) : NULL;
-    size_t len = (size_t)((nl ? nl : end) - line);
-    if (line >= end)
+    const char *line;
+    size_t len;
+    if (!text_line_at(head, hlen, im->line, &line, &len))
         return;
     char *written = xasprintf("%.*s%s", im->level, "..........................", im->module);
     char *text = xstrndup(line, len);
