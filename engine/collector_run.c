@@ -43,10 +43,13 @@ typedef struct review_files {
  * Open documents are always kept: they are reparsed incrementally as they are typed in. */
 #define HEAP_BUDGET ((size_t)24 << 20)
 
-/* How far parsing runs ahead of the collectors in a large change: files, and text bytes
- * waiting to be taken. A review's first file is parsed by the collectors themselves. */
+/* How far parsing runs ahead of the collectors in a large change: files to be parsed, and
+ * text bytes waiting to be taken. A review's first file is parsed by the collectors
+ * themselves. */
 #define AHEAD_FILES 2
 #define AHEAD_BYTES ((size_t)1 << 20)
+/* How far past the current file the window may reach over files no stage will parse. */
+#define AHEAD_LOOK 32
 
 /* What one collector did in one review, for the timing line. */
 typedef struct stage_cost {
@@ -435,15 +438,24 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
             r->shared[i] = collectors_all[i]->shared_new();
     }
     bool ahead_on = r->parse_ahead;
-    size_t ahead = 1;
+    size_t ahead = 1, nqueued = 0; /* nqueued: files after the current one queued to parse */
+    bool *queued = xcalloc(in->chg->nfiles + 1, sizeof *queued);
     for (size_t j = 0; j < in->chg->nfiles; j++) {
-        /* while this file is read, the next ones are parsed on a second thread: a window of
-         * files and of bytes, so what waits to be taken stays within the memory budget */
-        for (; ahead_on && in->syn && ahead < in->chg->nfiles && ahead <= j + AHEAD_FILES &&
-               syntax_cache_ahead_bytes(in->syn) < AHEAD_BYTES;
+        nqueued -= queued[j];
+        if (ahead <= j)
+            ahead = j + 1;
+        /* while this file is read, the next ones that some stage will parse are parsed on a
+         * second thread: a window of such files and of bytes, so what waits to be taken stays
+         * within the memory budget; files no stage parses are passed over (up to a distance,
+         * as their outlines are kept until their turn) */
+        for (; ahead_on && in->syn && ahead < in->chg->nfiles && nqueued < AHEAD_FILES &&
+               ahead <= j + AHEAD_LOOK && syntax_cache_ahead_bytes(in->syn) < AHEAD_BYTES;
              ahead++)
-            if (worth_parsing_ahead(r, rf, ahead, &ctxs[0]))
+            if (worth_parsing_ahead(r, rf, ahead, &ctxs[0])) {
                 collector_parse_ahead(&ctxs[0], &in->chg->files[ahead]);
+                queued[ahead] = true;
+                nqueued++;
+            }
         for (size_t i = 0; i < r->nstates; i++) {
             rf->ctx = &ctxs[i];
             results_add(r, collectors_all[i], &ctxs[i], rf, j, r->shared[i], &frs[i], &costs[i]);
@@ -455,6 +467,7 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
         if (in->syn && !is_open(in->open, f->path) && heap_in_use(in->syn) > r->heap_budget)
             collector_release_docs(&ctxs[0], f);
     }
+    free(queued);
 }
 
 char **collector_runner_run(collector_runner *r, const collector_inputs *in, finding_list *out,
