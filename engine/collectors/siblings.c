@@ -612,40 +612,48 @@ static bool *touching_lines(const change_file *f, int nlines, strset *deleted_wo
     return mark;
 }
 
-/* Functions named alike count as touched when one is (a counterpart is found by name). */
-static void touch_namesakes(bool *touched, const char *const *names, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < n && !touched[i]; k++)
-            touched[i] = touched[k] && strcmp(names[i], names[k]) == 0 && k != i;
-}
+/* A head's functions as the touched test reads them: name and lines, from the parse or from
+ * the outline. */
+typedef struct fn_span {
+    const char *name;
+    int first, last;
+} fn_span;
 
-/* False when no function the change can touch has a variant in the head (hfl, nlines lines),
- * so comparing needs no base: the touched functions are those holding an added line or a
- * line next to a deletion, those whose name a deleted line spells (a function deleted whole
+/* Which of the n functions the change can touch (a new array): those holding an added line or
+ * a line next to a deletion, those whose name a deleted line spells (a function deleted whole
  * may pair its name's other definition), and every function named like one of them (a
- * counterpart is found by name). Asked before the base is parsed; never false where
- * compare_file could pair. */
-static bool may_have_variants(const change_file *f, const syn_func_list *hfl, int nlines)
+ * counterpart is found by name). */
+static bool *touched_functions(const change_file *f, int nlines, const fn_span *fns, size_t n)
 {
     strset deleted_words = {0};
     bool *mark = touching_lines(f, nlines, &deleted_words);
-    bool *touched = xcalloc(hfl->n + 1, sizeof *touched);
-    const char **names = xcalloc(hfl->n + 1, sizeof *names);
-    for (size_t i = 0; i < hfl->n; i++) {
-        touched[i] = sib_any_marked(mark, nlines, hfl->items[i].start_line, hfl->items[i].end_line) ||
-                     strset_has(&deleted_words, hfl->items[i].name);
-        names[i] = hfl->items[i].name;
-    }
+    bool *touched = xcalloc(n + 1, sizeof *touched);
+    for (size_t i = 0; i < n; i++)
+        touched[i] = sib_any_marked(mark, nlines, fns[i].first, fns[i].last) ||
+                     strset_has(&deleted_words, fns[i].name);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n && !touched[i]; k++)
+            touched[i] = touched[k] && strcmp(fns[i].name, fns[k].name) == 0 && k != i;
     strset_free(&deleted_words);
-    touch_namesakes(touched, names, hfl->n);
+    free(mark);
+    return touched;
+}
+
+/* False when no function the change can touch (touched_functions) has a variant in the head
+ * (hfl, nlines lines), so comparing needs no base. Asked before the base is parsed; never
+ * false where compare_file could pair. */
+static bool may_have_variants(const change_file *f, const syn_func_list *hfl, int nlines)
+{
+    fn_span *sp = xcalloc(hfl->n + 1, sizeof *sp);
+    for (size_t i = 0; i < hfl->n; i++)
+        sp[i] = (fn_span){hfl->items[i].name, hfl->items[i].start_line, hfl->items[i].end_line};
+    bool *touched = touched_functions(f, nlines, sp, hfl->n);
     bool any = false;
     for (size_t i = 0; i < hfl->n && !any; i++)
         for (size_t v = 0; v < hfl->n && touched[i] && !any; v++)
             any = sib_is_variant(&hfl->items[i], &hfl->items[v]);
-    free(names);
     free(touched);
-    free(mark);
+    free(sp);
     return any;
 }
 
@@ -654,25 +662,17 @@ static bool may_have_variants(const change_file *f, const syn_func_list *hfl, in
  * sib_is_variant does, so this is false only where may_have_variants would be. */
 static bool may_have_variants_unparsed(const change_file *f, const py_outline *o)
 {
-    strset deleted_words = {0};
-    bool *mark = touching_lines(f, o->nlines, &deleted_words);
-    bool *touched = xcalloc(o->ndefs + 1, sizeof *touched);
-    const char **names = xcalloc(o->ndefs + 1, sizeof *names);
-    for (size_t i = 0; i < o->ndefs; i++) {
-        touched[i] = sib_any_marked(mark, o->nlines, o->defs[i].first_line, o->defs[i].end_line) ||
-                     strset_has(&deleted_words, o->defs[i].name);
-        names[i] = o->defs[i].name;
-    }
-    strset_free(&deleted_words);
-    touch_namesakes(touched, names, o->ndefs);
+    fn_span *sp = xcalloc(o->ndefs + 1, sizeof *sp);
+    for (size_t i = 0; i < o->ndefs; i++)
+        sp[i] = (fn_span){o->defs[i].name, o->defs[i].first_line, o->defs[i].end_line};
+    bool *touched = touched_functions(f, o->nlines, sp, o->ndefs);
     bool any = false;
     for (size_t i = 0; i < o->ndefs && !any; i++)
         for (size_t v = 0; v < o->ndefs && touched[i] && !any; v++)
             any = v != i && sib_names_may_vary(o->defs[i].name, o->defs[i].indent > 0, o->defs[v].name,
                                                o->defs[v].indent > 0);
-    free(names);
     free(touched);
-    free(mark);
+    free(sp);
     return any;
 }
 
