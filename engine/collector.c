@@ -513,3 +513,9 @@ void collector_coverage_from_facts(collector_ctx *ctx, const collector_files *fi
     collector_coverage_join(cov, n, out);
     free(cov);
 }
+
+bool collector_never_parses_ahead(collector_ctx *ctx, const change_file *f, const char *head,
+                                  size_t hlen, const struct py_outline *o)
+{
+    return false;
+}

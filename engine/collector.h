@@ -128,6 +128,11 @@ typedef struct collector {
     void (*free_state)(void *state); /* frees what it kept in *ctx->state; NULL if nothing */
 } collector;
 
+/* A parse_ahead for a collector whose stage reads diff lines only, or parses so rarely that
+ * parsing ahead for it would waste the second thread: false. */
+bool collector_never_parses_ahead(collector_ctx *ctx, const change_file *f, const char *head,
+                                  size_t hlen, const struct py_outline *o);
+
 /* True when the collector reads f (by its languages and its path test). */
 bool collector_reads(const collector *c, const change_file *f);
 /* Run one collector over ctx's change without a cache (both stages, or its run), stamping its

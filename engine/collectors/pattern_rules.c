@@ -1602,21 +1602,13 @@ static void pattern_rules_change(collector_ctx *ctx, const collector_files *file
     sb_free(&sb);
 }
 
-/* The runner parses nothing ahead for this collector: it asks for a head's parse only when a
- * rule's pattern matches an added line, which few do. */
-static bool parse_ahead(collector_ctx *ctx, const change_file *f, const char *head, size_t hlen,
-                        const struct py_outline *o)
-{
-    return false;
-}
-
 const collector collector_pattern_rules = {
     .name = "pattern_rules",
     .rules = "D3 C2 C4 D7 D10 D10b G1b HK1 HK3 HK7 HK9 HK11 T8",
     .langs = COLLECT_ANY,
     .reads = reads,
     .file_stage = pattern_rules_file,
-    .parse_ahead = parse_ahead,
+    .parse_ahead = collector_never_parses_ahead, /* a head is parsed only when a rule's pattern matches an added line */
     .shared_new = pr_shared_new,
     .shared_free = pr_shared_free,
     .change_stage = pattern_rules_change,

@@ -241,20 +241,13 @@ static void test_quality_change(collector_ctx *ctx, const collector_files *files
                          asserts == 1 ? "" : "s");
 }
 
-/* The runner parses nothing ahead for this collector: it reads diff lines only. */
-static bool parse_ahead(collector_ctx *ctx, const change_file *f, const char *head, size_t hlen,
-                        const struct py_outline *o)
-{
-    return false;
-}
-
 const collector collector_test_quality = {
     .name = "test_quality",
     .rules = "P2 HK19",
     .langs = COLLECT_PYTHON,
     .reads = reads,
     .file_stage = test_quality_file,
-    .parse_ahead = parse_ahead,
+    .parse_ahead = collector_never_parses_ahead, /* diff lines only */
     .shared_new = patterns_new,
     .shared_free = patterns_free,
     .change_stage = test_quality_change,
