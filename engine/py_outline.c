@@ -222,23 +222,19 @@ static void bind_imports(py_outline *o, const char *text, int line)
 py_outline *py_outline_read(const char *text, size_t len)
 {
     py_outline *o = xcalloc(1, sizeof *o);
-    int n = 1;
-    for (size_t i = 0; i < len; i++)
-        n += text[i] == '\n' && i + 1 < len;
-    o->nlines = len ? n : 0;
+    size_t *starts = text_line_starts(text, len, &o->nlines);
+    int n = o->nlines ? o->nlines : 1; /* an empty text still has its first line's start */
     o->line_off = xcalloc((size_t)n + 2, sizeof *o->line_off);
     o->stmt_first = xcalloc((size_t)n + 2, sizeof *o->stmt_first);
     o->stmt_last = xcalloc((size_t)n + 2, sizeof *o->stmt_last);
     o->indent = xcalloc((size_t)n + 2, sizeof *o->indent);
-    for (int l = 1, k = 0; l <= n; l++) {
-        o->line_off[l] = (size_t)k;
-        while ((size_t)k < len && text[k] != '\n')
-            k++;
-        k++;
+    for (int l = 1; l <= n; l++) {
+        o->line_off[l] = starts[l - 1];
         o->stmt_first[l] = o->stmt_last[l] = l;
         o->indent[l] = -1;
     }
     o->line_off[n + 1] = len;
+    free(starts);
     size_t cap = 0;
     open_defs st = {0};
     strbuf code;

@@ -54,19 +54,7 @@ const TSLanguage *syntax_ts_language(syn_lang lang)
 static void index_lines(syntax_doc *d)
 {
     free(d->line_starts);
-    d->line_starts = syntax_line_starts(d->text, d->len, &d->nlines);
-}
-
-size_t *syntax_line_starts(const char *s, size_t len, int *nlines)
-{
-    size_t n = 0, cap = 0;
-    size_t *out = NULL;
-    *ARRAY_PUSH(out, n, cap) = 0;
-    for (size_t i = 0; i < len; i++)
-        if (s[i] == '\n' && i + 1 < len)
-            *ARRAY_PUSH(out, n, cap) = i + 1;
-    *nlines = len == 0 ? 0 : (int)n;
-    return out;
+    d->line_starts = text_line_starts(d->text, d->len, &d->nlines);
 }
 
 static int range_cmp(const void *a, const void *b)

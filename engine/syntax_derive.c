@@ -29,7 +29,7 @@ syntax_origin *syntax_origin_new(const syntax_doc *d)
     memcpy(o->parsed, d->parsed, d->len);
     o->parsed[d->len] = '\0';
     o->len = d->len;
-    o->starts = syntax_line_starts(o->parsed, o->len, &o->nlines);
+    o->starts = text_line_starts(o->parsed, o->len, &o->nlines);
     return o;
 }
 
@@ -104,7 +104,7 @@ syntax_doc *syntax_parse_from(const syntax_origin *from, const int *line_map, si
     if (!line_map)
         nmap = 0; /* no map: every line is an edit, which is a fresh parse */
     int nn;
-    size_t *nstarts = syntax_line_starts(parsed, len, &nn);
+    size_t *nstarts = text_line_starts(parsed, len, &nn);
     size_t nedits;
     line_edit *ed = find_edits(from, line_map, nmap, parsed, len, nstarts, nn, &nedits);
     TSTree *old = ts_tree_copy(from->tree);

@@ -89,9 +89,6 @@ void syntax_queries_free(syntax_queries *qs);
 
 /* --- parsing in two steps (syntax.c), for a parse that starts from another tree -------- */
 
-/* The first byte of each line of s (out[k - 1] for line k; a final line without "\n" counts),
- * *nlines of them (0 for an empty text). A new array. */
-size_t *syntax_line_starts(const char *s, size_t len, int *nlines);
 /* The 1-based line holding byte offset `byte` of a text whose lines start at starts[0..nlines)
  * (1 for a text without lines). */
 int syntax_line_in(const size_t *starts, int nlines, size_t byte);

@@ -278,3 +278,15 @@ double monotonic_ms(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
+
+size_t *text_line_starts(const char *s, size_t len, int *nlines)
+{
+    size_t n = 0, cap = 0;
+    size_t *out = NULL;
+    *ARRAY_PUSH(out, n, cap) = 0;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '\n' && i + 1 < len)
+            *ARRAY_PUSH(out, n, cap) = i + 1;
+    *nlines = len == 0 ? 0 : (int)n;
+    return out;
+}

@@ -56,6 +56,10 @@ typedef struct line_run {
     int first, last;
 } line_run;
 
+/* The first byte of each line of s (out[k - 1] for line k; a final line without "\n" counts),
+ * *nlines of them (0 for an empty text). A new array. */
+size_t *text_line_starts(const char *s, size_t len, int *nlines);
+
 /* True for a character of a C or Python identifier: a letter, a digit or '_'. */
 bool str_ident_char(char c);
 /* The first place s[0..len) holds word as a whole identifier (no identifier character on
