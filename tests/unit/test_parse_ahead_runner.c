@@ -2,7 +2,8 @@
  * queues a file for parsing ahead only when it does not hold that file's results for its
  * content — even when the file's trees were given back between reviews (a large change over
  * the memory budget), a later review of the same change parses nothing ahead that no stage
- * will ask for; an edited file is queued again. */
+ * will ask for; an edited file is queued again. A file whose changed lines no stage reads from
+ * a tree (plain code, no guard, import, load or store, no variant) is not queued at all. */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -121,10 +122,54 @@ TEST(kept_results_are_not_parsed_ahead_again)
     CHECK(unit_remove_tree(root));
 }
 
+/* A change of NPLAIN files that change a plain line of a function without variants, then one
+ * that rewrites an assert: only the last is queued (its head and base), the plain ones never,
+ * however far after the first file it lies. */
+#define NPLAIN 10
+TEST(files_no_stage_parses_are_not_queued)
+{
+    char tmpl[] = "/tmp/review-ahead-XXXXXX";
+    char *root = mkdtemp(tmpl);
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    strbuf d;
+    sb_init(&d);
+    for (int i = 0; i <= NPLAIN; i++) {
+        char *rel = xasprintf("k/plain_%02d.py", i);
+        bool guard = i == NPLAIN;
+        char *t = xasprintf("def total_%d(x):\n    %s\n    return x + %d\n", i,
+                            guard ? "assert x > 1" : "y = x", i);
+        put(root, rel, t);
+        sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,3 +1,3 @@\n def total_%d(x):\n"
+                    "-    %s\n+    %s\n     return x + %d\n",
+                rel, rel, rel, rel, i, guard ? "assert x > 0" : "y = x * 1", guard ? "assert x > 1" : "y = x", i);
+        free(rel);
+        free(t);
+    }
+    char *cause = NULL;
+    change *chg = diff_parse(d.buf, d.len, &cause);
+    free(cause);
+    sb_free(&d);
+    CHECK(chg != NULL);
+    if (!chg)
+        return;
+    chg->head_root = xstrdup(root);
+    syntax_cache *syn = syntax_cache_new();
+    collector_runner *r = collector_runner_new(false);
+    collector_runner_set_parse_ahead(r, true);
+    CHECK_INT((int)review(r, syn, chg, root, NULL), 2);
+    change_free(chg);
+    collector_runner_free(r);
+    syntax_cache_free(syn);
+    CHECK(unit_remove_tree(root));
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
         UNIT_CASE(kept_results_are_not_parsed_ahead_again),
+        UNIT_CASE(files_no_stage_parses_are_not_queued),
     };
     return unit_main("parse_ahead_runner", cases, sizeof cases / sizeof cases[0]);
 }
