@@ -115,3 +115,28 @@ review many_modules
 expect_eq many-modules-parse-nothing "$(parses many_modules.err)" 0
 expect_contains many-modules-all-resolve "$(cat many_modules.json)" \
   "the 36 first-party imported names the change adds resolve"
+git -C repo checkout -q -- .
+rm -f repo/aiter/ops/uses_all.py
+
+# a plain line added to a function without variants: no collector reads a tree, nothing parsed
+sed -i 's/^    data\["loaded"\] = True$/    data["loaded"] = True\n    data["checked"] = False/' repo/aiter/ops/report.py
+review plain_addition
+expect_eq plain-addition-parses-nothing "$(parses plain_addition.err)" 0
+git -C repo checkout -q -- .
+
+# the same line added inside a Triton kernel: index_width reads device code, so the head is parsed
+cat > repo/aiter/ops/kern.py <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    return offs
+PY
+commit_all repo kernel
+sed -i 's/^    return offs$/    last = pid * n\n    return offs/' repo/aiter/ops/kern.py
+review kernel_addition
+expect_eq kernel-addition-parses-the-head "$(parses kernel_addition.err)" 1
