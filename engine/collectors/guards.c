@@ -185,6 +185,13 @@ static void gfile_free(gfile *gf)
         free(gf->dtext);
     }
     free(gf->head);
+    for (size_t i = 0; gf->hcalls && i < gf->hfuncs.n; i++)
+        if (gf->hcalls[i]) {
+            syn_call_list_free(gf->hcalls[i]);
+            free(gf->hcalls[i]);
+        }
+    free(gf->hcalls);
+    free(gf->hkind);
     if (!gf->funcs_shared) {
         syn_func_list_free(&gf->hfuncs);
         syn_func_list_free(&gf->bfuncs);
@@ -271,6 +278,8 @@ static size_t build_stmt(gfile *gf, size_t i, char kind, gstmt *s)
     s->code = sb_detach(&code);
     s->bare = sb_detach(&bare);
     s->norm = guards_no_space(s->bare);
+    s->cond = guards_condition_in(s->code, s->bare);
+    s->nf = guards_normal_new();
     s->kind = guards_kind(s->code);
     s->old_line = kind == '-' ? f->lines[i].old_no : 0;
     /* only a deleted guard needs its exact anchor (the similarity search costs) */
@@ -280,6 +289,12 @@ static size_t build_stmt(gfile *gf, size_t i, char kind, gstmt *s)
     s->is_empty_alloc = kind == '+' && guards_is_empty_alloc(s->code);
     s->target = guards_target(s->code);
     s->subject = guards_subject(s->code, s->kind, s->target);
+    if (s->kind == GK_CHECK) {
+        char *cond = guards_condition(s->code);
+        guards_idents(cond, true, 4, true, &s->words);
+        free(cond);
+        s->call = guards_first_call(s->code);
+    }
     return used ? used : 1;
 }
 
@@ -290,6 +305,10 @@ static void gstmt_clear(gstmt *s)
     free(s->norm);
     free(s->code);
     free(s->bare);
+    free(s->cond);
+    guards_normal_free(s->nf);
+    guards_words_free(&s->words);
+    free(s->call);
     free(s->target);
     free(s->subject);
 }

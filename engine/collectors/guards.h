@@ -47,7 +47,21 @@ typedef struct gfile {
     bool head_errors;       /* the parsed head has syntax errors, the first at error_line */
     int error_line;
     bool is_test;
+    /* read from the head tree once for every deleted guard a search brings here
+     * (guards_flow.c): each head function's calls (parallel to hfuncs, NULL: not yet), and each
+     * head line's guard kind (head_nlines + 1 entries, -1: not yet) */
+    syn_call_list **hcalls;
+    signed char *hkind;
 } gfile;
+
+/* A list of words (identifiers). */
+typedef struct gwords {
+    char **w;
+    size_t n, cap;
+} gwords;
+
+/* One condition's normal forms, kept between comparisons (guards_cond.c). */
+typedef struct gnormal gnormal;
 
 /* A guard statement (deleted or added), or for added lines any statement. */
 typedef struct gstmt {
@@ -59,6 +73,11 @@ typedef struct gstmt {
     char *norm;          /* without white space, for equality */
     char *code;          /* code view, joined */
     char *bare;          /* comments blanked, strings kept, joined like code */
+    char *cond;          /* the condition it checks (guards_condition_in of code and bare) */
+    gnormal *nf;         /* its condition's normal forms, kept between comparisons */
+    gwords words;        /* a check's: its condition's identifiers (attributes, 4+ letters,
+                            lower case), which tell whether two checks share a subject */
+    char *call;          /* a check's: the first function its condition calls, or NULL */
     gkind kind;
     bool is_empty_alloc; /* an added allocation with torch.empty / ::empty / new_empty */
     char *target;        /* assignment target, or NULL */
@@ -77,12 +96,6 @@ typedef struct gcounts {
     int gone, changed, zero, moved, hinted, in_tests, in_deleted, kept, dropped, path_gone;
     int conditional;   /* re-added in place, but under a branch it was not under */
 } gcounts;
-
-/* A list of words (identifiers). */
-typedef struct gwords {
-    char **w;
-    size_t n, cap;
-} gwords;
 
 /* --- guards.c ---------------------------------------------------------------------------- */
 
@@ -113,6 +126,8 @@ bool guards_is_noise(const char *w);
 /* The condition a check tests: after its keyword, up to its first top-level ','; for
  * TORCH_CHECK_EQ(a, b) and its kin, "a == b". */
 char *guards_condition(const char *code);
+/* The name of the first function a check's condition calls (noise aside), or NULL. */
+char *guards_first_call(const char *code);
 /* The same, its places found in code and its text taken from text (the same statement with
  * only comments blanked, string literals kept) when the two have the same length. */
 char *guards_condition_in(const char *code, const char *text);
@@ -143,6 +158,9 @@ typedef struct gscope {
     const char *const *to;
     size_t nsubst;
     bool follow;                /* follow named constants to their values */
+    gnormal *memo;              /* where the normal forms of the one condition read in this
+                                   scope are kept between comparisons, or NULL (see
+                                   guards_normal_new); unused when names are substituted */
 } gscope;
 
 typedef enum gcmp {
@@ -162,6 +180,11 @@ char *guards_canonical(const char *cond, const gscope *sc);
  * GC_LOOSER, else NULL. */
 gcmp guards_compare(const char *old_cond, const gscope *old_sc, const char *new_cond,
                     const gscope *new_sc, char **how);
+/* A place to keep one condition's normal forms, for a statement compared with many others
+ * (a deleted guard with every added one): set as gscope.memo, the condition is normalised once
+ * per scope it is read in instead of once per comparison. */
+gnormal *guards_normal_new(void);
+void guards_normal_free(gnormal *m);
 
 /* --- guards_flow.c ------------------------------------------------------------------------ */
 

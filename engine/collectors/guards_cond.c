@@ -887,6 +887,71 @@ static bool renamed(const char *o, const char *n, const gscope *os, const gscope
     return r && any;
 }
 
+/* One condition's normal forms (as written, and with constants followed), with the scope each
+ * was read in: a form is reused only for the same doc, function list and line. */
+struct gnormal {
+    bool have[2];
+    const syntax_doc *doc[2];
+    const syn_func_list *funcs[2];
+    int line[2];
+    parts p[2];
+    char *joined;            /* p[0] joined with "&&" (for the renamed test), or NULL */
+};
+
+gnormal *guards_normal_new(void)
+{
+    return xcalloc(1, sizeof(gnormal));
+}
+
+void guards_normal_free(gnormal *m)
+{
+    if (!m)
+        return;
+    parts_free(&m->p[0]);
+    parts_free(&m->p[1]);
+    free(m->joined);
+    free(m);
+}
+
+/* The normal form of cond read in sc (constants followed when follow and sc->follow): the
+ * memo's when sc has one that was read in the same place, else worked out into *own. */
+static const parts *normal_of(const char *cond, const gscope *sc, bool follow, parts *own)
+{
+    int k = follow && sc->follow;
+    gnormal *m = sc->nsubst ? NULL : sc->memo;
+    if (!m) {
+        normal_parts(cond, sc, k, own);
+        return own;
+    }
+    if (!m->have[k] || m->doc[k] != sc->doc || m->funcs[k] != sc->funcs || m->line[k] != sc->line) {
+        parts_free(&m->p[k]);
+        if (k == 0) {
+            free(m->joined);
+            m->joined = NULL;
+        }
+        normal_parts(cond, sc, k, &m->p[k]);
+        m->have[k] = true;
+        m->doc[k] = sc->doc;
+        m->funcs[k] = sc->funcs;
+        m->line[k] = sc->line;
+    }
+    return &m->p[k];
+}
+
+/* ps joined with "&&": the memo's copy when ps is its as-written form, else a new string in
+ * *own. */
+static const char *joined_of(const parts *ps, const gscope *sc, char **own)
+{
+    gnormal *m = sc->nsubst ? NULL : sc->memo;
+    if (m && ps == &m->p[0]) {
+        if (!m->joined)
+            m->joined = parts_join(ps, "&&");
+        return m->joined;
+    }
+    *own = parts_join(ps, "&&");
+    return *own;
+}
+
 gcmp guards_compare(const char *old_cond, const gscope *old_sc, const char *new_cond,
                     const gscope *new_sc, char **how)
 {
@@ -897,22 +962,22 @@ gcmp guards_compare(const char *old_cond, const gscope *old_sc, const char *new_
     gcmp r = GC_OTHER;
     int passes = old_sc->follow || new_sc->follow ? 2 : 1;
     for (int follow = 0; follow < passes && r != GC_SAME; follow++) {
-        parts o = {0}, n = {0};
-        normal_parts(old_cond, old_sc, follow && old_sc->follow, &o);
-        normal_parts(new_cond, new_sc, follow && new_sc->follow, &n);
-        if (o.n == 0 || n.n == 0) {
-            parts_free(&o);
-            parts_free(&n);
+        parts own_o = {0}, own_n = {0};
+        const parts *o = normal_of(old_cond, old_sc, follow, &own_o);
+        const parts *n = normal_of(new_cond, new_sc, follow, &own_n);
+        if (o->n == 0 || n->n == 0) {
+            parts_free(&own_o);
+            parts_free(&own_n);
             break;
         }
         char *h = NULL;
-        gcmp c = compare_parts(&o, &n, how && r == GC_OTHER ? &h : NULL);
+        gcmp c = compare_parts(o, n, how && r == GC_OTHER ? &h : NULL);
         if (c == GC_OTHER && follow == 0) {
-            char *oj = parts_join(&o, "&&"), *nj = parts_join(&n, "&&");
-            if (renamed(oj, nj, old_sc, new_sc))
+            char *own_oj = NULL, *own_nj = NULL;
+            if (renamed(joined_of(o, old_sc, &own_oj), joined_of(n, new_sc, &own_nj), old_sc, new_sc))
                 c = GC_SAME;
-            free(oj);
-            free(nj);
+            free(own_oj);
+            free(own_nj);
         }
         if (c == GC_SAME || r == GC_OTHER) {
             if (how) {
@@ -923,8 +988,8 @@ gcmp guards_compare(const char *old_cond, const gscope *old_sc, const char *new_
             r = c;
         }
         free(h);
-        parts_free(&o);
-        parts_free(&n);
+        parts_free(&own_o);
+        parts_free(&own_n);
     }
     return r;
 }

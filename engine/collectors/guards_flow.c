@@ -721,7 +721,7 @@ static char *if_condition_at(const syntax_doc *d, int line, TSNode *ifn)
  * its top-level disjuncts, is the negation of it. */
 static bool exit_enforces(const gstmt *del, const char *cond)
 {
-    char *dc = guards_condition_in(del->code, del->bare);
+    const char *dc = del->cond;
     gscope none = {0};
     bool r = false;
     int depth = 0;
@@ -746,7 +746,6 @@ static bool exit_enforces(const gstmt *del, const char *cond)
         p++; /* past the second character of || or of or */
         s = p + 1;
     }
-    free(dc);
     return r;
 }
 
@@ -1051,11 +1050,10 @@ static bool helper_line_keeps(const gstmt *del, const syntax_doc *d, const syn_f
                               const char *code, const char *bare, gscope *sc)
 {
     if (del->kind == GK_CHECK) {
-        char *dc = guards_condition_in(del->code, del->bare), *hc = guards_condition_in(code, bare);
-        gscope ds = {del->gf->bdoc, &del->gf->bfuncs, del->old_line, NULL, NULL, 0, true};
+        char *hc = guards_condition_in(code, bare);
+        gscope ds = {del->gf->bdoc, &del->gf->bfuncs, del->old_line, NULL, NULL, 0, true, del->nf};
         sc->line = line;
-        bool r = guards_compare(dc, &ds, hc, sc, NULL) == GC_SAME;
-        free(dc);
+        bool r = guards_compare(del->cond, &ds, hc, sc, NULL) == GC_SAME;
         free(hc);
         return r;
     }
@@ -1085,6 +1083,39 @@ static bool helper_line_keeps(const gstmt *del, const syntax_doc *d, const syn_f
     return r;
 }
 
+/* The calls of head function fn of gf, read from the tree once for every deleted guard whose
+ * search passes through it (borrowed; kept until the file is freed). */
+static const syn_call_list *head_calls(gfile *gf, const syn_func *fn)
+{
+    size_t i = (size_t)(fn - gf->hfuncs.items);
+    if (!gf->hcalls)
+        gf->hcalls = xcalloc(gf->hfuncs.n ? gf->hfuncs.n : 1, sizeof *gf->hcalls);
+    if (!gf->hcalls[i]) {
+        gf->hcalls[i] = xcalloc(1, sizeof *gf->hcalls[i]);
+        syntax_calls(gf->hdoc, fn->body_line, fn->end_line, gf->hcalls[i]);
+    }
+    return gf->hcalls[i];
+}
+
+/* The guard kind of head line `line` of gf (its code, strings and comments blanked), worked
+ * out once per line. */
+static gkind head_line_kind(gfile *gf, int line)
+{
+    int n = gf->hdoc->nlines;
+    if (line < 1 || line > n)
+        return GK_NONE;
+    if (!gf->hkind) {
+        gf->hkind = xmalloc((size_t)n + 1);
+        memset(gf->hkind, -1, (size_t)n + 1);
+    }
+    if (gf->hkind[line] < 0) {
+        char *lc = syntax_line_code(gf->hdoc, line);
+        gf->hkind[line] = (signed char)(lc ? guards_kind(lc) : GK_NONE);
+        free(lc);
+    }
+    return (gkind)gf->hkind[line];
+}
+
 /* Where a search through helpers stands: the change, the deleted guard, and what was found. */
 typedef struct hsearch {
     gfile *files;
@@ -1095,12 +1126,12 @@ typedef struct hsearch {
     int line;
 } hsearch;
 
-static bool helper_search(hsearch *hs, const gfile *cf, const syn_func *caller, const char *const *cfrom,
+static bool helper_search(hsearch *hs, gfile *cf, const syn_func *caller, const char *const *cfrom,
                           const char *const *cto, size_t cn, int depth);
 
 /* Look for del's guard in helper h (of file hf) called by call, the caller's own parameters
  * (cfrom → cto) read through; then one call deeper. */
-static bool helper_guard(hsearch *hs, const gfile *hf, const syn_func *h, const syn_call *call,
+static bool helper_guard(hsearch *hs, gfile *hf, const syn_func *h, const syn_call *call,
                          const char *const *cfrom, const char *const *cto, size_t cn, int depth)
 {
     char *params[PARAMS_MAX];
@@ -1124,13 +1155,10 @@ static bool helper_guard(hsearch *hs, const gfile *hf, const syn_func *h, const 
             }
         }
     }
-    gscope sc = {hf->hdoc, &hf->hfuncs, 0, from, to, ns, true};
+    gscope sc = {hf->hdoc, &hf->hfuncs, 0, from, to, ns, true, NULL};
     const gstmt *del = hs->del;
     for (int line = h->body_line; line <= h->end_line && !hs->helper; line++) {
-        char *lc = syntax_line_code(hf->hdoc, line);
-        bool guard = lc && guards_kind(lc) == del->kind;
-        free(lc);
-        if (!guard)
+        if (head_line_kind(hf, line) != del->kind)
             continue;
         char *code, *bare;
         joined_stmt(hf->hdoc, line, h->end_line, &code, &bare);
@@ -1150,15 +1178,14 @@ static bool helper_guard(hsearch *hs, const gfile *hf, const syn_func *h, const 
 }
 
 /* Search the functions that caller (in cf) calls, defined in a changed file, for del's guard. */
-static bool helper_search(hsearch *hs, const gfile *cf, const syn_func *caller, const char *const *cfrom,
+static bool helper_search(hsearch *hs, gfile *cf, const syn_func *caller, const char *const *cfrom,
                           const char *const *cto, size_t cn, int depth)
 {
-    syn_call_list calls = {0};
-    syntax_calls(cf->hdoc, caller->body_line, caller->end_line, &calls);
-    for (size_t c = 0; c < calls.n && !hs->helper; c++) {
+    const syn_call_list *cl = head_calls(cf, caller);
+    for (size_t c = 0; c < cl->n && !hs->helper; c++) {
         for (size_t k = 0; k < hs->nfiles && !hs->helper; k++) {
             gfile *gf = &hs->files[k];
-            const char *name = calls.items[c].name;
+            const char *name = cl->items[c].name;
             /* a file whose text never names the callee cannot define it */
             if (gf->is_test || !head_may_define(gf, name))
                 continue;
@@ -1167,19 +1194,18 @@ static bool helper_search(hsearch *hs, const gfile *cf, const syn_func *caller, 
                 continue;
             for (size_t i = 0; i < gf->hfuncs.n && !hs->helper; i++) {
                 const syn_func *h = &gf->hfuncs.items[i];
-                if (strcmp(h->name, calls.items[c].name) == 0 && h != caller)
-                    helper_guard(hs, gf, h, &calls.items[c], cfrom, cto, cn, depth);
+                if (strcmp(h->name, cl->items[c].name) == 0 && h != caller)
+                    helper_guard(hs, gf, h, &cl->items[c], cfrom, cto, cn, depth);
             }
         }
     }
-    syn_call_list_free(&calls);
     return hs->helper != NULL;
 }
 
 bool guards_helper_move(gfile *files, size_t nfiles, const gstmt *del, char **helper,
                         const gfile **where, int *line, bool *added)
 {
-    const gfile *dgf = del->gf;
+    gfile *dgf = del->gf;
     *helper = NULL;
     if (!dgf->bdoc || !dgf->hdoc || del->old_line < 1)
         return false;

@@ -43,30 +43,6 @@ static void set_plus(gplus *plus, const gfile *gf, int line, const char *text)
 
 /* --- matching ------------------------------------------------------------------------------ */
 
-/* The name of the first function a check's condition calls, or NULL. */
-static char *first_call(const char *code)
-{
-    char *cond = guards_condition(code);
-    char *r = NULL;
-    for (const char *p = cond; *p && !r; p++) {
-        if (!(isalpha((unsigned char)*p) || *p == '_') || (p > cond && (str_ident_char(p[-1]) || p[-1] == '.')))
-            continue;
-        const char *e = p;
-        while (str_ident_char(*e))
-            e++;
-        if (*e == '(') {
-            r = xstrndup(p, (size_t)(e - p));
-            if (guards_is_noise(r)) {
-                free(r);
-                r = NULL;
-            }
-        }
-        p = e - 1;
-    }
-    free(cond);
-    return r;
-}
-
 /* How well an added guard matches a deleted one on subject: 0 for no match, higher for a
  * better one (shared checked symbol counts most, then shared words, then place). */
 static int subject_score(const gstmt *del, const gstmt *add)
@@ -74,26 +50,13 @@ static int subject_score(const gstmt *del, const gstmt *add)
     /* a zero-init or contiguous call is kept (same target) or not: it has no "bound" */
     if (add->kind != del->kind || del->kind != GK_CHECK || strcmp(add->norm, del->norm) == 0)
         return 0;
-    char *dc = guards_condition(del->code), *ac = guards_condition(add->code);
-    gwords dw = {0}, aw = {0};
-    guards_idents(dc, true, 4, true, &dw);
-    guards_idents(ac, true, 4, true, &aw);
     int overlap = 0;
-    for (size_t i = 0; i < dw.n; i++)
-        if (guards_words_has(&aw, dw.w[i]))
+    for (size_t i = 0; i < del->words.n; i++)
+        if (guards_words_has(&add->words, del->words.w[i]))
             overlap++;
-    guards_words_free(&dw);
-    guards_words_free(&aw);
-    free(dc);
-    free(ac);
     bool same_subject = del->subject && add->subject && strcmp(del->subject, add->subject) == 0;
-    if (!del->subject) {
-        /* a check on a call's result (`get_arch() == "gfx950"`): the same function */
-        char *a = first_call(del->code), *b = first_call(add->code);
-        same_subject = a && b && strcmp(a, b) == 0;
-        free(a);
-        free(b);
-    }
+    if (!del->subject) /* a check on a call's result (`get_arch() == "gfx950"`): the same function */
+        same_subject = del->call && add->call && strcmp(del->call, add->call) == 0;
     if (!same_subject && overlap < 2)
         return 0;
     int score = 10 * overlap + (same_subject ? 50 : 0);
@@ -126,12 +89,10 @@ static gscope scope_of(const gstmt *s, bool follow)
  * share a subject, which keeps the search cheap). */
 static gcmp compare_checks(const gstmt *del, const gstmt *add, bool follow, char **how)
 {
-    char *a = guards_condition_in(del->code, del->bare), *b = guards_condition_in(add->code, add->bare);
     gscope ds = scope_of(del, follow), as = scope_of(add, follow);
-    gcmp r = guards_compare(a, &ds, b, &as, how);
-    free(a);
-    free(b);
-    return r;
+    ds.memo = del->nf;
+    as.memo = add->nf;
+    return guards_compare(del->cond, &ds, add->cond, &as, how);
 }
 
 /* True when an added statement keeps what a deleted one enforced: the same check condition
@@ -533,7 +494,7 @@ static gcmp split_part(const gstmt *best, const char *part, const gstmt_list *ad
         const gstmt *a = &added->items[i];
         if (a == best || a->gf != best->gf || a->kind != GK_CHECK || abs(a->head_line - best->head_line) > 6)
             continue;
-        char *ac = guards_condition_in(a->code, a->bare);
+        const char *ac = a->cond;
         if (guards_find_word(ac, name, false)) {
             char *h = NULL;
             r = guards_compare(part, &none, ac, &none, &h);
@@ -550,7 +511,6 @@ static gcmp split_part(const gstmt *best, const char *part, const gstmt_list *ad
                 }
             }
         }
-        free(ac);
     }
     free(name);
     return r;
@@ -808,8 +768,7 @@ static int added_line_with(const gstmt *del, const char *cond, const char *const
 static const char *handled_case(const gstmt *del, int *at)
 {
     static const char *const branch[] = {"if%s", "ifnot%s", "if(%s", "if(!%s", "(%s)?", "elif%s"};
-    char *cond = guards_condition_in(del->code, del->bare);
-    char *n = guards_no_space(cond);
+    char *n = guards_no_space(del->cond);
     const char *core = n;
     if (str_starts(core, "not"))
         core += 3;
@@ -838,7 +797,6 @@ static const char *handled_case(const gstmt *del, int *at)
     }
     free(c);
     free(n);
-    free(cond);
     return why;
 }
 

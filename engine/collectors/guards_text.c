@@ -212,6 +212,29 @@ char *guards_condition(const char *code)
     return guards_condition_in(code, NULL);
 }
 
+char *guards_first_call(const char *code)
+{
+    char *cond = guards_condition(code);
+    char *r = NULL;
+    for (const char *p = cond; *p && !r; p++) {
+        if (!(isalpha((unsigned char)*p) || *p == '_') || (p > cond && (str_ident_char(p[-1]) || p[-1] == '.')))
+            continue;
+        const char *e = p;
+        while (str_ident_char(*e))
+            e++;
+        if (*e == '(') {
+            r = xstrndup(p, (size_t)(e - p));
+            if (guards_is_noise(r)) {
+                free(r);
+                r = NULL;
+            }
+        }
+        p = e - 1;
+    }
+    free(cond);
+    return r;
+}
+
 void guards_words_free(gwords *ws)
 {
     for (size_t i = 0; i < ws->n; i++)
