@@ -125,11 +125,6 @@ void sb_adds(strbuf *sb, const char *s)
     sb_add(sb, s, strlen(s));
 }
 
-void sb_addc(strbuf *sb, char c)
-{
-    sb_add(sb, &c, 1);
-}
-
 void sb_addf(strbuf *sb, const char *fmt, ...)
 {
     va_list ap;

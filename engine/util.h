@@ -36,7 +36,16 @@ void sb_init(strbuf *sb);
 void sb_free(strbuf *sb);
 void sb_add(strbuf *sb, const char *s, size_t n);
 void sb_adds(strbuf *sb, const char *s);
-void sb_addc(strbuf *sb, char c);
+/* One byte: written in place while the buffer has room (builders call this per character). */
+static inline void sb_addc(strbuf *sb, char c)
+{
+    if (sb->len + 1 < sb->cap) {
+        sb->buf[sb->len++] = c;
+        sb->buf[sb->len] = '\0';
+    } else {
+        sb_add(sb, &c, 1);
+    }
+}
 void sb_addf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_reset(strbuf *sb);
 /* Hand the buffer to the caller (who frees it) and reset sb to empty. */
