@@ -807,13 +807,17 @@ ix_entry *ix_resolve_node(const ix_file *xf, ix_scope *s, TSNode ident, ix_scope
         b = e;
     const char *t = xf->d->text + b;
     size_t len = strnlen(t, e - b);
+    char first = len ? t[0] : '\0';
     for (; s; s = s->parent)
-        for (size_t i = 0; i < s->n; i++)
-            if (strncmp(s->ents[i].name, t, len) == 0 && s->ents[i].name[len] == '\0') {
+        for (size_t i = 0; i < s->n; i++) {
+            const char *nm = s->ents[i].name;
+            /* the first byte turns most names away before a comparison is called */
+            if (nm[0] == first && strncmp(nm, t, len) == 0 && nm[len] == '\0') {
                 if (owner)
                     *owner = s;
                 return &s->ents[i];
             }
+        }
     return NULL;
 }
 
