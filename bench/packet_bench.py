@@ -11,8 +11,11 @@ head commit's subject as the title. Three runs per PR, each timed as a whole pro
 WT is a worktree of the clone, made once by you (never committed, never inside this repo):
   git -C AITER_GIT worktree add --detach WT main
 
-  packet_bench.py AITER_GIT WT [--bin build/review-lsp] [--prs bench/precision/prs.txt]
-                  [--n 60] [--seed 7] [--out build/packet-bench] [--triage TRIAGE_PY]
+  packet_bench.py AITER_GIT WT [--bin build/review-lsp] [--prs bench/precision/prs.txt ...]
+                  [--n 60 | --largest N] [--seed 7] [--out build/packet-bench] [--triage TRIAGE_PY]
+
+--n times that many PRs drawn at random from the --prs files; --largest times the N whose
+merge-base diffs have the most lines (the ones a budget per PR is hardest on).
 
 --triage names the original triage.py: each packet's rules_expanded.txt is then compared, byte
 for byte, with `triage.py expand rules.txt RULES_MD` for the rules file the packet used."""
@@ -69,12 +72,30 @@ def compare_expand(a, pdir, wt):
         return f.read() == r.stdout
 
 
-def one_pr(a, n, wt):
+def merge_base_diff(a, n):
+    """PR n's head, and its diff from the merge base with main (None when there is no base)."""
     head = git(a.aiter, "rev-parse", "refs/pull/%d/head" % n).decode().strip()
     base = git(a.aiter, "merge-base", head, "main", check=False).decode().strip()
     if not base:
+        return head, None
+    return head, git(a.aiter, "diff", "--no-color", "--no-ext-diff", base, head)
+
+
+def largest(a, prs, k):
+    """The k PRs of prs whose merge-base diffs have the most lines."""
+    sized = []
+    for n in prs:
+        _, diff = merge_base_diff(a, n)
+        if diff is not None:
+            sized.append((diff.count(b"\n"), n))
+    sized.sort(reverse=True)
+    return [n for _, n in sized[:k]]
+
+
+def one_pr(a, n, wt):
+    head, diff = merge_base_diff(a, n)
+    if diff is None:
         return None
-    diff = git(a.aiter, "diff", "--no-color", "--no-ext-diff", base, head)
     dpath = os.path.join(a.out, "%d.diff" % n)
     with open(dpath, "wb") as f:
         f.write(diff)
@@ -116,8 +137,9 @@ def main():
     ap.add_argument("aiter")
     ap.add_argument("worktree")
     ap.add_argument("--bin", default=os.path.join(REPO, "build", "review-lsp"))
-    ap.add_argument("--prs", default=os.path.join(HERE, "precision", "prs.txt"))
+    ap.add_argument("--prs", nargs="+", default=[os.path.join(HERE, "precision", "prs.txt")])
     ap.add_argument("--n", type=int, default=60)
+    ap.add_argument("--largest", type=int)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--out", default=os.path.join(REPO, "build", "packet-bench"))
     ap.add_argument("--triage")
@@ -127,10 +149,14 @@ def main():
     wt = os.path.abspath(a.worktree)
     os.makedirs(a.out, exist_ok=True)
     a.load0 = " ".join(open("/proc/loadavg").read().split()[:3])
-    prs = read_prs(a.prs)
-    random.Random(a.seed).shuffle(prs)
+    prs = list(dict.fromkeys(n for path in a.prs for n in read_prs(path)))  # file order, once each
+    if a.largest:
+        chosen = largest(a, prs, a.largest)
+    else:
+        random.Random(a.seed).shuffle(prs)
+        chosen = prs[:a.n]
     rows = []
-    for n in sorted(prs[:a.n]):
+    for n in sorted(chosen):
         r = one_pr(a, n, wt)
         if not r:
             continue

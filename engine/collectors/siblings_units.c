@@ -42,37 +42,37 @@ static bool is_type(TSNode n, const char *t)
     return strcmp(ts_node_type(n), t) == 0;
 }
 
+/* The node classes below read a node's type string (ts_node_type), asked once per node. */
+
 /* A definition of a function of its own (its lines are its units, not the enclosing one's). */
-static bool is_func(TSNode n)
+static bool is_func_type(const char *t)
 {
-    return is_type(n, "function_definition") || is_type(n, "decorated_definition");
+    return strcmp(t, "function_definition") == 0 || strcmp(t, "decorated_definition") == 0;
 }
 
 /* A list of statements: its children are units, it is none itself. */
-static bool is_container(TSNode n)
+static bool is_container_type(const char *t)
 {
-    return is_type(n, "block") || is_type(n, "compound_statement");
+    return strcmp(t, "block") == 0 || strcmp(t, "compound_statement") == 0;
 }
 
 /* A clause of a compound statement: a unit of its own (its header). */
-static bool is_clause(TSNode n)
+static bool is_clause_type(const char *t)
 {
-    static const char *const t[] = {"elif_clause", "else_clause", "except_clause",
-                                    "except_group_clause", "finally_clause", "case_clause",
-                                    "catch_clause", NULL};
-    const char *type = ts_node_type(n);
-    if (!str_ends(type, "_clause")) /* most nodes: one test instead of seven */
+    static const char *const clauses[] = {"elif_clause", "else_clause", "except_clause",
+                                          "except_group_clause", "finally_clause", "case_clause",
+                                          "catch_clause", NULL};
+    if (!str_ends(t, "_clause")) /* most nodes: one test instead of seven */
         return false;
-    for (int i = 0; t[i]; i++)
-        if (strcmp(type, t[i]) == 0)
+    for (int i = 0; clauses[i]; i++)
+        if (strcmp(t, clauses[i]) == 0)
             return true;
     return false;
 }
 
-/* A statement (simple or compound; a declaration in C++). */
-static bool is_stmt(TSNode n)
+/* A statement (simple or compound; a declaration in C++), of type t. */
+static bool is_stmt_type(TSNode n, const char *t)
 {
-    const char *t = ts_node_type(n);
     if (!ts_node_is_named(n) || strcmp(t, "compound_statement") == 0)
         return false;
     static const char *const decl[] = {"declaration", "alias_declaration", "using_declaration",
@@ -84,9 +84,9 @@ static bool is_stmt(TSNode n)
     return str_ends(t, "_statement");
 }
 
-static bool is_call(TSNode n)
+static bool is_call_type(const char *t)
 {
-    return is_type(n, "call") || is_type(n, "call_expression");
+    return strcmp(t, "call") == 0 || strcmp(t, "call_expression") == 0;
 }
 
 /* --- text of a unit --------------------------------------------------------------------- */
@@ -519,26 +519,27 @@ static void collect(walk *w, TSNode top, bool msg, cut **cuts, size_t *ncuts, si
     bool more = ts_tree_cursor_goto_first_child(&c);
     while (more) {
         TSNode k = ts_tree_cursor_current_node(&c), n = parents[depth - 1];
+        const char *kt = ts_node_type(k);
         const char *fld = ts_tree_cursor_current_field_name(&c);
-        bool stmt_here = depth == 1 && is_stmt(k) &&
+        bool stmt_here = depth == 1 && is_stmt_type(k, kt) &&
                          !(fld && (strcmp(fld, "initializer") == 0 || strcmp(fld, "condition") == 0 ||
                                    strcmp(fld, "update") == 0));
         bool descend = false;
-        if (is_func(k) || is_container(k) || is_clause(k) || stmt_here) {
+        if (is_func_type(kt) || is_container_type(kt) || is_clause_type(kt) || stmt_here) {
             cut *x = ARRAY_PUSH(*cuts, *ncuts, *cap);
             x->start = ts_node_start_byte(k);
             x->end = ts_node_end_byte(k);
-            if (!is_func(k))
+            if (!is_func_type(kt))
                 *ARRAY_PUSH(*later, *nlater, *lcap) = k;
         } else {
             bool kmsg = msgs[depth - 1];
-            if (is_call(k)) {
+            if (is_call_type(kt)) {
                 call_args(w, k);
                 kmsg |= is_message_call(w->d, k);
             }
             /* a docstring is a string that is its statement's only child */
-            bool doc = is_type(n, "expression_statement") && ts_node_named_child_count(n) == 1;
-            if (is_type(k, "string") && !kmsg && !doc && w->d->lang == SYN_PYTHON &&
+            if (strcmp(kt, "string") == 0 && !kmsg && w->d->lang == SYN_PYTHON &&
+                !(is_type(n, "expression_statement") && ts_node_named_child_count(n) == 1) &&
                 syntax_node_end_line(k) - syntax_node_line(k) >= 2)
                 string_lines(w, k);
             if (depth < COLLECT_DEPTH && ts_tree_cursor_goto_first_child(&c)) {
@@ -594,9 +595,10 @@ static void walk_unit(walk *w, TSNode n, sib_kind k)
  * preprocessor conditionals, expression wrappers) are looked into. */
 static void walk_region(walk *w, TSNode n)
 {
-    if (is_func(n))
+    const char *t = ts_node_type(n);
+    if (is_func_type(t))
         return;
-    if (is_stmt(n) || is_clause(n)) {
+    if (is_stmt_type(n, t) || is_clause_type(t)) {
         walk_unit(w, n, SIB_STMT);
         return;
     }
