@@ -810,8 +810,9 @@ static gcmp compare_parts(const parts *o, const parts *n, char **how)
             *how = xasprintf("part of the condition was dropped: %s", lost);
         return GC_LOOSER;
     }
-    if (nl == 1 && ng == 1) {
-        /* the one differing conjunct: compare its disjuncts */
+    if (nl == 1 && ng == 1 && (strstr(lost, "||") || strstr(gained, "||"))) {
+        /* the one differing conjunct: compare its disjuncts (a conjunct spelling no || has
+         * one) */
         parts od = {0}, nd = {0};
         toks a = {0}, b = {0};
         tokenize(lost, &a);
@@ -866,24 +867,19 @@ static bool renamed_param(const gscope *os, const gscope *ns, const char *a, con
 
 /* True when the two normal forms differ only by parameters renamed in place, each old name
  * always becoming the same new one. */
-static bool renamed(const char *o, const char *n, const gscope *os, const gscope *ns)
+static bool renamed(const toks *a, const toks *b, const gscope *os, const gscope *ns)
 {
-    toks a = {0}, b = {0};
-    tokenize(o, &a);
-    tokenize(n, &b);
-    bool r = a.n == b.n, any = false;
-    for (size_t i = 0; i < a.n && r; i++) {
-        if (strcmp(a.t[i], b.t[i]) == 0)
+    bool r = a->n == b->n, any = false;
+    for (size_t i = 0; i < a->n && r; i++) {
+        if (strcmp(a->t[i], b->t[i]) == 0)
             continue;
-        r = is_ident(a.t[i]) && is_ident(b.t[i]);
+        r = is_ident(a->t[i]) && is_ident(b->t[i]);
         for (size_t k = 0; k < i && r; k++)
-            if (strcmp(a.t[k], a.t[i]) == 0)
-                r = strcmp(b.t[k], b.t[i]) == 0;
-        r = r && renamed_param(os, ns, a.t[i], b.t[i]);
+            if (strcmp(a->t[k], a->t[i]) == 0)
+                r = strcmp(b->t[k], b->t[i]) == 0;
+        r = r && renamed_param(os, ns, a->t[i], b->t[i]);
         any = true;
     }
-    toks_free(&a);
-    toks_free(&b);
     return r && any;
 }
 
@@ -895,7 +891,8 @@ struct gnormal {
     const syn_func_list *funcs[2];
     int line[2];
     parts p[2];
-    char *joined;            /* p[0] joined with "&&" (for the renamed test), or NULL */
+    bool have_joined;
+    toks joined;             /* the tokens of p[0] joined with "&&" (for the renamed test) */
 };
 
 gnormal *guards_normal_new(void)
@@ -909,7 +906,7 @@ void guards_normal_free(gnormal *m)
         return;
     parts_free(&m->p[0]);
     parts_free(&m->p[1]);
-    free(m->joined);
+    toks_free(&m->joined);
     free(m);
 }
 
@@ -926,8 +923,8 @@ static const parts *normal_of(const char *cond, const gscope *sc, bool follow, p
     if (!m->have[k] || m->doc[k] != sc->doc || m->funcs[k] != sc->funcs || m->line[k] != sc->line) {
         parts_free(&m->p[k]);
         if (k == 0) {
-            free(m->joined);
-            m->joined = NULL;
+            toks_free(&m->joined);
+            m->have_joined = false;
         }
         normal_parts(cond, sc, k, &m->p[k]);
         m->have[k] = true;
@@ -938,18 +935,20 @@ static const parts *normal_of(const char *cond, const gscope *sc, bool follow, p
     return &m->p[k];
 }
 
-/* ps joined with "&&": the memo's copy when ps is its as-written form, else a new string in
+/* The tokens of ps joined with "&&": the memo's when ps is its as-written form, else made in
  * *own. */
-static const char *joined_of(const parts *ps, const gscope *sc, char **own)
+static const toks *joined_of(const parts *ps, const gscope *sc, toks *own)
 {
     gnormal *m = sc->nsubst ? NULL : sc->memo;
-    if (m && ps == &m->p[0]) {
-        if (!m->joined)
-            m->joined = parts_join(ps, "&&");
-        return m->joined;
+    toks *t = m && ps == &m->p[0] ? &m->joined : own;
+    if (t == own || !m->have_joined) {
+        char *j = parts_join(ps, "&&");
+        tokenize(j, t);
+        free(j);
+        if (t != own)
+            m->have_joined = true;
     }
-    *own = parts_join(ps, "&&");
-    return *own;
+    return t;
 }
 
 gcmp guards_compare(const char *old_cond, const gscope *old_sc, const char *new_cond,
@@ -973,11 +972,11 @@ gcmp guards_compare(const char *old_cond, const gscope *old_sc, const char *new_
         char *h = NULL;
         gcmp c = compare_parts(o, n, how && r == GC_OTHER ? &h : NULL);
         if (c == GC_OTHER && follow == 0) {
-            char *own_oj = NULL, *own_nj = NULL;
+            toks own_oj = {0}, own_nj = {0};
             if (renamed(joined_of(o, old_sc, &own_oj), joined_of(n, new_sc, &own_nj), old_sc, new_sc))
                 c = GC_SAME;
-            free(own_oj);
-            free(own_nj);
+            toks_free(&own_oj);
+            toks_free(&own_nj);
         }
         if (c == GC_SAME || r == GC_OTHER) {
             if (how) {
