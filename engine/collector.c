@@ -24,6 +24,13 @@ void collector_status(collector_ctx *ctx, const char *fmt, ...)
     free(s);
 }
 
+void collector_status_code_same(collector_ctx *ctx, size_t n)
+{
+    if (n)
+        sb_addf(&ctx->status, " (besides %zu file(s) whose code did not change: only comments or "
+                "white space)", n);
+}
+
 char *collector_base_text(collector_ctx *ctx, const change_file *f, size_t *len, char **cause)
 {
     if (f->is_new) {
@@ -403,6 +410,16 @@ collector_coverage_memo *collector_coverage_memo_new(size_t nfiles)
     m->have = xcalloc(2 * nfiles + 1, sizeof *m->have);
     m->cov = xcalloc(2 * nfiles + 1, sizeof *m->cov);
     return m;
+}
+
+void collector_coverage_memo_code_same(collector_coverage_memo *m, size_t i)
+{
+    if (!m || i >= m->nfiles)
+        return;
+    for (size_t k = 2 * i; k < 2 * i + 2; k++) {
+        m->cov[k] = (collector_coverage){0};
+        m->have[k] = true;
+    }
 }
 
 void collector_coverage_memo_free(collector_coverage_memo *m)

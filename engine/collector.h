@@ -84,6 +84,8 @@ typedef struct collector_file_ctx {
                                   files of the change or the tree, not on this file alone */
     void *shared;              /* what the collector's shared_new made (compiled patterns and
                                   the like), or NULL when it has none */
+    bool code_same;            /* a C/C++ file whose code the change left as it was: only
+                                  comments or white space differ (same_code.h) */
 } collector_file_ctx;
 
 /* One file's per-file result, as the change-wide stage sees it. */
@@ -108,6 +110,10 @@ typedef struct collector {
     /* the files it reads: languages, then (when set) a test of the file */
     unsigned langs;
     bool (*reads)(const change_file *f);
+    /* true when the per-file stage judges code only: a C/C++ file whose code the change left
+     * as it was (only comments or white space differ) is then not handed to it, and its status
+     * line says how many were left out */
+    bool judges_code;
     /* the per-file stage (NULL: none) and how to free its facts (NULL: free()) */
     void (*file_stage)(collector_file_ctx *fx);
     /* whether the runner should parse f ahead for the stage: false when, from f's diff and
@@ -149,6 +155,9 @@ bool collector_files_status(collector_ctx *ctx, const collector_files *files, co
 
 /* Set the status line ("found 2 …", "nothing found: …", "skipped: …"). */
 void collector_status(collector_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Add to the status line that n files it reads were left out because their code did not
+ * change (collector.judges_code, collector_file_ctx.code_same); nothing when n is 0. */
+void collector_status_code_same(collector_ctx *ctx, size_t n);
 
 /* Base text of a file (NULL with *cause when not available: --diff mode, new file). */
 char *collector_base_text(collector_ctx *ctx, const change_file *f, size_t *len, char **cause);
@@ -200,6 +209,9 @@ void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_
 typedef struct collector_coverage_memo collector_coverage_memo;
 collector_coverage_memo *collector_coverage_memo_new(size_t nfiles);
 void collector_coverage_memo_free(collector_coverage_memo *m);
+/* Change file i's code did not change (only comments or white space): its added lines hold no
+ * code to read, so its counts are zero and no view of it is parsed to count them. */
+void collector_coverage_memo_code_same(collector_coverage_memo *m, size_t i);
 void collector_coverage_join(const collector_coverage *files, size_t n, strbuf *out);
 /* The note over every C/C++ file of the change, in the change's order, for a two-stage
  * collector whose facts hold a collector_coverage at cov_offset: from the facts of the files

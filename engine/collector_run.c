@@ -11,6 +11,7 @@
 #include "engine/base_texts.h"
 #include "engine/collector_cache.h"
 #include "engine/py_outline.h"
+#include "engine/same_code.h"
 #include "engine/syntax.h"
 
 struct collector_runner {
@@ -35,6 +36,8 @@ typedef struct review_files {
     uint64_t epoch;
     const collector *gen_of; /* the collector gen was worked out for, or NULL */
     uint64_t gen;
+    signed char *same;       /* per change file: its code left as it was (1), changed (-1),
+                                not asked yet (0) */
 } review_files;
 
 /* The heap the runner lets the process use while it reads a change file by file before it
@@ -87,6 +90,36 @@ static void stamp(finding_list *l, size_t from, const char *name)
     for (size_t i = from; i < l->n; i++)
         if (!l->items[i].collector)
             l->items[i].collector = xstrdup(name);
+}
+
+/* True when change file i is a C/C++ file whose code the change left as it was: only
+ * comments or white space differ between its base and head (same_code.h). Asked once per
+ * review. */
+static bool code_unchanged(review_files *rf, size_t i)
+{
+    if (rf->same[i])
+        return rf->same[i] > 0;
+    rf->same[i] = -1;
+    const change_file *f = &rf->in->chg->files[i];
+    if (syntax_lang_of_path(f->path) != SYN_CPP || f->is_new || f->is_deleted || f->is_binary ||
+        f->is_skipped || !rf->ctx)
+        return false;
+    char *cause = NULL;
+    size_t hlen = 0, blen = 0;
+    char *head = change_head_text(rf->in->chg, f, &hlen, &cause);
+    free(cause);
+    cause = NULL;
+    char *base = head ? collector_base_text(rf->ctx, f, &blen, &cause) : NULL;
+    free(cause);
+    if (head && !base)
+        base = change_base_from_head(f, head, hlen, &blen);
+    if (head && base && same_code_cpp(base, blen, head, hlen)) {
+        rf->same[i] = 1;
+        collector_coverage_memo_code_same(rf->ctx->coverage, i);
+    }
+    free(head);
+    free(base);
+    return rf->same[i] > 0;
 }
 
 /* The content hash of change file i. */
@@ -171,7 +204,8 @@ static void file_result(collector_runner *r, const collector *c, collector_ctx *
     /* the stage sees the review with its own findings list as the output */
     collector_ctx fctx = *ctx;
     fctx.out = &kept.findings;
-    collector_file_ctx fx = {.review = &fctx, .f = f, .out = &kept.findings, .shared = shared};
+    collector_file_ctx fx = {.review = &fctx, .f = f, .out = &kept.findings, .shared = shared,
+                             .code_same = code_unchanged(rf, i)};
     c->file_stage(&fx);
     cost->files_ms += monotonic_ms() - t0;
     cost->nrun++;
@@ -200,6 +234,7 @@ typedef struct file_results {
     void **own;              /* facts not kept in a cache, freed after the change-wide stage */
     char **own_skip;
     collector_files files;
+    size_t nsame;            /* files it reads left out: their code did not change */
 } file_results;
 
 static void results_begin(file_results *fr, size_t nfiles)
@@ -208,6 +243,7 @@ static void results_begin(file_results *fr, size_t nfiles)
     fr->own = xcalloc(nfiles + 1, sizeof *fr->own);
     fr->own_skip = xcalloc(nfiles + 1, sizeof *fr->own_skip);
     fr->files = (collector_files){fr->res, 0, 0, NULL};
+    fr->nsame = 0;
 }
 
 /* Run (or take from the cache) c's per-file stage on change file i, when c reads it. */
@@ -217,6 +253,10 @@ static void results_add(collector_runner *r, const collector *c, collector_ctx *
 {
     if (!c->file_stage || !collector_reads(c, &ctx->chg->files[i]))
         return;
+    if (c->judges_code && code_unchanged(rf, i)) {
+        fr->nsame++;
+        return;
+    }
     size_t k = fr->files.n++;
     double p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
     file_result(r, c, ctx, rf, i, shared, &fr->res[k], &fr->own[k], &fr->own_skip[k], cost);
@@ -232,6 +272,7 @@ static void results_finish(const collector *c, collector_ctx *ctx, file_results 
 {
     double t0 = monotonic_ms(), p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
     c->change_stage(ctx, &fr->files);
+    collector_status_code_same(ctx, fr->nsame);
     cost->change_ms += monotonic_ms() - t0;
     if (ctx->syn)
         cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
@@ -260,7 +301,7 @@ void collector_run(const collector *c, collector_ctx *ctx)
     size_t n = ctx->chg->nfiles, from = ctx->out->n;
     collector_inputs in = {.chg = ctx->chg, .rp = ctx->rp, .root = ctx->root, .syn = ctx->syn};
     review_files rf = {&in, ctx, xcalloc(n + 1, sizeof *rf.id), xcalloc(n + 1, sizeof *rf.content),
-                       0, NULL, 0};
+                       0, NULL, 0, xcalloc(n + 1, sizeof *rf.same)};
     stage_cost cost = {0};
     if (c->run) {
         run_whole(c, ctx, &cost);
@@ -277,6 +318,7 @@ void collector_run(const collector *c, collector_ctx *ctx)
     stamp(ctx->out, from, c->name);
     free(rf.id);
     free(rf.content);
+    free(rf.same);
 }
 
 collector_runner *collector_runner_new(bool keep)
@@ -396,6 +438,10 @@ static bool worth_parsing_ahead(collector_runner *r, review_files *rf, size_t i,
 {
     rf->ctx = ctx;
     const change_file *f = &rf->in->chg->files[i];
+    /* a file whose code did not change is parsed by no stage: those that judge code are not
+     * handed it, and guards (which is, for its searches) reads it without trees */
+    if (code_unchanged(rf, i))
+        return false;
     char *head = NULL;
     size_t hlen = 0;
     bool head_read = false, worth = false;
@@ -477,7 +523,7 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     if (outside_touched(in))
         r->disk_epoch++;
     review_files rf = {in, NULL, xcalloc(nf + 1, sizeof *rf.id), xcalloc(nf + 1, sizeof *rf.content),
-                       r->disk_epoch, NULL, 0};
+                       r->disk_epoch, NULL, 0, xcalloc(nf + 1, sizeof *rf.same)};
     collector_coverage_memo *coverage = collector_coverage_memo_new(nf);
     collector_outline_memo *outlines = collector_outline_memo_new(nf);
     collector_ctx *ctxs = xcalloc(r->nstates + 1, sizeof *ctxs);
@@ -533,6 +579,7 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     collector_outline_memo_free(outlines);
     free(rf.id);
     free(rf.content);
+    free(rf.same);
     *n = r->nstates;
     return status;
 }

@@ -445,6 +445,7 @@ typedef struct gfacts {
     size_t nlines;
     int head_nlines, error_line;
     bool head_errors, base_missing;
+    bool code_same;          /* only comments or white space changed: nothing was read */
     collector_coverage cov;  /* how much of its added C/C++ code the parser read */
 } gfacts;
 
@@ -491,13 +492,27 @@ static void guards_file(collector_file_ctx *fx)
      * Python one only when a changed line is read from a tree; the base only when a deleted
      * line is read from it (the change-wide stage reads more trees where it needs them) */
     bool *need = xcalloc(fx->f->nlines + 1, sizeof *need);
-    bool want_base = lines_needing_trees(&gf, need);
-    gfile_load_head(fx->review, &gf);
-    if (gf.lang != SYN_PYTHON || any_need(fx->f, need))
-        gfile_parse(&gf, want_base, &nbase_missing);
-    gfile_line_views(&gf, need);
+    if (fx->code_same) {
+        /* only comments and white space changed: no changed line holds code, so no guard was
+         * deleted or added here and no tree needs reading */
+        gfile_line_views(&gf, need);
+        for (size_t i = 0; i < fx->f->nlines; i++)
+            if (fx->f->lines[i].kind != ' ') {
+                free(gf.dcode[i]);
+                free(gf.dtext[i]);
+                gf.dcode[i] = xstrdup("");
+                gf.dtext[i] = xstrdup("");
+            }
+    } else {
+        bool want_base = lines_needing_trees(&gf, need);
+        gfile_load_head(fx->review, &gf);
+        if (gf.lang != SYN_PYTHON || any_need(fx->f, need))
+            gfile_parse(&gf, want_base, &nbase_missing);
+        gfile_line_views(&gf, need);
+    }
     free(need);
     gfacts *t = xcalloc(1, sizeof *t);
+    t->code_same = fx->code_same;
     t->dcode = gf.dcode;
     t->dtext = gf.dtext;
     t->nlines = fx->f->nlines;
@@ -505,7 +520,8 @@ static void guards_file(collector_file_ctx *fx)
     t->error_line = gf.error_line;
     t->head_errors = gf.head_errors;
     t->base_missing = nbase_missing > 0;
-    collector_file_coverage(fx->review, fx->f, false, &t->cov);
+    if (!fx->code_same)
+        collector_file_coverage(fx->review, fx->f, false, &t->cov);
     gf.texts_borrowed = true;
     gfile_free(&gf);
     fx->facts = t;
@@ -559,6 +575,10 @@ static void guards_change(collector_ctx *ctx, const collector_files *files)
     }
     /* every file the coverage note counts (added C/C++ lines) is one guards reads */
     status_line(ctx, gfs, files->n, dels.n, &c, nbase_missing, cov);
+    size_t nsame = 0;
+    for (size_t k = 0; k < files->n; k++)
+        nsame += ((const gfacts *)files->items[k].facts)->code_same;
+    collector_status_code_same(ctx, nsame);
     free(cov);
     gstmt_list_free(&dels);
     gstmt_list_free(&adds);

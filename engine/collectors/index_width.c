@@ -1095,6 +1095,7 @@ const collector collector_index_width = {
     .rules = "D9",
     .langs = COLLECT_PYTHON | COLLECT_CPP,
     .reads = reads,
+    .judges_code = true,
     .file_stage = index_width_file,
     .parse_ahead = parse_ahead,
     .change_stage = index_width_change,

@@ -860,6 +860,7 @@ const collector collector_siblings = {
     .rules = "A1",
     .langs = COLLECT_PYTHON | COLLECT_CPP,
     .reads = reads,
+    .judges_code = true,
     .file_stage = siblings_stage,
     .parse_ahead = parse_ahead,
     .change_stage = siblings_change,

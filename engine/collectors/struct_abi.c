@@ -1697,6 +1697,7 @@ const collector collector_struct_abi = {
     .rules = "D11",
     .langs = COLLECT_CPP,
     .reads = reads,
+    .judges_code = true,
     .file_stage = struct_abi_file,
     .free_facts = abi_facts_free,
     .change_stage = struct_abi_change,

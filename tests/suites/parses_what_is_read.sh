@@ -140,3 +140,38 @@ commit_all repo kernel
 sed -i 's/^    return offs$/    last = pid * n\n    return offs/' repo/aiter/ops/kern.py
 review kernel_addition
 expect_eq kernel-addition-parses-the-head "$(parses kernel_addition.err)" 1
+git -C repo checkout -q -- .
+
+# a C/C++ file whose comments are rewrapped (aiter#4061's shape) has the same code: no collector
+# that judges code reads it, nothing is parsed, and each status line says it was left out; the
+# same file with a token changed is read as before
+mkdir -p repo/csrc/kernels
+cat > repo/csrc/kernels/rows.cu <<'CU'
+// Zero one row per block: each thread
+// clears four elements.
+__global__ void zero_rows(float* x, int n) {
+    int i = blockIdx.x * n + threadIdx.x; /* the row's
+                                             first element */
+    TORCH_CHECK(n > 0);
+    x[i] = 0.0f;
+}
+CU
+commit_all repo cuda
+cat > repo/csrc/kernels/rows.cu <<'CU'
+// Zero one row per block: each thread clears four elements.
+__global__ void zero_rows(float* x, int n) {
+    int i = blockIdx.x * n + threadIdx.x; // the row's first element
+    TORCH_CHECK(n > 0);
+    x[i] = 0.0f;
+}
+CU
+review comments_only
+expect_eq rewrapped-comments-parse-nothing "$(parses comments_only.err)" 0
+for c in guards siblings index_width struct_abi; do
+  expect_contains "rewrapped-comments-left-out-by-$c" \
+    "$(grep "\"$c: " comments_only.json)" "besides 1 file(s) whose code did not change"
+done
+sed -i 's/    TORCH_CHECK(n > 0);/    TORCH_CHECK(n >= 0);/' repo/csrc/kernels/rows.cu
+review comments_and_code
+expect_not_contains code-change-read-as-before "$(cat comments_and_code.json)" "whose code did not change"
+expect_contains code-change-guard-judged "$(cat comments_and_code.json)" '"rule": "D4"'
