@@ -98,6 +98,18 @@ def main(out):
     for i, s in enumerate([b'from . import (a,\n b as c)\n', b'x = f(\n', b's = """\n',
                            b'@d\ndef f(a,\n  b):\n    pass\n', b'import a.b as c, d\n\\\n']):
         write(out, 'fuzz_py_outline', 'hand-%d' % i, s)
+    k = 0
+    for base, _, files in sorted(os.walk(os.path.join(ROOT, 'tests', 'fixtures'))):
+        for f in sorted(files):
+            if f.endswith(('.cu', '.cuh', '.hpp', '.h', '.cpp')) and k < 20:
+                data = open(os.path.join(base, f), 'rb').read()[:4000]
+                # the text, then the same text with its line comments dropped
+                bare = re.sub(rb'//[^\n]*', b'', data)
+                write(out, 'fuzz_same_code', '%02d-%s' % (k, f), data + b'\0' + bare)
+                k += 1
+    for i, s in enumerate([b'R"x(a // b)x"\0R"x(a)x"', b"n = 1'000; // c\0n = 1'000;",
+                           b'#define A 1 /* c\n */ + 2\0#define A 1 + 2', b'"a\\" // b"\0"a\\" "']):
+        write(out, 'fuzz_same_code', 'hand-%d' % i, s)
     for i, line in enumerate([b'D4\nx = 1  # review: ignore[D4]', b'A1\n// review: ignore[A1, B8]',
                               b'*\n# review: ignore[*]', b'HK3\nfoo  # review:ignore[ HK3 ]']):
         write(out, 'fuzz_suppress', 'hand-%d' % i, line)
