@@ -129,9 +129,10 @@ static int next_byte(code_reader *r)
             r->i++;
             r->line_start = true;
             if (r->directive) {
+                /* the line end separates: white space after it adds nothing */
                 r->directive = false;
                 r->space = false;
-                r->had_code = true;
+                r->had_code = false;
                 return '\n';
             }
             r->space = true;

@@ -61,6 +61,9 @@ TEST(the_end_of_a_directive_is_kept)
     CHECK(!same("#define X 1\n+ 2;\n", "#define X 1 + 2;\n"));
     CHECK(!same("#if A\nint x;\n#endif\n", "#if A int x;\n#endif\n"));
     CHECK(same("#include <a.h> // for a\n#include <b.h>\n", "#include <a.h>\n#include <b.h>\n"));
+    /* a comment line dropped right after a directive; the next line re-indented */
+    CHECK(same("#include <a.h>\n// why a\nint x;\n", "#include <a.h>\nint x;\n"));
+    CHECK(same("#include <a.h>\nint x;\n", "#include <a.h>\n    int x;\n"));
 }
 
 int main(void)
