@@ -85,7 +85,9 @@ typedef struct collector_file_ctx {
     void *shared;              /* what the collector's shared_new made (compiled patterns and
                                   the like), or NULL when it has none */
     bool code_same;            /* a C/C++ file whose code the change left as it was: only
-                                  comments or white space differ (same_code.h) */
+                                  comments or white space differ (same_code.h). Nothing is
+                                  parsed ahead for such a file, and a stage handed it reads no
+                                  tree of it (guards: its changed lines hold no code) */
 } collector_file_ctx;
 
 /* One file's per-file result, as the change-wide stage sees it. */

@@ -175,6 +175,13 @@ static uint64_t generation_of(review_files *rf, const collector *c)
     return rf->gen;
 }
 
+/* True when r keeps c's result for change file i as it is now. */
+static bool result_kept(collector_runner *r, const collector *c, review_files *rf, size_t i)
+{
+    return r && r->cache &&
+           collector_cache_holds(r->cache, c->name, rf->in->chg->files[i].path, identity_of(rf, i));
+}
+
 /* Run c's per-file stage on change file i, or take its result from the cache. Appends the
  * findings to ctx->out and fills res; a result not kept in the cache has its facts put in
  * *own (to be freed after the change-wide stage). */
@@ -253,7 +260,9 @@ static void results_add(collector_runner *r, const collector *c, collector_ctx *
 {
     if (!c->file_stage || !collector_reads(c, &ctx->chg->files[i]))
         return;
-    if (c->judges_code && code_unchanged(rf, i)) {
+    /* a kept result was made for code that changed; only a file whose stage would run is
+     * compared with its base (a review of an unchanged change reads no text for this) */
+    if (c->judges_code && !result_kept(r, c, rf, i) && code_unchanged(rf, i)) {
         fr->nsame++;
         return;
     }
@@ -438,10 +447,6 @@ static bool worth_parsing_ahead(collector_runner *r, review_files *rf, size_t i,
 {
     rf->ctx = ctx;
     const change_file *f = &rf->in->chg->files[i];
-    /* a file whose code did not change is parsed by no stage: those that judge code are not
-     * handed it, and guards (which is, for its searches) reads it without trees */
-    if (code_unchanged(rf, i))
-        return false;
     char *head = NULL;
     size_t hlen = 0;
     bool head_read = false, worth = false;
@@ -449,9 +454,12 @@ static bool worth_parsing_ahead(collector_runner *r, review_files *rf, size_t i,
     py_outline *own = NULL;
     for (size_t k = 0; k < r->nstates && !worth; k++) {
         const collector *c = collectors_all[k];
-        if (!c->file_stage || !collector_reads(c, f) ||
-            (r->cache && collector_cache_holds(r->cache, c->name, f->path, identity_of(rf, i))))
+        if (!c->file_stage || !collector_reads(c, f) || result_kept(r, c, rf, i))
             continue;
+        /* a stage will run: a file whose code did not change is parsed by none (see
+         * collector_file_ctx.code_same) */
+        if (code_unchanged(rf, i))
+            break;
         if (!c->parse_ahead) {
             worth = true;
             break;

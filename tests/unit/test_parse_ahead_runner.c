@@ -3,7 +3,8 @@
  * content — even when the file's trees were given back between reviews (a large change over
  * the memory budget), a later review of the same change parses nothing ahead that no stage
  * will ask for; an edited file is queued again. A file whose changed lines no stage reads from
- * a tree (plain code, no guard, import, load or store, no variant) is not queued at all. */
+ * a tree (plain code, no guard, import, load or store, no variant) is not queued at all, nor is
+ * a C/C++ file whose code did not change (only its comments did). */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,6 +39,18 @@ static char *head_text(int i, int v)
     return xasprintf("import torch\n\n\ndef rows_%d(x):\n    assert x.dim() == 2\n    return x * %d\n", i, i + v);
 }
 
+/* The change a diff text describes, its head files under root (frees d). */
+static change *change_of(strbuf *d, const char *root)
+{
+    char *cause = NULL;
+    change *c = diff_parse(d->buf, d->len, &cause);
+    free(cause);
+    sb_free(d);
+    if (c)
+        c->head_root = xstrdup(root);
+    return c;
+}
+
 static change *make_change(const char *root, int edited_version)
 {
     strbuf d;
@@ -52,13 +65,7 @@ static change *make_change(const char *root, int edited_version)
         free(rel);
         free(t);
     }
-    char *cause = NULL;
-    change *c = diff_parse(d.buf, d.len, &cause);
-    free(cause);
-    sb_free(&d);
-    if (c)
-        c->head_root = xstrdup(root);
-    return c;
+    return change_of(&d, root);
 }
 
 /* Review chg with r; returns how many docs the cache had queued ahead in all. */
@@ -147,14 +154,50 @@ TEST(files_no_stage_parses_are_not_queued)
         free(rel);
         free(t);
     }
-    char *cause = NULL;
-    change *chg = diff_parse(d.buf, d.len, &cause);
-    free(cause);
-    sb_free(&d);
+    change *chg = change_of(&d, root);
     CHECK(chg != NULL);
     if (!chg)
         return;
-    chg->head_root = xstrdup(root);
+    syntax_cache *syn = syntax_cache_new();
+    collector_runner *r = collector_runner_new(false);
+    collector_runner_set_parse_ahead(r, true);
+    CHECK_INT((int)review(r, syn, chg, root, NULL), 2);
+    change_free(chg);
+    collector_runner_free(r);
+    syntax_cache_free(syn);
+    CHECK(unit_remove_tree(root));
+}
+
+/* C/C++ files whose comments were rewrapped (their code as it was), then one whose check
+ * changed: only the last is queued (its head and base); a file whose code did not change is
+ * parsed by no stage. */
+#define NCOMMENT 3
+TEST(files_whose_code_did_not_change_are_not_queued)
+{
+    char tmpl[] = "/tmp/review-ahead-XXXXXX";
+    char *root = mkdtemp(tmpl);
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    strbuf d;
+    sb_init(&d);
+    for (int i = 0; i <= NCOMMENT; i++) {
+        char *rel = xasprintf("k/rows_%d.cu", i);
+        bool code = i == NCOMMENT;
+        char *t = xasprintf("// zero one row per block\n__global__ void rows_%d(float* x, int n) {\n"
+                            "    TORCH_CHECK(n %s 0);\n    x[n] = 0.0f;\n}\n", i, code ? ">=" : ">");
+        put(root, rel, t);
+        sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,6 +1,5 @@\n-// zero one row\n-// per block\n"
+                    "+// zero one row per block\n __global__ void rows_%d(float* x, int n) {\n"
+                    "-    TORCH_CHECK(n > 0);\n+    TORCH_CHECK(n %s 0);\n     x[n] = 0.0f;\n }\n",
+                rel, rel, rel, rel, i, code ? ">=" : ">");
+        free(rel);
+        free(t);
+    }
+    change *chg = change_of(&d, root);
+    CHECK(chg != NULL);
+    if (!chg)
+        return;
     syntax_cache *syn = syntax_cache_new();
     collector_runner *r = collector_runner_new(false);
     collector_runner_set_parse_ahead(r, true);
@@ -170,6 +213,7 @@ int main(void)
     static const unit_case cases[] = {
         UNIT_CASE(kept_results_are_not_parsed_ahead_again),
         UNIT_CASE(files_no_stage_parses_are_not_queued),
+        UNIT_CASE(files_whose_code_did_not_change_are_not_queued),
     };
     return unit_main("parse_ahead_runner", cases, sizeof cases / sizeof cases[0]);
 }
