@@ -87,6 +87,12 @@ static ix_entry *add_def(const ix_file *xf, ix_scope *s, TSNode name, TSNode val
 /* --- Python --------------------------------------------------------------------------------- */
 
 /* True when a Python annotation spells constexpr (`tl.constexpr`, `fx.Constexpr[int]`). */
+/* What marks Python device code: a decorator spelling one of these words (any case), or a
+ * parameter typed constexpr. The gates (ix_may_touch_device and its unparsed twin) look for the
+ * same words, so they never turn away a function ix_build makes device code. */
+static const char *const PY_DEVICE_DECORATOR_WORDS[] = {"jit", "kernel", NULL};
+#define PY_DEVICE_PARAM_TYPE "constexpr"
+
 static bool is_constexpr_type(const syntax_doc *d, TSNode type)
 {
     char *t = syntax_node_text(d, type);
@@ -95,7 +101,7 @@ static bool is_constexpr_type(const syntax_doc *d, TSNode type)
         *br = '\0';
     char *last = strrchr(t, '.');
     char *s = str_strip(last ? last + 1 : t);
-    bool c = strcasecmp(s, "constexpr") == 0;
+    bool c = strcasecmp(s, PY_DEVICE_PARAM_TYPE) == 0;
     free(s);
     free(t);
     return c;
@@ -160,7 +166,8 @@ static bool py_decorated_device(const ix_file *xf, TSNode fn)
             *paren = '\0';
         for (char *p = t; *p; p++)
             *p = (char)tolower((unsigned char)*p);
-        dev = strstr(t, "jit") || strstr(t, "kernel");
+        for (int k = 0; PY_DEVICE_DECORATOR_WORDS[k] && !dev; k++)
+            dev = strstr(t, PY_DEVICE_DECORATOR_WORDS[k]) != NULL;
         free(t);
     }
     return dev;
@@ -691,14 +698,23 @@ static bool holds_word_anycase(const char *text, size_t len, const char *word)
     return false;
 }
 
-/* True when lines [first, last] of d hold word, in any case. */
-static bool lines_hold_anycase(const syntax_doc *d, int first, int last, const char *word)
+/* True when text[0, len) holds one of the NULL-terminated words, in any case. */
+static bool holds_any_anycase(const char *text, size_t len, const char *const *words)
+{
+    for (int k = 0; words[k]; k++)
+        if (holds_word_anycase(text, len, words[k]))
+            return true;
+    return false;
+}
+
+/* True when lines [first, last] of d hold one of the words, in any case. */
+static bool lines_hold_anycase(const syntax_doc *d, int first, int last, const char *const *words)
 {
     if (first < 1 || first > last || first > d->nlines)
         return false;
     size_t a = syntax_line_start(d, first);
     size_t b = last < d->nlines ? syntax_line_start(d, last + 1) : d->len;
-    return b > a && holds_word_anycase(d->text + a, b - a, word);
+    return b > a && holds_any_anycase(d->text + a, b - a, words);
 }
 
 /* True when a line of [first, last] is marked in added[1..nlines]. */
@@ -719,10 +735,11 @@ bool ix_may_touch_device(const syntax_doc *d, const syn_func_list *fns, const bo
         const syn_func *fn = &fns->items[i];
         if (!any_added(added, nlines, fn->start_line, fn->end_line))
             continue;
+        static const char *const param_type[] = {PY_DEVICE_PARAM_TYPE, NULL};
         if (d->lang == SYN_CPP ? fn->is_kernel || fn->is_device
-                               : lines_hold_anycase(d, fn->start_line, fn->name_line - 1, "jit") ||
-                                     lines_hold_anycase(d, fn->start_line, fn->name_line - 1, "kernel") ||
-                                     lines_hold_anycase(d, fn->name_line, fn->body_line, "constexpr"))
+                               : lines_hold_anycase(d, fn->start_line, fn->name_line - 1,
+                                                    PY_DEVICE_DECORATOR_WORDS) ||
+                                     lines_hold_anycase(d, fn->name_line, fn->body_line, param_type))
             return true;
     }
     return false;
@@ -743,8 +760,8 @@ bool ix_may_touch_device_unparsed(const py_outline *o, const char *text, const b
             body = o->nlines;
         size_t d0 = o->line_off[fn->first_line], d1 = o->line_off[fn->name_line];
         size_t h0 = d1, h1 = o->line_off[body + 1];
-        if (holds_word_anycase(text + d0, d1 - d0, "jit") || holds_word_anycase(text + d0, d1 - d0, "kernel") ||
-            holds_word_anycase(text + h0, h1 - h0, "constexpr"))
+        if (holds_any_anycase(text + d0, d1 - d0, PY_DEVICE_DECORATOR_WORDS) ||
+            holds_word_anycase(text + h0, h1 - h0, PY_DEVICE_PARAM_TYPE))
             return true;
     }
     return false;
