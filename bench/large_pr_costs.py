@@ -8,8 +8,8 @@ review's total (the parse line says how long the reviewing thread waited for the
 thread), the whole process's wall time, user CPU and peak resident set, and `rules` alone
 (with --packet, `packet` is timed instead of `check`). With --callgrind, it also counts
 instructions (valgrind's callgrind, parsing ahead off so the count is one thread's) of the
-per-file stages of flydsl_bounds, index_width and imports, the change-wide stage of guards, and
-the whole process.
+per-file stages of flydsl_bounds, index_width, imports and siblings (and siblings' cutting of
+statement units, sib_units), the change-wide stage of guards, and the whole process.
 
   large_pr_costs.py AITER_GIT WT --ledger DIR [--bin build/review-lsp] [--packet] [--callgrind] PR...
 
@@ -25,7 +25,8 @@ import sys
 import tempfile
 import time
 
-FUNCS = ("flydsl_bounds_file", "index_width_file", "imports_file", "guards_change", "main")
+FUNCS = ("flydsl_bounds_file", "index_width_file", "imports_file", "guards_change", "siblings_stage",
+         "sib_units", "main")
 
 
 class Run:
