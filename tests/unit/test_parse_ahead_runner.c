@@ -85,6 +85,23 @@ static size_t review(collector_runner *r, syntax_cache *syn, change *chg, const 
     return syntax_cache_ahead_queued(syn);
 }
 
+/* How many docs one review of the change diff d describes (a fresh runner that keeps nothing,
+ * parsing ahead) has queued; -1 when d does not parse. Frees d. */
+static int queued_in_one_review(strbuf *d, const char *root)
+{
+    change *chg = change_of(d, root);
+    if (!chg)
+        return -1;
+    syntax_cache *syn = syntax_cache_new();
+    collector_runner *r = collector_runner_new(false);
+    collector_runner_set_parse_ahead(r, true);
+    int n = (int)review(r, syn, chg, root, NULL);
+    change_free(chg);
+    collector_runner_free(r);
+    syntax_cache_free(syn);
+    return n;
+}
+
 /* Give back every doc the cache holds for the change's files (as the runner does for a large
  * change over its memory budget). */
 static void give_back(syntax_cache *syn)
@@ -154,17 +171,7 @@ TEST(files_no_stage_parses_are_not_queued)
         free(rel);
         free(t);
     }
-    change *chg = change_of(&d, root);
-    CHECK(chg != NULL);
-    if (!chg)
-        return;
-    syntax_cache *syn = syntax_cache_new();
-    collector_runner *r = collector_runner_new(false);
-    collector_runner_set_parse_ahead(r, true);
-    CHECK_INT((int)review(r, syn, chg, root, NULL), 2);
-    change_free(chg);
-    collector_runner_free(r);
-    syntax_cache_free(syn);
+    CHECK_INT(queued_in_one_review(&d, root), 2);
     CHECK(unit_remove_tree(root));
 }
 
@@ -194,17 +201,7 @@ TEST(files_whose_code_did_not_change_are_not_queued)
         free(rel);
         free(t);
     }
-    change *chg = change_of(&d, root);
-    CHECK(chg != NULL);
-    if (!chg)
-        return;
-    syntax_cache *syn = syntax_cache_new();
-    collector_runner *r = collector_runner_new(false);
-    collector_runner_set_parse_ahead(r, true);
-    CHECK_INT((int)review(r, syn, chg, root, NULL), 2);
-    change_free(chg);
-    collector_runner_free(r);
-    syntax_cache_free(syn);
+    CHECK_INT(queued_in_one_review(&d, root), 2);
     CHECK(unit_remove_tree(root));
 }
 
