@@ -28,7 +28,7 @@ void collector_status_code_same(collector_ctx *ctx, size_t n)
 {
     if (n)
         sb_addf(&ctx->status, " (besides %zu file(s) whose code did not change: only comments or "
-                "white space)", n);
+                "layout)", n);
 }
 
 char *collector_base_text(collector_ctx *ctx, const change_file *f, size_t *len, char **cause)

@@ -84,8 +84,8 @@ typedef struct collector_file_ctx {
                                   files of the change or the tree, not on this file alone */
     void *shared;              /* what the collector's shared_new made (compiled patterns and
                                   the like), or NULL when it has none */
-    bool code_same;            /* a C/C++ file whose code the change left as it was: only
-                                  comments or white space differ (same_code.h). Nothing is
+    bool code_same;            /* a C/C++ or Python file whose code the change left as it
+                                  was: only comments or layout differ (same_code.h). Nothing is
                                   parsed ahead for such a file, and a stage handed it reads no
                                   tree of it (guards: its changed lines hold no code) */
 } collector_file_ctx;
@@ -112,10 +112,13 @@ typedef struct collector {
     /* the files it reads: languages, then (when set) a test of the file */
     unsigned langs;
     bool (*reads)(const change_file *f);
-    /* true when the per-file stage judges code only: a C/C++ file whose code the change left
-     * as it was (only comments or white space differ) is then not handed to it, and its status
-     * line says how many were left out */
+    /* true when the per-file stage judges code only: a C/C++ or Python file whose code the
+     * change left as it was (only comments or layout differ) is then not handed to it, and its
+     * status line says how many were left out */
     bool judges_code;
+    /* true when the per-file stage, handed a file whose code did not change
+     * (collector_file_ctx.code_same), reads no tree of it: nothing is parsed ahead for it */
+    bool code_same_untreed;
     /* the per-file stage (NULL: none) and how to free its facts (NULL: free()) */
     void (*file_stage)(collector_file_ctx *fx);
     /* whether the runner should parse f ahead for the stage: false when, from f's diff and
@@ -211,7 +214,7 @@ void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_
 typedef struct collector_coverage_memo collector_coverage_memo;
 collector_coverage_memo *collector_coverage_memo_new(size_t nfiles);
 void collector_coverage_memo_free(collector_coverage_memo *m);
-/* Change file i's code did not change (only comments or white space): its added lines hold no
+/* Change file i's code did not change (only comments or layout): its added lines hold no
  * code to read, so its counts are zero and no view of it is parsed to count them. */
 void collector_coverage_memo_code_same(collector_coverage_memo *m, size_t i);
 void collector_coverage_join(const collector_coverage *files, size_t n, strbuf *out);

@@ -92,8 +92,8 @@ static void stamp(finding_list *l, size_t from, const char *name)
             l->items[i].collector = xstrdup(name);
 }
 
-/* True when change file i is a C/C++ file whose code the change left as it was: only
- * comments or white space differ between its base and head (same_code.h). Asked once per
+/* True when change file i is a C/C++ or Python file whose code the change left as it was:
+ * only comments or layout differ between its base and head (same_code.h). Asked once per
  * review. */
 static bool code_unchanged(review_files *rf, size_t i)
 {
@@ -101,7 +101,8 @@ static bool code_unchanged(review_files *rf, size_t i)
         return rf->same[i] > 0;
     rf->same[i] = -1;
     const change_file *f = &rf->in->chg->files[i];
-    if (syntax_lang_of_path(f->path) != SYN_CPP || f->is_new || f->is_deleted || f->is_binary ||
+    syn_lang lang = syntax_lang_of_path(f->path);
+    if ((lang != SYN_CPP && lang != SYN_PYTHON) || f->is_new || f->is_deleted || f->is_binary ||
         f->is_skipped || !rf->ctx)
         return false;
     char *cause = NULL;
@@ -113,7 +114,9 @@ static bool code_unchanged(review_files *rf, size_t i)
     free(cause);
     if (head && !base)
         base = change_base_from_head(f, head, hlen, &blen);
-    if (head && base && same_code_cpp(base, blen, head, hlen)) {
+    bool same = head && base &&
+                (lang == SYN_CPP ? same_code_cpp(base, blen, head, hlen) : same_code_py(base, blen, head, hlen));
+    if (same) {
         rf->same[i] = 1;
         collector_coverage_memo_code_same(rf->ctx->coverage, i);
     }
@@ -456,10 +459,11 @@ static bool worth_parsing_ahead(collector_runner *r, review_files *rf, size_t i,
         const collector *c = collectors_all[k];
         if (!c->file_stage || !collector_reads(c, f) || result_kept(r, c, rf, i))
             continue;
-        /* a stage will run: a file whose code did not change is parsed by none (see
-         * collector_file_ctx.code_same) */
-        if (code_unchanged(rf, i))
-            break;
+        /* a stage will run: a file whose code did not change is parsed by no collector that
+         * judges code or reads it without trees (collector_file_ctx.code_same); others
+         * (flydsl_bounds, imports and triton_masks on a Python file) still read it */
+        if ((c->judges_code || c->code_same_untreed) && code_unchanged(rf, i))
+            continue;
         if (!c->parse_ahead) {
             worth = true;
             break;

@@ -445,7 +445,7 @@ typedef struct gfacts {
     size_t nlines;
     int head_nlines, error_line;
     bool head_errors, base_missing;
-    bool code_same;          /* only comments or white space changed: nothing was read */
+    bool code_same;          /* only comments or layout changed: nothing was read */
     collector_coverage cov;  /* how much of its added C/C++ code the parser read */
 } gfacts;
 
@@ -493,7 +493,7 @@ static void guards_file(collector_file_ctx *fx)
      * line is read from it (the change-wide stage reads more trees where it needs them) */
     bool *need = xcalloc(fx->f->nlines + 1, sizeof *need);
     if (fx->code_same) {
-        /* only comments and white space changed: no changed line holds code, so no guard was
+        /* only comments and layout changed: no changed line holds new code, so no guard was
          * deleted or added here and no tree needs reading */
         gfile_line_views(&gf, need);
         for (size_t i = 0; i < fx->f->nlines; i++)
@@ -595,6 +595,7 @@ const collector collector_guards = {
     .reads = reads,
     .file_stage = guards_file,
     .parse_ahead = parse_ahead,
+    .code_same_untreed = true, /* guards_file reads its changed lines as blank */
     .free_facts = gfacts_free,
     .change_stage = guards_change,
 };

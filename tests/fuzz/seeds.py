@@ -107,8 +107,19 @@ def main(out):
                 bare = re.sub(rb'//[^\n]*', b'', data)
                 write(out, 'fuzz_same_code', '%02d-%s' % (k, f), data + b'\0' + bare)
                 k += 1
+    k = 0
+    for base, _, files in sorted(os.walk(os.path.join(ROOT, 'tests', 'fixtures'))):
+        for f in sorted(files):
+            if f.endswith('.py') and k < 20:
+                data = open(os.path.join(base, f), 'rb').read()[:4000]
+                # the text, then the same text without its comments, in double quotes
+                bare = re.sub(rb'#[^\n\'"]*', b'', data).replace(b"'", b'"')
+                write(out, 'fuzz_same_code', 'py-%02d-%s' % (k, f), data + b'\0' + bare)
+                k += 1
     for i, s in enumerate([b'R"x(a // b)x"\0R"x(a)x"', b"n = 1'000; // c\0n = 1'000;",
-                           b'#define A 1 /* c\n */ + 2\0#define A 1 + 2', b'"a\\" // b"\0"a\\" "']):
+                           b'#define A 1 /* c\n */ + 2\0#define A 1 + 2', b'"a\\" // b"\0"a\\" "',
+                           b'f(a,\n  b,)  # c\0f(a, b)', b"s = f'{d[\"#\"]:>{w}}'\0s = f\"{d['#']:>{w}}\"",
+                           b'if a:\n\tx = 1\n  y\0if a:\n    x = 1\n']):
         write(out, 'fuzz_same_code', 'hand-%d' % i, s)
     for i, line in enumerate([b'D4\nx = 1  # review: ignore[D4]', b'A1\n// review: ignore[A1, B8]',
                               b'*\n# review: ignore[*]', b'HK3\nfoo  # review:ignore[ HK3 ]']):

@@ -175,3 +175,64 @@ sed -i 's/    TORCH_CHECK(n > 0);/    TORCH_CHECK(n >= 0);/' repo/csrc/kernels/r
 review comments_and_code
 expect_not_contains code-change-read-as-before "$(cat comments_and_code.json)" "whose code did not change"
 expect_contains code-change-guard-judged "$(cat comments_and_code.json)" '"rule": "D4"'
+git -C repo checkout -q -- .
+
+# a Python file a formatter swept (aiter#4062's shape: calls wrapped with trailing commas,
+# quotes swapped, comments moved) has the same code: no collector that judges code reads it,
+# nothing is parsed, and each status line says it was left out; the same sweep with one token
+# changed in one of two variants is read as before, and the variant that kept it is found
+cat > repo/aiter/ops/scale.py <<'PY'
+import torch
+
+
+def scale_rows(x, factor):
+    y = x * factor  # scale
+    y = torch.clamp(
+        y,
+        min=-448.0,
+        max=448.0,
+    )
+    return y
+
+
+def scale_rows_fp8(x, factor):
+    y = x * factor
+    y = torch.clamp(
+        y,
+        min=-448.0,
+        max=448.0,
+    )
+    return y.to(torch.float8_e4m3fnuz)
+PY
+review py_format_only
+expect_eq formatter-sweep-parses-nothing "$(parses py_format_only.err)" 0
+for c in guards siblings index_width; do
+  expect_contains "formatter-sweep-left-out-by-$c" \
+    "$(grep "\"$c: " py_format_only.json)" "besides 1 file(s) whose code did not change"
+done
+git -C repo checkout -q -- .
+cat > repo/aiter/ops/scale.py <<'PY'
+import torch
+
+
+def scale_rows(x, factor):
+    y = x * factor  # scale
+    y = torch.clamp(
+        y,
+        min=-240.0,
+        max=240.0,
+    )
+    return y
+
+
+def scale_rows_fp8(x, factor):
+    y = x * factor
+    y = torch.clamp(y, min=-448.0, max=448.0)
+    return y.to(torch.float8_e4m3fnuz)
+PY
+review py_format_and_code
+expect_eq formatter-sweep-with-code-parses-both-sides "$(parses py_format_and_code.err)" 2
+expect_not_contains formatter-sweep-with-code-read-as-before "$(cat py_format_and_code.json)" \
+  "whose code did not change"
+expect_contains formatter-sweep-with-code-variant-found "$(cat py_format_and_code.json)" \
+  "scale_rows_fp8"
