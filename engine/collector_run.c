@@ -284,7 +284,13 @@ static void results_finish(const collector *c, collector_ctx *ctx, file_results 
 {
     double t0 = monotonic_ms(), p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
     c->change_stage(ctx, &fr->files);
-    collector_status_code_same(ctx, fr->nsame);
+    if (fr->files.n == 0 && fr->nsame > 0)
+        /* every file it reads was left out: it looked, and there is no new code to judge (its
+         * stage, handed no file, would say it had nothing to read, which reads as skipped) */
+        collector_status(ctx, "nothing found: the code of the %zu changed file(s) it reads did not "
+                              "change (only comments or layout)", fr->nsame);
+    else
+        collector_status_code_same(ctx, fr->nsame);
     cost->change_ms += monotonic_ms() - t0;
     if (ctx->syn)
         cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;

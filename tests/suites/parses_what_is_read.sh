@@ -167,9 +167,11 @@ __global__ void zero_rows(float* x, int n) {
 CU
 review comments_only
 expect_eq rewrapped-comments-parse-nothing "$(parses comments_only.err)" 0
-for c in guards siblings index_width struct_abi; do
-  expect_contains "rewrapped-comments-left-out-by-$c" \
-    "$(grep "\"$c: " comments_only.json)" "besides 1 file(s) whose code did not change"
+expect_contains rewrapped-comments-left-out-by-guards \
+  "$(grep '"guards: ' comments_only.json)" "besides 1 file(s) whose code did not change"
+for c in siblings index_width struct_abi; do
+  expect_contains "rewrapped-comments-left-out-by-$c" "$(grep "\"$c: " comments_only.json)" \
+    "nothing found: the code of the 1 changed file(s) it reads did not change"
 done
 sed -i 's/    TORCH_CHECK(n > 0);/    TORCH_CHECK(n >= 0);/' repo/csrc/kernels/rows.cu
 review comments_and_code
@@ -206,10 +208,16 @@ def scale_rows_fp8(x, factor):
 PY
 review py_format_only
 expect_eq formatter-sweep-parses-nothing "$(parses py_format_only.err)" 0
-for c in guards siblings index_width; do
-  expect_contains "formatter-sweep-left-out-by-$c" \
-    "$(grep "\"$c: " py_format_only.json)" "besides 1 file(s) whose code did not change"
+expect_contains formatter-sweep-left-out-by-guards \
+  "$(grep '"guards: ' py_format_only.json)" "besides 1 file(s) whose code did not change"
+for c in siblings index_width; do
+  expect_contains "formatter-sweep-left-out-by-$c" "$(grep "\"$c: " py_format_only.json)" \
+    "nothing found: the code of the 1 changed file(s) it reads did not change"
 done
+# the packet says the axis looked and found nothing: it was not skipped
+(cd repo && "$BIN" packet --out "$TMPD/py_format_packet" >/dev/null 2>&1)
+expect_contains formatter-sweep-packet-siblings-not-skipped \
+  "$(head -n 3 "$TMPD/py_format_packet/siblings.txt")" "the code of the 1 changed file(s) it reads did not change"
 git -C repo checkout -q -- .
 cat > repo/aiter/ops/scale.py <<'PY'
 import torch
