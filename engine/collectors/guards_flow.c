@@ -28,8 +28,7 @@ const syn_func *guards_function_at(const syn_func_list *l, int line)
 
 /* One step into a branch: the branching node and which of its children was taken. */
 typedef struct bstep {
-    TSNode at;
-    uint32_t child;
+    TSNode at, child;
 } bstep;
 
 /* The branches around a node, from the node up to (not past) its function, and the nearest
@@ -63,6 +62,66 @@ static uint32_t child_index(TSNode parent, TSNode child, const char **fieldname)
         }
     *fieldname = NULL;
     return n;
+}
+
+/* The ancestors of a node, innermost first: at[k] is the (k+1)-th one up, child[k] the child of
+ * it the line of descent took and field[k] that child's field name (NULL if none). */
+#define ANCESTRY_MAX 256
+typedef struct ancestry {
+    size_t n;
+    TSNode at[ANCESTRY_MAX];
+    TSNode child[ANCESTRY_MAX];
+    const char *field[ANCESTRY_MAX];
+} ancestry;
+
+/* Read n's ancestry (empty for a null node). It is read in one descent from the root, the
+ * child holding n's bytes taken at each level: ts_node_parent walks down from the root on
+ * every call, so a walk up by parents costs the depth squared. Where the descent does not meet
+ * n (a zero-width node between two children), or the tree is deeper than ANCESTRY_MAX, it is
+ * read by parents. */
+static void ancestry_of(TSNode n, ancestry *a)
+{
+    a->n = 0;
+    if (ts_node_is_null(n))
+        return;
+    TSNode root = ts_tree_root_node(n.tree);
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    /* the descent: down[k] is the node at depth k, dfield[k] the field of the step out of it */
+    TSNode down[ANCESTRY_MAX + 1];
+    const char *dfield[ANCESTRY_MAX];
+    size_t depth = 0;
+    TSTreeCursor cur = ts_tree_cursor_new(root);
+    down[0] = root;
+    bool found = ts_node_eq(root, n);
+    while (!found && depth < ANCESTRY_MAX && ts_tree_cursor_goto_first_child_for_byte(&cur, s) >= 0) {
+        TSNode c = ts_tree_cursor_current_node(&cur);
+        /* the child found may end right at n's start (this tree-sitter takes "extends beyond"
+         * as reaching it); the one after it that ends past n's start must hold n whole */
+        while (ts_node_end_byte(c) <= s && !ts_node_eq(c, n) && ts_tree_cursor_goto_next_sibling(&cur))
+            c = ts_tree_cursor_current_node(&cur);
+        if (ts_node_start_byte(c) > s || ts_node_end_byte(c) < e)
+            break;
+        dfield[depth] = ts_tree_cursor_current_field_name(&cur);
+        down[++depth] = c;
+        found = ts_node_eq(c, n);
+    }
+    ts_tree_cursor_delete(&cur);
+    if (found) {
+        for (size_t k = 0; k < depth; k++) {
+            a->at[k] = down[depth - 1 - k];
+            a->child[k] = down[depth - k];
+            a->field[k] = dfield[depth - 1 - k];
+        }
+        a->n = depth;
+        return;
+    }
+    for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p) && a->n < ANCESTRY_MAX;
+         c = p, p = ts_node_parent(p)) {
+        a->at[a->n] = p;
+        a->child[a->n] = c;
+        child_index(p, c, &a->field[a->n]);
+        a->n++;
+    }
 }
 
 /* Whether stepping from a child (field fld, index i) into parent p enters a branch; *cond is
@@ -110,15 +169,17 @@ static TSNode node_on_line(const syntax_doc *d, int line)
 static void branch_path(TSNode n, bpath *bp)
 {
     memset(bp, 0, sizeof *bp);
-    for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+    ancestry a;
+    ancestry_of(n, &a);
+    TSNode c = n;
+    for (size_t k = 0; k < a.n; c = a.at[k], k++) {
         if (is_function_node(c))
             break;
-        const char *fld;
-        uint32_t i = child_index(p, c, &fld);
+        TSNode p = a.at[k];
         bool cond;
-        if (is_branch(p, fld, &cond)) {
+        if (is_branch(p, a.field[k], &cond)) {
             if (bp->n < STEPS_MAX)
-                bp->steps[bp->n++] = (bstep){p, i};
+                bp->steps[bp->n++] = (bstep){p, a.child[k]};
         } else if (cond && !bp->has_cond) {
             bp->cond_of = p;
             bp->has_cond = true;
@@ -129,15 +190,22 @@ static void branch_path(TSNode n, bpath *bp)
 static bool path_has(const bpath *bp, bstep s)
 {
     for (size_t i = 0; i < bp->n; i++)
-        if (ts_node_eq(bp->steps[i].at, s.at) && bp->steps[i].child == s.child)
+        if (ts_node_eq(bp->steps[i].at, s.at) && ts_node_eq(bp->steps[i].child, s.child))
             return true;
     return false;
 }
 
+/* True when a is n or one of its ancestors. */
 static bool is_ancestor(TSNode a, TSNode n)
 {
-    for (TSNode p = n; !ts_node_is_null(p); p = ts_node_parent(p))
-        if (ts_node_eq(p, a))
+    if (ts_node_is_null(n))
+        return false;
+    if (ts_node_eq(n, a))
+        return true;
+    ancestry up;
+    ancestry_of(n, &up);
+    for (size_t k = 0; k < up.n; k++)
+        if (ts_node_eq(up.at[k], a))
             return true;
     return false;
 }
@@ -337,8 +405,10 @@ static bool mostly_deleted(const gfile *gf, int a, int b)
 static bool block_deleted(const gfile *gf, const gstmt *del)
 {
     const syntax_doc *d = gf->bdoc;
-    TSNode n = node_on_line(d, del->old_line);
-    for (TSNode p = ts_node_is_null(n) ? n : ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    ancestry up;
+    ancestry_of(node_on_line(d, del->old_line), &up);
+    for (size_t k = 0; k < up.n; k++) {
+        TSNode p = up.at[k];
         if (is_function_node(p))
             return false;
         bool record = type_is(p, "struct_specifier") || type_is(p, "class_specifier") ||
@@ -692,14 +762,16 @@ static char *if_condition_at(const syntax_doc *d, int line, TSNode *ifn)
         TSNode c = ts_node_child_by_field_name(n, "condition", 9);
         n = ts_node_is_null(c) ? n : ts_node_named_child_count(c) ? ts_node_named_child(c, 0) : c;
     }
-    for (TSNode c = n, p = ts_node_is_null(n) ? n : ts_node_parent(n); !ts_node_is_null(p);
-         c = p, p = ts_node_parent(p)) {
+    ancestry up;
+    ancestry_of(n, &up);
+    TSNode c = n;
+    for (size_t k = 0; k < up.n; c = up.at[k], k++) {
+        TSNode p = up.at[k];
         if (is_function_node(p))
             break;
         if (!type_is(p, "if_statement") && !type_is(p, "elif_clause"))
             continue;
-        const char *fld;
-        child_index(p, c, &fld);
+        const char *fld = up.field[k];
         if (!fld || strcmp(fld, "condition") != 0)
             return NULL;
         *ifn = p;
