@@ -62,6 +62,9 @@ typedef struct collector_ctx {
                               out once per review for every collector (NULL: not kept) */
     struct collector_outline_memo *outlines; /* each changed Python file's outline, read once
                               per review for every collector (NULL: not kept) */
+    bool parse_ahead;      /* a second thread parses ahead (collector_parse_ahead): a
+                              change-wide stage that will read several files' trees may queue
+                              the next while it reads one */
 } collector_ctx;
 
 /* Which files a collector reads, by language (its path test, `reads`, narrows it further). */

@@ -550,7 +550,7 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     for (size_t i = 0; i < r->nstates; i++) {
         ctxs[i] = (collector_ctx){in->chg, in->rp, in->root, out, in->syn,
                                   r->keep ? &r->states[i] : NULL, in->touched, in->side, in->nside,
-                                  {0}, r->bases, coverage, outlines};
+                                  {0}, r->bases, coverage, outlines, r->parse_ahead};
         sb_init(&ctxs[i].status);
     }
     run_file_stages(r, in, ctxs, &rf, frs, costs);
@@ -573,6 +573,8 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
         status[i] = xasprintf("%s: %s", c->name, ctxs[i].status.len ? ctxs[i].status.buf : "ran");
         sb_free(&ctxs[i].status);
     }
+    if (in->syn)
+        syntax_cache_ahead_clear(in->syn); /* queued by a change-wide stage and not asked for */
     if (r->timing) {
         size_t nparses = 0, nupdates = 0;
         if (in->syn)

@@ -539,6 +539,34 @@ static void gfile_from_facts(gfile *gf, const change_file *f, const gfacts *t)
     gf->head_errors = t->head_errors;
 }
 
+/* Add gf to the files whose trees the change-wide stage reads first (want, n of them), once;
+ * the new count. */
+static size_t want_trees(gfile **want, size_t n, gfile *gf)
+{
+    if (gf->trees_read)
+        return n;
+    for (size_t i = 0; i < n; i++)
+        if (want[i] == gf)
+            return n;
+    want[n] = gf;
+    return n + 1;
+}
+
+/* guards_gfile_trees for the n files of want, two at a time when a second thread parses ahead:
+ * the second file's docs are queued, the first's are parsed here meanwhile, then the second's
+ * are taken (the trees are the same whichever thread parses them). */
+static void read_trees(gfile **want, size_t n)
+{
+    for (size_t i = 0; i < n; i += 2) {
+        collector_ctx *ctx = want[i]->ctx;
+        if (i + 1 < n && ctx && ctx->parse_ahead && ctx->syn && !want[i + 1]->trees_read)
+            collector_parse_ahead(ctx, want[i + 1]->f);
+        guards_gfile_trees(want[i]);
+        if (i + 1 < n)
+            guards_gfile_trees(want[i + 1]);
+    }
+}
+
 /* The change-wide stage: the statements of every file; when the change deletes a guard, every
  * file's trees are read and each deleted guard sorted into kept, moved, changed or gone. */
 static void guards_change(collector_ctx *ctx, const collector_files *files)
@@ -563,14 +591,18 @@ static void guards_change(collector_ctx *ctx, const collector_files *files)
          * look for (guards_gfile_trees) */
         for (size_t k = 0; k < files->n; k++)
             gfile_load_head(ctx, &gfs[k]);
+        gfile **want = xcalloc(dels.n + adds.n + test_adds.n + 1, sizeof *want);
+        size_t nwant = 0;
         for (size_t i = 0; i < dels.n; i++)
-            guards_gfile_trees(dels.items[i].gf);
+            nwant = want_trees(want, nwant, dels.items[i].gf);
         for (size_t i = 0; i < adds.n; i++)
             if (adds.items[i].kind != GK_NONE || adds.items[i].is_empty_alloc)
-                guards_gfile_trees(adds.items[i].gf);
+                nwant = want_trees(want, nwant, adds.items[i].gf);
         for (size_t i = 0; i < test_adds.n; i++)
             if (test_adds.items[i].kind != GK_NONE)
-                guards_gfile_trees(test_adds.items[i].gf);
+                nwant = want_trees(want, nwant, test_adds.items[i].gf);
+        read_trees(want, nwant);
+        free(want);
         report_all(ctx, gfs, files->n, &dels, &adds, &test_adds, &c);
     }
     /* every file the coverage note counts (added C/C++ lines) is one guards reads */
