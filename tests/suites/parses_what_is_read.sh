@@ -63,10 +63,14 @@ expect_contains plain-deletion-siblings-still-reviews-it "$(cat plain.json)" \
   "no variant of the 0 changed function(s) that have variants"
 git -C repo checkout -q -- .
 
-# a deleted comment line: guards reads the base's tree to tell a comment from code
+# a deleted comment line in a change of code: guards reads the base's tree to tell a comment
+# from code; the comment deleted alone leaves the code as it was, and nothing is parsed
 sed -i 's/    data\["loaded"\] = True/    # mark it loaded/' repo/aiter/ops/report.py
 git -C repo commit -qam 'comment'
 sed -i '/# mark it loaded/d' repo/aiter/ops/report.py
+review comment_alone
+expect_eq deleted-comment-alone-parses-nothing "$(parses comment_alone.err)" 0
+sed -i 's/    return len(rows)/    return len(rows) + 1/' repo/aiter/ops/report.py
 review comment
 expect_eq deleted-comment-parses-the-base-too "$(parses comment.err)" 2
 git -C repo checkout -q -- .
