@@ -21,6 +21,7 @@ static engine_settings settings_of(const cli_options *o)
                          .no_parse_ahead = o->no_parse_ahead,
                          .derive_only = o->derive_only,
                          .face = FACE_COMMAND_LINE,
+                         .one_review = true, /* every command reviews once, then exits */
                          .severity = o->severity};
     return s;
 }

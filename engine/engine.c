@@ -221,7 +221,7 @@ engine *engine_open_repo(const char *path, const engine_settings *s, char **caus
     char *start = start_in_tree(path, e->tree);
     e->cfgs = config_state_new(e->tree, start);
     free(start);
-    e->runner = collector_runner_new(true);
+    e->runner = collector_runner_new(!(s && s->one_review));
     e->families = derive_table_load();
     engine_configure(e, s);
     return e;

@@ -43,6 +43,9 @@ typedef struct engine_settings {
     bool no_parse_ahead;           /* parse every file on the reviewing thread only (the caller
                                       reads REVIEW_LSP_PARSE_AHEAD=0); by default the files of
                                       a large change are parsed a few ahead on a second thread */
+    bool one_review;               /* the engine reviews once (a batch command): the collectors
+                                      keep nothing for a next review (memos, indexes), which
+                                      only costs a review that has none */
 } engine_settings;
 
 typedef struct review {
