@@ -139,6 +139,11 @@ typedef struct collector {
     void (*change_stage)(collector_ctx *ctx, const collector_files *files);
     /* a collector that reads the whole change at once (instead of the two stages) */
     void (*run)(collector_ctx *ctx);
+    /* true when run reads only the change, files of the head tree and its own state (no
+     * syntax cache, no repository, nothing another collector writes): the runner may start it
+     * on a thread of its own before the per-file stages, its findings and status taken at its
+     * turn */
+    bool runs_apart;
     void (*free_state)(void *state); /* frees what it kept in *ctx->state; NULL if nothing */
 } collector;
 

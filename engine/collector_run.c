@@ -2,6 +2,7 @@
  * (collector_run, collector_reads, collector_files_status, collector_file_change). */
 #include "engine/collector_run.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
@@ -314,6 +315,52 @@ static void run_whole(const collector *c, collector_ctx *ctx, stage_cost *cost)
         cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
 }
 
+/* A whole-change run started on a thread of its own (collector.runs_apart): its findings go
+ * to a list of its own until it is joined. */
+typedef struct apart_run {
+    const collector *c;
+    collector_ctx *ctx;  /* the collector's context, its out pointed at `out` meanwhile */
+    finding_list out;
+    finding_list *review_out;
+    stage_cost *cost;
+    pthread_t thread;
+    bool started;
+} apart_run;
+
+static void *apart_main(void *arg)
+{
+    apart_run *a = arg;
+    double t0 = monotonic_ms(); /* the syntax cache's parse time is not read: it is not ours */
+    a->c->run(a->ctx);
+    a->cost->change_ms += monotonic_ms() - t0;
+    return NULL;
+}
+
+/* Start c's run apart (its ctx and cost are not touched by anyone else until apart_join);
+ * false when no thread could be started: it runs at its turn as any other. */
+static bool apart_start(apart_run *a, const collector *c, collector_ctx *ctx, stage_cost *cost)
+{
+    *a = (apart_run){.c = c, .ctx = ctx, .review_out = ctx->out, .cost = cost};
+    ctx->out = &a->out;
+    a->started = pthread_create(&a->thread, NULL, apart_main, a) == 0;
+    if (!a->started)
+        ctx->out = a->review_out;
+    return a->started;
+}
+
+/* Wait for a run started apart and append its findings to the review's, in the order it made
+ * them. */
+static void apart_join(apart_run *a)
+{
+    pthread_join(a->thread, NULL);
+    a->ctx->out = a->review_out;
+    for (size_t k = 0; k < a->out.n; k++)
+        findings_copy(a->review_out, &a->out.items[k]);
+    findings_clear(&a->out);
+    free(a->out.items);
+    a->started = false;
+}
+
 void collector_run(const collector *c, collector_ctx *ctx)
 {
     size_t n = ctx->chg->nfiles, from = ctx->out->n;
@@ -553,6 +600,11 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
                                   {0}, r->bases, coverage, outlines, r->parse_ahead};
         sb_init(&ctxs[i].status);
     }
+    /* a whole-change run that reads only files runs beside the per-file stages */
+    apart_run *apart = xcalloc(r->nstates + 1, sizeof *apart);
+    for (size_t i = 0; i < r->nstates; i++)
+        if (collectors_all[i]->run && collectors_all[i]->runs_apart)
+            apart_start(&apart[i], collectors_all[i], &ctxs[i], &costs[i]);
     run_file_stages(r, in, ctxs, &rf, frs, costs);
     if (in->syn)
         syntax_cache_ahead_clear(in->syn); /* parsed ahead for a stage that did not ask */
@@ -562,7 +614,9 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
         const collector *c = collectors_all[i];
         size_t from = out->n;
         rf.ctx = &ctxs[i];
-        if (c->run)
+        if (apart[i].started)
+            apart_join(&apart[i]);
+        else if (c->run)
             run_whole(c, &ctxs[i], &costs[i]);
         else
             results_finish(c, &ctxs[i], &frs[i], &costs[i]);
@@ -593,6 +647,7 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     if (r->bases)
         base_texts_trim(r->bases);
     free(frs);
+    free(apart);
     free(costs);
     free(ctxs);
     collector_coverage_memo_free(coverage);

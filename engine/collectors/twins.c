@@ -380,5 +380,6 @@ const collector collector_twins = {
     .name = "twins",
     .rules = "D5",
     .run = twins_run,
+    .runs_apart = true, /* it reads the change and the tree's files only */
     .free_state = twin_index_free,
 };

@@ -50,7 +50,18 @@ void cols_$i(const float* x, float* y, int rows, int cols) {
 CU
   i=$((i + 1))
 done
+# a table of tuned configurations, copied below into a new file: twins runs on a thread of its
+# own beside the per-file stages (collector.runs_apart) and must find the copy either way
+k=0
+{ echo "TUNED_CONFIGS = {"
+  while [ $k -lt 45 ]; do
+    echo "    \"gfx942_rows_config_$k\": dict(block_m=$((16 + k)), block_n=64, warps=4, stages=2),"
+    k=$((k + 1))
+  done
+  echo "}"; } > repo/aiter/ops/triton/rows_configs.py
 commit_all repo base
+cp repo/aiter/ops/triton/rows_configs.py repo/aiter/ops/triton/rows_configs_gfx950.py
+git -C repo add -N aiter/ops/triton/rows_configs_gfx950.py
 # every file changed: guards deleted or loosened, loads unmasked, bounds dropped
 for f in repo/aiter/ops/triton/rows_*.py; do
   sed -i -e '/assert x.dim() == 2/d' -e 's/x = tl.load(x_ptr + offs, mask=offs < n)/x = tl.load(x_ptr + offs)/' "$f"
@@ -64,6 +75,8 @@ done
    >"$TMPD/alone.json" 2>"$TMPD/alone.err")
 if cmp -s ahead.json alone.json; then pass same-findings-and-statuses-with-and-without; else
   fail same-findings-and-statuses-with-and-without "$(diff ahead.json alone.json | head -20)"; fi
+expect_contains the-copied-file-is-found-beside-the-stages "$(cat ahead.json)" "rows_configs_gfx950.py"
+expect_contains the-copied-file-is-named-as-a-twin "$(grep -A16 '"D5"' ahead.json)" "already appear in aiter/ops/triton/rows_configs.py"
 n=$(grep -c '"rule"' ahead.json)
 if [ "$n" -ge 14 ]; then pass the-change-has-findings-to-compare; else
   fail the-change-has-findings-to-compare "$n findings"; fi
