@@ -185,11 +185,6 @@ bool str_blank_n(const char *s, size_t len)
     return true;
 }
 
-bool str_ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
 const char *str_find_word(const char *s, size_t len, const char *word)
 {
     size_t n = strlen(word);

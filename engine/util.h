@@ -69,8 +69,13 @@ typedef struct line_run {
  * *nlines of them (0 for an empty text). A new array. */
 size_t *text_line_starts(const char *s, size_t len, int *nlines);
 
-/* True for a character of a C or Python identifier: a letter, a digit or '_'. */
-bool str_ident_char(char c);
+/* True for a character of a C or Python identifier: an ASCII letter, a digit or '_' (what
+ * isalnum says in the C locale, which the tool never leaves; inline, as it is asked of every
+ * byte of many texts). */
+static inline bool str_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 /* The first place s[0..len) holds word as a whole identifier (no identifier character on
  * either side), or NULL; never for an empty word. */
 const char *str_find_word(const char *s, size_t len, const char *word);
