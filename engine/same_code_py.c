@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "engine/util.h"
+
 #define BRACKETS_MAX 256 /* open brackets followed; deeper reads as "cannot tell" */
 #define INDENTS_MAX 128  /* open blocks followed */
 #define NEST_MAX 16      /* strings nested in f-string replacement fields */
@@ -64,14 +66,15 @@ static char at(const py_reader *r, size_t k)
     return k < r->n ? r->s[k] : 0;
 }
 
+/* Identifier bytes: ASCII ones, and any byte of a UTF-8 letter. */
 static bool name_start(unsigned char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+    return (str_ident_char((char)c) && !(c >= '0' && c <= '9')) || c >= 0x80;
 }
 
 static bool name_char(unsigned char c)
 {
-    return name_start(c) || (c >= '0' && c <= '9');
+    return str_ident_char((char)c) || c >= 0x80;
 }
 
 static bool is_digit(char c)
@@ -241,6 +244,24 @@ static bool line_token(py_reader *r, py_tok *t)
     return true;
 }
 
+/* The string token whose prefix letters are [start, quote) and whose opening quote is at
+ * quote (start == quote: no prefix); an error token when it does not end. */
+static void string_token(py_reader *r, py_tok *t, size_t start, size_t quote)
+{
+    size_t np = quote - start;
+    bool f = memchr(r->s + start, 'f', np) || memchr(r->s + start, 'F', np);
+    size_t b0 = 0, b1 = 0, end = scan_string(r, quote, f, 0, &b0, &b1);
+    if (end == NOWHERE) {
+        t->kind = TK_ERROR;
+        return;
+    }
+    t->kind = TK_STRING;
+    t->p = r->s + b0;
+    t->n = b1 - b0;
+    normal_prefix(r->s + start, np, t->prefix);
+    r->i = end;
+}
+
 /* The next token as written (no trailing-comma rule). */
 static void raw_token(py_reader *r, py_tok *t)
 {
@@ -283,17 +304,7 @@ static void raw_token(py_reader *r, py_tok *t)
         while (k < r->n && name_char((unsigned char)r->s[k]))
             k++;
         if ((at(r, k) == '"' || at(r, k) == '\'') && string_prefix(r->s + start, k - start)) {
-            bool f = memchr(r->s + start, 'f', k - start) || memchr(r->s + start, 'F', k - start);
-            size_t b0 = 0, b1 = 0, end = scan_string(r, k, f, 0, &b0, &b1);
-            if (end == NOWHERE) {
-                t->kind = TK_ERROR;
-                return;
-            }
-            t->kind = TK_STRING;
-            t->p = r->s + b0;
-            t->n = b1 - b0;
-            normal_prefix(r->s + start, k - start, t->prefix);
-            r->i = end;
+            string_token(r, t, start, k);
             return;
         }
         t->kind = TK_NAME;
@@ -303,15 +314,7 @@ static void raw_token(py_reader *r, py_tok *t)
         return;
     }
     if (c == '"' || c == '\'') {
-        size_t b0 = 0, b1 = 0, end = scan_string(r, start, false, 0, &b0, &b1);
-        if (end == NOWHERE) {
-            t->kind = TK_ERROR;
-            return;
-        }
-        t->kind = TK_STRING;
-        t->p = r->s + b0;
-        t->n = b1 - b0;
-        r->i = end;
+        string_token(r, t, start, start);
         return;
     }
     if (is_digit((char)c) || (c == '.' && is_digit(at(r, start + 1)))) {
