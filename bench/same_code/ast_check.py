@@ -28,8 +28,10 @@ def main():
         return 2
     repo, lists = sys.argv[1], sys.argv[2:]
     driver = os.path.join(REPO, "build", "same_code_main")
-    subprocess.run(["cc", "-O2", "-I", REPO, "-o", driver, os.path.join(HERE, "same_main.c"),
-                    os.path.join(REPO, "engine", "same_code_py.c")], check=True)
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", "-O2", "-I", REPO, "-o", driver,
+                    os.path.join(HERE, "same_main.c"),
+                    os.path.join(REPO, "engine", "same_code_py.c"),
+                    os.path.join(REPO, "engine", "util.c")], check=True)
     prs = sorted({int(line.split()[0]) for f in lists for line in open(f)
                   if line.strip() and not line.startswith("#") and line.split()[0].isdigit()})
     same = differ = false_same = unparsable = 0

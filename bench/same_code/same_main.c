@@ -4,34 +4,7 @@
 #include <stdlib.h>
 
 #include "engine/same_code.h"
-
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0;
-    *n = 0;
-    for (;;) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 1 << 16;
-            char *grown = realloc(buf, cap);
-            if (!grown) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = grown;
-        }
-        size_t got = fread(buf + *n, 1, cap - *n, f);
-        *n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    return buf;
-}
+#include "engine/util.h"
 
 int main(int argc, char **argv)
 {
@@ -40,8 +13,13 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t na = 0, nb = 0;
-    char *a = slurp(argv[1], &na), *b = slurp(argv[2], &nb);
+    char *cause = NULL;
+    char *a = read_file(argv[1], 0, &na, &cause);
+    char *b = a ? read_file(argv[2], 0, &nb, &cause) : NULL;
+    if (!a || !b)
+        fprintf(stderr, "same_main: %s\n", cause ? cause : "cannot read");
     int rc = a && b ? (same_code_py(a, na, b, nb) ? 0 : 1) : 2;
+    free(cause);
     free(a);
     free(b);
     return rc;
