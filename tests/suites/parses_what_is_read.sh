@@ -223,28 +223,12 @@ done
 expect_contains formatter-sweep-packet-siblings-not-skipped \
   "$(head -n 3 "$TMPD/py_format_packet/siblings.txt")" "the code of the 1 changed file(s) it reads did not change"
 git -C repo checkout -q -- .
-cat > repo/aiter/ops/scale.py <<'PY'
-import torch
-
-
-def scale_rows(x, factor):
-    y = x * factor  # scale
-    y = torch.clamp(
-        y,
-        min=-240.0,
-        max=240.0,
-    )
-    return y
-
-
-def scale_rows_fp8(x, factor):
-    y = x * factor
-    y = torch.clamp(y, min=-448.0, max=448.0)
-    return y.to(torch.float8_e4m3fnuz)
-PY
+# the same wrapping in scale_rows only, with its bounds changed: scale_rows_fp8 is not edited
+sed -i '0,/    y = torch.clamp(y, min=-448.0, max=448.0)/s//    y = torch.clamp(\n        y,\n        min=-240.0,\n        max=240.0,\n    )/' \
+  repo/aiter/ops/scale.py
 review py_format_and_code
 expect_eq formatter-sweep-with-code-parses-both-sides "$(parses py_format_and_code.err)" 2
 expect_not_contains formatter-sweep-with-code-read-as-before "$(cat py_format_and_code.json)" \
   "whose code did not change"
-expect_contains formatter-sweep-with-code-variant-found "$(cat py_format_and_code.json)" \
+expect_contains formatter-sweep-with-code-variant-found "$(grep -A12 '"rule": "A1"' py_format_and_code.json)" \
   "scale_rows_fp8"
