@@ -59,6 +59,7 @@ typedef struct review_files {
 typedef struct stage_cost {
     double files_ms, change_ms, parse_ms;
     size_t nrun, ncached;
+    bool apart; /* a whole-change run made on a thread of its own (collector.runs_apart) */
 } stage_cost;
 
 bool collector_reads(const collector *c, const change_file *f)
@@ -343,6 +344,7 @@ static bool apart_start(apart_run *a, const collector *c, collector_ctx *ctx, st
     *a = (apart_run){.c = c, .ctx = ctx, .review_out = ctx->out, .cost = cost};
     ctx->out = &a->out;
     a->started = pthread_create(&a->thread, NULL, apart_main, a) == 0;
+    cost->apart = a->started;
     if (!a->started)
         ctx->out = a->review_out;
     return a->started;
@@ -449,7 +451,7 @@ static void write_cost(FILE *fp, const collector *c, const stage_cost *cost)
 {
     fprintf(fp, "review-lsp: collector %s %.2f ms", c->name, cost->files_ms + cost->change_ms - cost->parse_ms);
     if (c->run)
-        fprintf(fp, " (whole change");
+        fprintf(fp, " (whole change%s", cost->apart ? ", beside the per-file stages" : "");
     else
         fprintf(fp, " (files: %zu run, %zu cached; change stage %.2f ms", cost->nrun, cost->ncached,
                 cost->change_ms);

@@ -76,6 +76,8 @@ done
 if cmp -s ahead.json alone.json; then pass same-findings-and-statuses-with-and-without; else
   fail same-findings-and-statuses-with-and-without "$(diff ahead.json alone.json | head -20)"; fi
 expect_contains the-copied-file-is-found-beside-the-stages "$(cat ahead.json)" "rows_configs_gfx950.py"
+expect_contains twins-ran-beside-the-per-file-stages "$(grep 'collector twins' ahead.err)" \
+  "(whole change, beside the per-file stages)"
 expect_contains the-copied-file-is-named-as-a-twin "$(grep -A16 '"D5"' ahead.json)" "already appear in aiter/ops/triton/rows_configs.py"
 n=$(grep -c '"rule"' ahead.json)
 if [ "$n" -ge 14 ]; then pass the-change-has-findings-to-compare; else
