@@ -5,7 +5,8 @@
  * will ask for (guards' change-wide stage, which reads trees every review, queues the second
  * file of each pair it reads); an edited file is queued again. A file whose changed lines no stage reads from
  * a tree (plain code, no guard, import, load or store, no variant) is not queued at all, nor is
- * a C/C++ file whose code did not change (only its comments did). */
+ * a C/C++ file whose code did not change (only its comments did), unless a collector that does
+ * not judge code still reads it (triton_masks on a swept Python file's tl.load). */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -210,12 +211,42 @@ TEST(files_whose_code_did_not_change_are_not_queued)
     CHECK(unit_remove_tree(root));
 }
 
+/* Python files a formatter swept (a call joined onto one line, its code as it was): the ones
+ * with plain calls are queued by no stage, but the last one's call is a tl.load, which
+ * triton_masks reads whatever the code (it is no collector that judges code), so that file is
+ * still queued (its head and base). */
+#define NSWEPT 3
+TEST(swept_python_files_are_queued_only_for_collectors_that_still_read_them)
+{
+    char tmpl[] = "/tmp/review-ahead-XXXXXX";
+    char *root = mkdtemp(tmpl);
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    strbuf d;
+    sb_init(&d);
+    for (int i = 0; i <= NSWEPT; i++) {
+        char *rel = xasprintf("k/swept_%d.py", i);
+        const char *call = i == NSWEPT ? "tl.load" : "max";
+        char *t = xasprintf("def swept_%d(x, y):\n    return %s(x, y)\n", i, call);
+        put(root, rel, t);
+        sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,5 +1,2 @@\n def swept_%d(x, y):\n"
+                    "-    return %s(\n-        x,\n-        y,\n-    )\n+    return %s(x, y)\n",
+                rel, rel, rel, rel, i, call, call);
+        free(rel);
+        free(t);
+    }
+    CHECK_INT(queued_in_one_review(&d, root), 2);
+    CHECK(unit_remove_tree(root));
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
         UNIT_CASE(kept_results_are_not_parsed_ahead_again),
         UNIT_CASE(files_no_stage_parses_are_not_queued),
         UNIT_CASE(files_whose_code_did_not_change_are_not_queued),
+        UNIT_CASE(swept_python_files_are_queued_only_for_collectors_that_still_read_them),
     };
     return unit_main("parse_ahead_runner", cases, sizeof cases / sizeof cases[0]);
 }
