@@ -3,10 +3,11 @@
  * content — even when the file's trees were given back between reviews (a large change over
  * the memory budget), a later review of the same change parses nothing ahead that no stage
  * will ask for (guards' change-wide stage, which reads trees every review, queues the second
- * file of each pair it reads); an edited file is queued again. A file whose changed lines no stage reads from
- * a tree (plain code, no guard, import, load or store, no variant) is not queued at all, nor is
- * a C/C++ file whose code did not change (only its comments did), unless a collector that does
- * not judge code still reads it (triton_masks on a swept Python file's tl.load). */
+ * file of each pair it reads); an edited file is queued again. A file whose changed lines no
+ * stage reads from a tree (plain code, no guard, import, load or store, no variant) is not
+ * queued at all, nor is a C/C++ or Python file whose code did not change (only its comments or
+ * layout did), unless a collector that does not judge code still reads it (triton_masks on a
+ * swept Python file's tl.load). */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
