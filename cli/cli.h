@@ -67,8 +67,11 @@ typedef struct cli_review {
  * is EXIT_USAGE). */
 int cli_review_open(const cli_options *o, cli_review *out);
 /* The same, refusing a --diff file that is not a diff (exit 2 with the reason): for check
- * and packet, which would otherwise review nothing. `rules` reads it as the original does. */
-int cli_review_open_strict(const cli_options *o, cli_review *out);
+ * and packet, which would otherwise review nothing. `rules` reads it as the original does.
+ * beside (NULL: none) is work run beside the review once its change is built, with arg
+ * (engine_beside_next_review). */
+int cli_review_open_strict(const cli_options *o, cli_review *out,
+                           void (*beside)(const change *c, void *arg), void *arg);
 void cli_review_close(cli_review *cr);
 
 /* Keep only the findings on the files of --only (paths as the user gave them, resolved

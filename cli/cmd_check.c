@@ -38,7 +38,7 @@ static int fail_on_code(const char *fail_on, const finding_list *fl)
 static int run_check(const cli_options *o)
 {
     cli_review cr;
-    int rc = cli_review_open_strict(o, &cr);
+    int rc = cli_review_open_strict(o, &cr, NULL, NULL);
     if (rc)
         return rc;
     if (o->only && (rc = cli_only_filter(o, &cr)) != 0) {

@@ -128,7 +128,7 @@ static void step_time(bool timing, const char *step, struct timespec *t0)
 
 /* Every file of the packet. */
 static int write_packet(const char *dir, const cli_options *o, const cli_review *cr,
-                        packet_summary *sum, char **cause)
+                        packet_evidence_job *evidence, packet_summary *sum, char **cause)
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -148,7 +148,7 @@ static int write_packet(const char *dir, const cli_options *o, const cli_review 
         rc = packet_axes(dir, cr, sum, cause);
     step_time(o->timing, "axes", &t0);
     if (rc == 0) {
-        packet_evidence(cr, cr->rev->chg->head_root, o->timing, &ev, sum);
+        packet_evidence(cr, evidence, &ev, sum);
         step_time(o->timing, "evidence", &t0);
         rc = packet_write(dir, "evidence.txt", &ev, cause);
     }
@@ -173,11 +173,18 @@ static int run_packet(const cli_options *o, const char *dir)
         return EXIT_USAGE;
     }
     cli_review cr;
-    int rc = cli_review_open_strict(o, &cr);
-    if (rc)
+    /* evidence.txt reads only the change: it is gathered while the collectors run */
+    packet_evidence_job evidence = {.timing = o->timing};
+    int rc = cli_review_open_strict(o, &cr, packet_evidence_gather, &evidence);
+    if (rc) {
+        if (evidence.gathered)
+            evidence_report_free(&evidence.report);
         return rc;
+    }
     packet_summary sum = {0};
-    rc = write_packet(dir, o, &cr, &sum, &cause) < 0 ? EXIT_USAGE : EXIT_OK;
+    rc = write_packet(dir, o, &cr, &evidence, &sum, &cause) < 0 ? EXIT_USAGE : EXIT_OK;
+    if (evidence.gathered)
+        evidence_report_free(&evidence.report);
     if (rc) {
         fprintf(stderr, "review-lsp: %s\n", cause);
         free(cause);

@@ -116,7 +116,9 @@ static int set_pr_body(const char *name, engine *eng)
     return 0;
 }
 
-int cli_review_open(const cli_options *o, cli_review *cr)
+/* cli_review_open, with the caller's work beside the review (NULL: none). */
+static int review_open(const cli_options *o, cli_review *cr,
+                       void (*beside)(const change *c, void *arg), void *arg)
 {
     memset(cr, 0, sizeof *cr);
     int rc = cli_engine_open(o, &cr->eng);
@@ -127,6 +129,8 @@ int cli_review_open(const cli_options *o, cli_review *cr)
         cli_review_close(cr);
         return rc;
     }
+    if (beside)
+        engine_beside_next_review(cr->eng, beside, arg);
     char *cause = NULL;
     if (engine_review(cr->eng, &cr->rev, &cause) < 0) {
         fprintf(stderr, "review-lsp: %s\n", cause);
@@ -143,9 +147,15 @@ int cli_review_open(const cli_options *o, cli_review *cr)
     return 0;
 }
 
-int cli_review_open_strict(const cli_options *o, cli_review *cr)
+int cli_review_open(const cli_options *o, cli_review *cr)
 {
-    int rc = cli_review_open(o, cr);
+    return review_open(o, cr, NULL, NULL);
+}
+
+int cli_review_open_strict(const cli_options *o, cli_review *cr,
+                           void (*beside)(const change *c, void *arg), void *arg)
+{
+    int rc = review_open(o, cr, beside, arg);
     if (rc)
         return rc;
     const char *problem = engine_diff_problem(cr->eng);

@@ -17,6 +17,7 @@
 #define RL_PACKET_H
 
 #include "cli/cli.h"
+#include "engine/evidence.h"
 #include "engine/util.h"
 
 /* One line of the command's summary on stdout: a file and what it says. */
@@ -47,8 +48,16 @@ void packet_git(const cli_options *o, const cli_review *cr, strbuf *applies, str
  * Returns 0, or -1 with *cause when a file cannot be written. */
 int packet_axes(const char *dir, const cli_review *cr, packet_summary *sum, char **cause);
 
-/* evidence.txt. */
-void packet_evidence(const cli_review *cr, const char *root, bool timing, strbuf *out,
+/* evidence.txt, from the evidence of the review's change: gathered beside the review
+ * (packet_evidence_gather, handed to cli_review_open_strict with the job), or here when the
+ * job never ran. */
+typedef struct packet_evidence_job {
+    bool timing;
+    bool gathered;
+    evidence_report report;
+} packet_evidence_job;
+void packet_evidence_gather(const change *c, void *job);
+void packet_evidence(const cli_review *cr, packet_evidence_job *job, strbuf *out,
                      packet_summary *sum);
 
 #endif

@@ -52,11 +52,20 @@ static void add_items(strbuf *out, const evidence_report *r)
                 add_item(out, &r->items[i]);
 }
 
-void packet_evidence(const cli_review *cr, const char *root, bool timing, strbuf *out,
+void packet_evidence_gather(const change *c, void *job)
+{
+    packet_evidence_job *j = job;
+    evidence_collect(c, c->head_root, j->timing, &j->report);
+    j->gathered = true;
+}
+
+void packet_evidence(const cli_review *cr, packet_evidence_job *job, strbuf *out,
                      packet_summary *sum)
 {
-    evidence_report r;
-    evidence_collect(cr->rev->chg, root, timing, &r);
+    if (!job->gathered)
+        packet_evidence_gather(cr->rev->chg, job);
+    evidence_report r = job->report;
+    job->gathered = false; /* the report is freed below */
     size_t ng = 0, ns = 0;
     for (size_t i = 0; i < r.n; i++)
         r.items[i].is_signature ? ns++ : ng++;

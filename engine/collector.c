@@ -422,6 +422,17 @@ void collector_coverage_memo_code_same(collector_coverage_memo *m, size_t i)
     }
 }
 
+void collector_coverage_memo_merge(collector_coverage_memo *into, const collector_coverage_memo *from)
+{
+    if (!into || !from || into->nfiles != from->nfiles)
+        return;
+    for (size_t k = 0; k < 2 * into->nfiles; k++)
+        if (from->have[k] && !into->have[k]) {
+            into->cov[k] = from->cov[k];
+            into->have[k] = true;
+        }
+}
+
 void collector_coverage_memo_free(collector_coverage_memo *m)
 {
     if (!m)

@@ -3,6 +3,7 @@
 #include "engine/collector_run.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
@@ -10,6 +11,7 @@
 #endif
 
 #include "engine/base_texts.h"
+#include "engine/beside.h"
 #include "engine/collector_cache.h"
 #include "engine/py_outline.h"
 #include "engine/same_code.h"
@@ -54,6 +56,9 @@ typedef struct review_files {
 #define AHEAD_BYTES ((size_t)1 << 20)
 /* How far past the current file the window may reach over files no stage will parse. */
 #define AHEAD_LOOK 32
+/* The fewest files a change must have for a batch review to share them out between two
+ * reading threads (a smaller one is read as quickly by one, parsing ahead). */
+#define SHARED_OUT_FILES 4
 
 /* What one collector did in one review, for the timing line. */
 typedef struct stage_cost {
@@ -258,24 +263,45 @@ static void results_begin(file_results *fr, size_t nfiles)
     fr->nsame = 0;
 }
 
-/* Run (or take from the cache) c's per-file stage on change file i, when c reads it. */
-static void results_add(collector_runner *r, const collector *c, collector_ctx *ctx,
-                        review_files *rf, size_t i, void *shared, file_results *fr,
-                        stage_cost *cost)
+/* One collector's outcome on one change file, filled by whichever thread read the file. */
+typedef struct file_slot {
+    collector_file_result res;
+    void *own;      /* facts not kept in a cache */
+    char *own_skip;
+    bool ran;       /* its stage ran, or its kept result was taken */
+    bool same;      /* left out: the file's code did not change */
+} file_slot;
+
+/* Run (or take from the cache) c's per-file stage on change file i, when c reads it, into s;
+ * its findings go to ctx->out. */
+static void slot_fill(collector_runner *r, const collector *c, collector_ctx *ctx,
+                      review_files *rf, size_t i, void *shared, file_slot *s, stage_cost *cost)
 {
     if (!c->file_stage || !collector_reads(c, &ctx->chg->files[i]))
         return;
     /* a kept result was made for code that changed; only a file whose stage would run is
      * compared with its base (a review of an unchanged change reads no text for this) */
     if (c->judges_code && !result_kept(r, c, rf, i) && code_unchanged(rf, i)) {
-        fr->nsame++;
+        s->same = true;
         return;
     }
-    size_t k = fr->files.n++;
     double p0 = ctx->syn ? syntax_cache_parse_ms(ctx->syn) : 0;
-    file_result(r, c, ctx, rf, i, shared, &fr->res[k], &fr->own[k], &fr->own_skip[k], cost);
+    file_result(r, c, ctx, rf, i, shared, &s->res, &s->own, &s->own_skip, cost);
     if (ctx->syn)
         cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
+    s->ran = true;
+}
+
+/* Add a file's outcome to c's per-file results (files taken in the change's order). */
+static void results_take(file_results *fr, const file_slot *s)
+{
+    fr->nsame += s->same;
+    if (!s->ran)
+        return;
+    size_t k = fr->files.n++;
+    fr->res[k] = s->res;
+    fr->own[k] = s->own;
+    fr->own_skip[k] = s->own_skip;
     if (fr->res[k].skip && fr->files.nskipped++ == 0)
         fr->files.first_skip = fr->res[k].skip;
 }
@@ -316,51 +342,45 @@ static void run_whole(const collector *c, collector_ctx *ctx, stage_cost *cost)
         cost->parse_ms += syntax_cache_parse_ms(ctx->syn) - p0;
 }
 
-/* A whole-change run started on a thread of its own (collector.runs_apart): its findings go
- * to a list of its own until it is joined. */
+/* A whole-change run started beside the per-file stages (collector.runs_apart): its findings
+ * go to a list of its own until it is joined. */
 typedef struct apart_run {
     const collector *c;
     collector_ctx *ctx;  /* the collector's context, its out pointed at `out` meanwhile */
     finding_list out;
     finding_list *review_out;
     stage_cost *cost;
-    pthread_t thread;
-    bool started;
+    beside job;
 } apart_run;
 
-static void *apart_main(void *arg)
+static void apart_main(void *arg)
 {
     apart_run *a = arg;
     double t0 = monotonic_ms(); /* the syntax cache's parse time is not read: it is not ours */
     a->c->run(a->ctx);
     a->cost->change_ms += monotonic_ms() - t0;
-    return NULL;
 }
 
 /* Start c's run apart (its ctx and cost are not touched by anyone else until apart_join);
- * false when no thread could be started: it runs at its turn as any other. */
-static bool apart_start(apart_run *a, const collector *c, collector_ctx *ctx, stage_cost *cost)
+ * when no thread can be started it runs here and now, its findings kept for its turn. */
+static void apart_start(apart_run *a, const collector *c, collector_ctx *ctx, stage_cost *cost)
 {
     *a = (apart_run){.c = c, .ctx = ctx, .review_out = ctx->out, .cost = cost};
     ctx->out = &a->out;
-    a->started = pthread_create(&a->thread, NULL, apart_main, a) == 0;
-    cost->apart = a->started;
-    if (!a->started)
-        ctx->out = a->review_out;
-    return a->started;
+    cost->apart = beside_start(&a->job, apart_main, a);
 }
 
 /* Wait for a run started apart and append its findings to the review's, in the order it made
  * them. */
 static void apart_join(apart_run *a)
 {
-    pthread_join(a->thread, NULL);
+    beside_join(&a->job);
     a->ctx->out = a->review_out;
     for (size_t k = 0; k < a->out.n; k++)
         findings_copy(a->review_out, &a->out.items[k]);
     findings_clear(&a->out);
     free(a->out.items);
-    a->started = false;
+    a->c = NULL;
 }
 
 void collector_run(const collector *c, collector_ctx *ctx)
@@ -376,8 +396,11 @@ void collector_run(const collector *c, collector_ctx *ctx)
         void *shared = c->shared_new ? c->shared_new() : NULL;
         file_results fr;
         results_begin(&fr, n);
-        for (size_t i = 0; i < n; i++)
-            results_add(NULL, c, ctx, &rf, i, shared, &fr, &cost);
+        for (size_t i = 0; i < n; i++) {
+            file_slot slot = {0};
+            slot_fill(NULL, c, ctx, &rf, i, shared, &slot, &cost);
+            results_take(&fr, &slot);
+        }
         results_finish(c, ctx, &fr, &cost);
         if (shared && c->shared_free)
             c->shared_free(shared);
@@ -468,8 +491,14 @@ static void write_cost(FILE *fp, const collector *c, const stage_cost *cost)
 static size_t heap_in_use(const syntax_cache *syn)
 {
 #ifdef __GLIBC__
+    /* the two reading threads ask one at a time: glibc's figures are not made to be read
+     * concurrently everywhere (a sanitizer's malloc leaves glibc's arenas to be set up by the
+     * first caller) */
+    static pthread_mutex_t asking = PTHREAD_MUTEX_INITIALIZER;
     size_t docs = syntax_tree_bytes() + syntax_cache_bytes(syn);
+    pthread_mutex_lock(&asking);
     struct mallinfo2 m = mallinfo2();
+    pthread_mutex_unlock(&asking);
     size_t main_arena = m.uordblks + m.hblkhd;
     return main_arena > docs ? main_arena : docs;
 #else
@@ -538,22 +567,47 @@ static bool worth_parsing_ahead(collector_runner *r, review_files *rf, size_t i,
     return worth;
 }
 
-/* The per-file stages, file by file: every collector that reads a file runs on it (or takes
- * its kept result) while its parse is at hand, and a file that is not open then gives its
- * trees back when the docs held pass the budget, so a change of any size is read within it. */
-static void run_file_stages(collector_runner *r, const collector_inputs *in, collector_ctx *ctxs,
-                            review_files *rf, file_results *frs, stage_cost *costs)
+/* What the threads reading a change's files share: the next file to take, and each
+ * (collector, file) outcome and each file's findings, wherever they were made. */
+typedef struct file_work {
+    collector_runner *r;
+    const collector_inputs *in;
+    size_t nfiles;
+    atomic_size_t next;
+    file_slot *slots;      /* [collector * nfiles + file] */
+    finding_list *found;   /* per file: its findings, collector by collector */
+} file_work;
+
+/* One thread reading files: its contexts (its syntax cache and memos), what it knows of the
+ * files, its costs, and the collectors' shared_new objects it uses. */
+typedef struct file_reader {
+    file_work *w;
+    collector_ctx *ctxs;
+    review_files rf;
+    stage_cost *costs;
+    void **shared;
+    bool ahead_on;         /* a second thread parses ahead of this reader (the only one) */
+    size_t ntaken;         /* files it took */
+} file_reader;
+
+/* Read files until none is left, taking them one at a time: every collector that reads a file
+ * runs on it (or takes its kept result) while its parse is at hand, and a file that is not open
+ * then gives its trees back when the docs held pass the budget, so a change of any size is read
+ * within it. */
+static void read_files(file_reader *rd)
 {
-    for (size_t i = 0; i < r->nstates; i++) {
-        if (!collectors_all[i]->run)
-            results_begin(&frs[i], in->chg->nfiles);
-        if (collectors_all[i]->shared_new && !r->shared[i])
-            r->shared[i] = collectors_all[i]->shared_new();
-    }
-    bool ahead_on = r->parse_ahead;
+    file_work *w = rd->w;
+    collector_runner *r = w->r;
+    const collector_inputs *in = w->in;
+    collector_ctx *ctxs = rd->ctxs;
+    syntax_cache *syn = ctxs[0].syn;
     size_t ahead = 1, nqueued = 0; /* nqueued: files after the current one queued to parse */
-    bool *queued = xcalloc(in->chg->nfiles + 1, sizeof *queued);
-    for (size_t j = 0; j < in->chg->nfiles; j++) {
+    bool *queued = xcalloc(w->nfiles + 1, sizeof *queued);
+    for (;;) {
+        size_t j = atomic_fetch_add(&w->next, 1);
+        if (j >= w->nfiles)
+            break;
+        rd->ntaken++;
         nqueued -= queued[j];
         if (ahead <= j)
             ahead = j + 1;
@@ -561,26 +615,154 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
          * second thread: a window of such files and of bytes, so what waits to be taken stays
          * within the memory budget; files no stage parses are passed over (up to a distance,
          * as their outlines are kept until their turn) */
-        for (; ahead_on && in->syn && ahead < in->chg->nfiles && nqueued < AHEAD_FILES &&
-               ahead <= j + AHEAD_LOOK && syntax_cache_ahead_bytes(in->syn) < AHEAD_BYTES;
+        for (; rd->ahead_on && syn && ahead < w->nfiles && nqueued < AHEAD_FILES &&
+               ahead <= j + AHEAD_LOOK && syntax_cache_ahead_bytes(syn) < AHEAD_BYTES;
              ahead++)
-            if (worth_parsing_ahead(r, rf, ahead, &ctxs[0])) {
+            if (worth_parsing_ahead(r, &rd->rf, ahead, &ctxs[0])) {
                 collector_parse_ahead(&ctxs[0], &in->chg->files[ahead]);
                 queued[ahead] = true;
                 nqueued++;
             }
         for (size_t i = 0; i < r->nstates; i++) {
-            rf->ctx = &ctxs[i];
-            results_add(r, collectors_all[i], &ctxs[i], rf, j, r->shared[i], &frs[i], &costs[i]);
+            if (!collectors_all[i]->file_stage)
+                continue; /* a whole-change run (one apart writes to its own list meanwhile) */
+            rd->rf.ctx = &ctxs[i];
+            ctxs[i].out = &w->found[j];
+            slot_fill(r, collectors_all[i], &ctxs[i], &rd->rf, j, rd->shared[i],
+                      &w->slots[i * w->nfiles + j], &rd->costs[i]);
         }
         const change_file *f = &in->chg->files[j];
         collector_forget_outline(&ctxs[0], f);
-        if (ahead_on)
+        if (rd->ahead_on)
             collector_forget_ahead(&ctxs[0], f);
-        if (in->syn && !is_open(in->open, f->path) && heap_in_use(in->syn) > r->heap_budget)
+        if (syn && !is_open(in->open, f->path) && heap_in_use(syn) > r->heap_budget)
             collector_release_docs(&ctxs[0], f);
     }
     free(queued);
+}
+
+static void read_files_main(void *arg)
+{
+    read_files(arg);
+}
+
+/* The second reader of a change's files (read_beside): a thread of its own with a syntax
+ * cache, memos and collector objects of its own, its contexts copies of the review's. */
+typedef struct second_reader {
+    file_reader rd;
+    syntax_cache *syn;
+    collector_coverage_memo *coverage;
+    collector_outline_memo *outlines;
+    beside job;
+} second_reader;
+
+static void second_start(second_reader *s, file_work *w, const collector_ctx *ctxs)
+{
+    collector_runner *r = w->r;
+    size_t n = r->nstates, nf = w->nfiles;
+    s->syn = syntax_cache_new_beside(w->in->syn);
+    s->coverage = collector_coverage_memo_new(nf);
+    s->outlines = collector_outline_memo_new(nf);
+    s->rd = (file_reader){.w = w, .ctxs = xcalloc(n + 1, sizeof(collector_ctx)),
+                          .costs = xcalloc(n + 1, sizeof(stage_cost)),
+                          .shared = xcalloc(n + 1, sizeof(void *))};
+    s->rd.rf = (review_files){w->in, NULL, xcalloc(nf + 1, sizeof(uint64_t)),
+                              xcalloc(nf + 1, sizeof(uint64_t)), r->disk_epoch, NULL, 0,
+                              xcalloc(nf + 1, 1)};
+    for (size_t i = 0; i < n; i++) {
+        if (!collectors_all[i]->file_stage)
+            continue; /* read_files runs no other (and a run apart is using its context) */
+        collector_ctx *c = &s->rd.ctxs[i];
+        *c = ctxs[i];
+        c->syn = s->syn;
+        c->coverage = s->coverage;
+        c->outlines = s->outlines;
+        c->parse_ahead = false;
+        sb_init(&c->status);
+        if (collectors_all[i]->shared_new)
+            s->rd.shared[i] = collectors_all[i]->shared_new();
+    }
+    beside_start(&s->job, read_files_main, &s->rd);
+}
+
+/* Wait for the second reader, then give what it read to the review: its docs to the review's
+ * syntax cache, its coverage counts to the review's memo, its costs to the review's. */
+static void second_join(second_reader *s, syntax_cache *syn, collector_coverage_memo *coverage,
+                        stage_cost *costs)
+{
+    beside_join(&s->job);
+    collector_runner *r = s->rd.w->r;
+    for (size_t i = 0; i < r->nstates; i++) {
+        const stage_cost *c = &s->rd.costs[i];
+        costs[i].files_ms += c->files_ms;
+        costs[i].parse_ms += c->parse_ms;
+        costs[i].nrun += c->nrun;
+        costs[i].ncached += c->ncached;
+        if (collectors_all[i]->file_stage)
+            sb_free(&s->rd.ctxs[i].status);
+        if (s->rd.shared[i] && collectors_all[i]->shared_free)
+            collectors_all[i]->shared_free(s->rd.shared[i]);
+    }
+    syntax_cache_adopt(syn, s->syn);
+    syntax_cache_free(s->syn);
+    collector_coverage_memo_merge(coverage, s->coverage);
+    collector_coverage_memo_free(s->coverage);
+    collector_outline_memo_free(s->outlines);
+    free(s->rd.ctxs);
+    free(s->rd.costs);
+    free(s->rd.shared);
+    free(s->rd.rf.id);
+    free(s->rd.rf.content);
+    free(s->rd.rf.same);
+}
+
+/* The per-file stages of every collector over every file of the change (read_files), then
+ * each collector's results and each file's findings taken in the change's order, so the
+ * review reads the same however the files were shared out. With a second thread and nothing
+ * kept between reviews, the files are shared out between this thread and a second reader
+ * (which parses what it reads itself); otherwise this thread reads them all, a second thread
+ * parsing a few files ahead of it when there is one. */
+static void run_file_stages(collector_runner *r, const collector_inputs *in, collector_ctx *ctxs,
+                            review_files *rf, file_results *frs, stage_cost *costs,
+                            finding_list *out, size_t *second_took)
+{
+    size_t nf = in->chg->nfiles;
+    for (size_t i = 0; i < r->nstates; i++) {
+        if (!collectors_all[i]->run)
+            results_begin(&frs[i], nf);
+        if (collectors_all[i]->shared_new && !r->shared[i])
+            r->shared[i] = collectors_all[i]->shared_new();
+    }
+    file_work w = {.r = r, .in = in, .nfiles = nf,
+                   .slots = xcalloc(r->nstates * nf + 1, sizeof(file_slot)),
+                   .found = xcalloc(nf + 1, sizeof(finding_list))};
+    atomic_init(&w.next, 0);
+    bool two = r->parse_ahead && !r->keep && in->syn && nf >= SHARED_OUT_FILES;
+    file_reader main_rd = {.w = &w, .ctxs = ctxs, .rf = *rf, .costs = costs, .shared = r->shared,
+                           .ahead_on = r->parse_ahead && !two};
+    second_reader second;
+    if (two)
+        second_start(&second, &w, ctxs);
+    read_files(&main_rd);
+    *rf = main_rd.rf;
+    if (two) {
+        second_join(&second, in->syn, ctxs[0].coverage, costs);
+        *second_took = second.rd.ntaken;
+    }
+    for (size_t j = 0; j < nf; j++) {
+        for (size_t k = 0; k < w.found[j].n; k++)
+            findings_copy(out, &w.found[j].items[k]);
+        findings_clear(&w.found[j]);
+        free(w.found[j].items);
+        for (size_t i = 0; i < r->nstates; i++)
+            if (!collectors_all[i]->run)
+                results_take(&frs[i], &w.slots[i * nf + j]);
+    }
+    for (size_t i = 0; i < r->nstates; i++)
+        if (collectors_all[i]->file_stage)
+            ctxs[i].out = out;
+    free(w.found);
+    free(w.slots);
 }
 
 char **collector_runner_run(collector_runner *r, const collector_inputs *in, finding_list *out,
@@ -607,7 +789,8 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     for (size_t i = 0; i < r->nstates; i++)
         if (collectors_all[i]->run && collectors_all[i]->runs_apart)
             apart_start(&apart[i], collectors_all[i], &ctxs[i], &costs[i]);
-    run_file_stages(r, in, ctxs, &rf, frs, costs);
+    size_t second_took = 0; /* files the second reading thread took, when there was one */
+    run_file_stages(r, in, ctxs, &rf, frs, costs, out, &second_took);
     if (in->syn)
         syntax_cache_ahead_clear(in->syn); /* parsed ahead for a stage that did not ask */
     char **status = xcalloc(r->nstates + 1, sizeof *status);
@@ -616,7 +799,7 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
         const collector *c = collectors_all[i];
         size_t from = out->n;
         rf.ctx = &ctxs[i];
-        if (apart[i].started)
+        if (apart[i].c)
             apart_join(&apart[i]);
         else if (c->run)
             run_whole(c, &ctxs[i], &costs[i]);
@@ -641,6 +824,9 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
                 in->syn ? syntax_cache_related_parses(in->syn) : 0,
                 in->syn ? syntax_cache_ahead_taken(in->syn) : 0,
                 in->syn ? syntax_cache_ahead_waited_ms(in->syn) : 0.0);
+        if (second_took)
+            fprintf(r->timing, "review-lsp: files shared out between two reading threads: %zu "
+                    "read here, %zu on the second\n", nf - second_took, second_took);
     }
     if (in->syn && heap_in_use(in->syn) > r->heap_budget)
         give_back_read(in, &ctxs[0]);

@@ -36,8 +36,12 @@ collector_runner *collector_runner_new(bool keep);
 void collector_runner_free(collector_runner *r);
 /* Write per-stage costs to fp (NULL: none). */
 void collector_runner_set_timing(collector_runner *r, FILE *fp);
-/* Parse the files of a change a few ahead of the collectors, on a second thread (off by
- * default): with keep, only files whose results the runner does not hold for their content. */
+/* Use a second thread (off by default). Without keep, a change of a few files or more has its
+ * files shared out between this thread and the second, each running the per-file stages of
+ * every collector on the files it takes and parsing them itself; the review reads the same as
+ * with one thread. Otherwise the second thread parses the files of a change a few ahead of the
+ * collectors: with keep, only files whose results the runner does not hold for their
+ * content. */
 void collector_runner_set_parse_ahead(collector_runner *r, bool on);
 /* The heap a review may use before it gives back the trees of files it is done with (24 MiB
  * unless set; a test sets a small one to see what is given back). */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "engine/beside.h"
 #include "engine/collector_cache.h"
 #include "engine/collector_run.h"
 #include "engine/config_state.h"
@@ -60,6 +61,8 @@ struct engine {
     uint64_t header_sum;      /* the change's headers at the previous review (headers_may_differ) */
     bool have_header_sum;
     bool prepared;         /* engine_prepare_review ran since the last review */
+    void (*beside_fn)(const change *c, void *arg); /* the caller's work beside the next review */
+    void *beside_arg;
     char **touched;        /* paths changed on disk since the previous review (NULL: unknown) */
 };
 
@@ -520,6 +523,35 @@ static bool headers_may_differ(engine *e, const change *c, const char *const *to
     return differ;
 }
 
+/* The derivation of a review, run beside its collectors: it reads only the change. */
+typedef struct derive_job {
+    const derive_table *families;
+    const change *view;
+    derive_result *out;
+    double ms;
+} derive_job;
+
+static void derive_main(void *arg)
+{
+    derive_job *j = arg;
+    double t0 = monotonic_ms();
+    derive_run(j->families, j->view, j->view->title, j->out);
+    j->ms = monotonic_ms() - t0;
+}
+
+/* The caller's work beside a review (engine_beside_next_review). */
+typedef struct caller_job {
+    void (*fn)(const change *c, void *arg);
+    const change *c;
+    void *arg;
+} caller_job;
+
+static void caller_main(void *arg)
+{
+    caller_job *j = arg;
+    j->fn(j->c, j->arg);
+}
+
 static void run_all(engine *e, review *r, const char *const *touched, const char *root)
 {
     bool timing = e->timing;
@@ -536,9 +568,19 @@ static void run_all(engine *e, review *r, const char *const *touched, const char
     }
     if (headers_may_differ(e, &view, touched))
         syntax_cache_headers_changed(e->syn);
-    derive_run(e->families, &view, view.title, &r->derived);
-    if (timing)
-        fprintf(stderr, "review-lsp: derive %.2f ms\n", monotonic_ms() - t0);
+    /* the caller's work and the derivation read only the change: each runs on a thread of
+     * its own while the collectors run on this one */
+    caller_job cj = {e->beside_fn, r->chg, e->beside_arg};
+    beside caller = {0};
+    e->beside_fn = NULL;
+    if (cj.fn)
+        beside_start(&caller, caller_main, &cj);
+    derive_job dj = {e->families, &view, &r->derived, 0};
+    beside derivation = {0};
+    if (e->derive_only)
+        derive_main(&dj);
+    else
+        beside_start(&derivation, derive_main, &dj);
     size_t nside;
     collector_buffer *side = side_buffers(e, &nside);
     const char **open = xcalloc(e->novl + 1, sizeof *open);
@@ -547,16 +589,21 @@ static void run_all(engine *e, review *r, const char *const *touched, const char
     collector_inputs in = {&view, e->rp, root, e->syn, touched, side, nside, open};
     if (!e->derive_only)
         r->collector_status = collector_runner_run(e->runner, &in, &r->findings, &r->ncollectors);
+    beside_join(&derivation);
+    if (timing)
+        fprintf(stderr, "review-lsp: derive %.2f ms%s\n", dj.ms,
+                e->derive_only ? "" : " (beside the collectors)");
     free(open);
     free(side);
-    if (view.files != r->chg->files)
-        free(view.files);
     syntax_cache_trim(e->syn);
     filter_suppressed(r);
     precision_policy_apply(&e->policy, &r->findings);
     effective_apply(config_state_effective(e->cfgs), &r->findings); /* after the policy: a
                                                                        team's own level wins */
     findings_sort(&r->findings);
+    beside_join(&caller);
+    if (view.files != r->chg->files)
+        free(view.files);
     if (timing)
         fprintf(stderr, "review-lsp: review %.2f ms\n", monotonic_ms() - t0);
 }
@@ -690,6 +737,12 @@ void engine_prepare_review(engine *e)
     e->prepared = true;
 }
 
+void engine_beside_next_review(engine *e, void (*fn)(const change *c, void *arg), void *arg)
+{
+    e->beside_fn = fn;
+    e->beside_arg = arg;
+}
+
 int engine_review(engine *e, review **out, char **cause)
 {
     if (!e->prepared)
@@ -711,6 +764,7 @@ int engine_review(engine *e, review **out, char **cause)
     }
     change *c = build_change(e, cause);
     if (!c) {
+        e->beside_fn = NULL; /* the caller's work was for this review */
         free(desc);
         free(notes);
         free(base_error);

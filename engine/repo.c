@@ -4,6 +4,7 @@
 
 #include <git2.h>
 #include <git2/sys/repository.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ struct repo {
     git_oid target;      /* the target the base was taken from (repo_target_id) */
     char target_hex[GIT_OID_HEXSZ + 1];
     char *target_name;
+    pthread_mutex_t read_mu; /* base texts are read from two reviewing threads at once */
 };
 
 /* libgit2's last error as a new string. */
@@ -49,6 +51,7 @@ repo *repo_open(const char *path, char **cause)
     }
     repo *r = xcalloc(1, sizeof *r);
     r->git = g;
+    pthread_mutex_init(&r->read_mu, NULL);
     const char *wd = git_repository_workdir(g);
     r->workdir = xstrdup(wd ? wd : "./");
     return r;
@@ -59,6 +62,7 @@ void repo_free(repo *r)
     if (!r)
         return;
     git_repository_free(r->git);
+    pthread_mutex_destroy(&r->read_mu);
     free(r->workdir);
     free(r->target_name);
     free(r);
@@ -629,17 +633,19 @@ bool repo_path_ignored(repo *r, const char *path)
 
 char *repo_base_text(repo *r, const char *path, size_t *len, char **cause)
 {
+    pthread_mutex_lock(&r->read_mu);
     git_tree *tree = base_tree(r);
     git_blob *b = base_blob(r, tree, path);
     git_tree_free(tree);
-    if (!b) {
+    size_t n = b ? (size_t)git_blob_rawsize(b) : 0;
+    char *t = b ? xstrndup(git_blob_rawcontent(b), n) : NULL;
+    git_blob_free(b);
+    pthread_mutex_unlock(&r->read_mu);
+    if (!t) {
         if (cause)
             *cause = xasprintf("%s: not in the base", path);
         return NULL;
     }
-    size_t n = (size_t)git_blob_rawsize(b);
-    char *t = xstrndup(git_blob_rawcontent(b), n);
-    git_blob_free(b);
     if (len)
         *len = n;
     return t;

@@ -51,7 +51,9 @@ int repo_diff_path(repo *r, const char *path, const char *text, size_t len, size
 /* True when git ignores path (relative to the work tree). */
 bool repo_path_ignored(repo *r, const char *path);
 
-/* The base version of a path (NULL with *cause when it has none). */
+/* The base version of a path (NULL with *cause when it has none). The one call that may be
+ * made from two threads at once (the two reading threads of a batch review); the others are
+ * made from one thread at a time. */
 char *repo_base_text(repo *r, const char *path, size_t *len, char **cause);
 
 /* The default title: newest commit subject since the base, else the branch name, else "". */

@@ -7,6 +7,7 @@
  * here calls back into one built on it. */
 #include "engine/syntax.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -779,13 +780,18 @@ typedef struct query_entry {
     TSQuery *q;
 } query_entry;
 
+/* Looked up and compiled under a lock: the caches of several reviewing threads share one set
+ * (syntax_cache_new_beside). A compiled query is never changed, so its users need no lock. */
 struct syntax_queries {
     query_entry *head;
+    pthread_mutex_t mu;
 };
 
 syntax_queries *syntax_queries_new(void)
 {
-    return xcalloc(1, sizeof(syntax_queries));
+    syntax_queries *qs = xcalloc(1, sizeof(syntax_queries));
+    pthread_mutex_init(&qs->mu, NULL);
+    return qs;
 }
 
 void syntax_queries_free(syntax_queries *qs)
@@ -799,12 +805,13 @@ void syntax_queries_free(syntax_queries *qs)
         free(e->source);
         free(e);
     }
+    pthread_mutex_destroy(&qs->mu);
     free(qs);
 }
 
-/* The compiled query for (lang, source) in qs, compiling it on first use. */
-static const TSQuery *queries_get(syntax_queries *qs, syn_lang lang, const char *source,
-                                  char **cause)
+/* queries_get, the caller holding qs's lock. */
+static const TSQuery *queries_find_or_compile(syntax_queries *qs, syn_lang lang,
+                                              const char *source, char **cause)
 {
     for (query_entry *e = qs->head; e; e = e->next)
         if (e->lang == lang && strcmp(e->source, source) == 0)
@@ -825,6 +832,16 @@ static const TSQuery *queries_get(syntax_queries *qs, syn_lang lang, const char 
     e->q = q;
     e->next = qs->head;
     qs->head = e;
+    return q;
+}
+
+/* The compiled query for (lang, source) in qs, compiling it on first use. */
+static const TSQuery *queries_get(syntax_queries *qs, syn_lang lang, const char *source,
+                                  char **cause)
+{
+    pthread_mutex_lock(&qs->mu);
+    const TSQuery *q = queries_find_or_compile(qs, lang, source, cause);
+    pthread_mutex_unlock(&qs->mu);
     return q;
 }
 

@@ -445,7 +445,8 @@ syntax_doc *syntax_parse_file(syntax_headers *hs, const char *path, const char *
 /* Documents kept between reviews, keyed by a name the caller chooses (e.g. "head:" + path,
  * "base:" + path). Asking for a key with new text updates the kept doc in place, so an edited
  * file is reparsed incrementally; asking with the same text costs a comparison. The function
- * list of each doc is kept too. One cache per engine; not thread-safe.
+ * list of each doc is kept too. One cache per engine (and one per extra reviewing thread,
+ * syntax_cache_new_beside); a cache is not thread-safe.
  *
  * Ownership: the cache owns its docs and lists; pointers it returns are borrowed and stay valid
  * until the same key is asked for with other text, syntax_cache_trim or syntax_cache_free.
@@ -454,6 +455,14 @@ typedef struct syntax_cache syntax_cache;
 
 syntax_cache *syntax_cache_new(void);
 void syntax_cache_free(syntax_cache *c);
+/* A cache for a second thread that reviews other files of the same change at the same time:
+ * empty, with no second thread of its own to parse ahead, sharing c's compiled queries (the
+ * one thing the two caches share; c must outlive it). Each cache is used by one thread. */
+syntax_cache *syntax_cache_new_beside(syntax_cache *c);
+/* Move every doc of from (made by syntax_cache_new_beside(into)) into into, with its parse
+ * counts, once the thread that used from is done: a key into already holds keeps into's doc.
+ * from is left empty. */
+void syntax_cache_adopt(syntax_cache *into, syntax_cache *from);
 /* The doc for key holding exactly text (see above). NULL with *cause when lang is SYN_NONE or
  * the parse fails. */
 const syntax_doc *syntax_cache_get(syntax_cache *c, const char *key, syn_lang lang,

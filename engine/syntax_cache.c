@@ -29,6 +29,7 @@ struct syntax_cache {
     double parse_ms;          /* time spent parsing and reparsing, in total */
     syntax_headers *headers;  /* decoration macros of the tree's headers, or NULL */
     syntax_queries *queries;  /* compiled queries, shared by the docs here */
+    bool queries_borrowed;    /* another cache's (syntax_cache_new_beside) */
     syntax_ahead *ahead;      /* docs being parsed ahead on a second thread, or NULL */
 };
 
@@ -40,7 +41,15 @@ syntax_cache *syntax_cache_new(void)
     return c;
 }
 
-/* Release one entry's doc, list and key. */
+/* A cache for a second reviewing thread: empty, sharing c's compiled queries. */
+syntax_cache *syntax_cache_new_beside(syntax_cache *c)
+{
+    syntax_cache *b = xcalloc(1, sizeof(syntax_cache));
+    b->queries = c->queries;
+    b->queries_borrowed = true;
+    return b;
+}
+
 /* Forget an entry's function and struct lists (its doc changed or goes). */
 static void entry_lists_clear(cache_entry *e)
 {
@@ -54,6 +63,7 @@ static void entry_lists_clear(cache_entry *e)
     e->structs = NULL;
 }
 
+/* Release one entry's doc, lists and key. */
 static void cache_entry_clear(cache_entry *e)
 {
     free(e->key);
@@ -71,7 +81,8 @@ void syntax_cache_free(syntax_cache *c)
         cache_entry_clear(&c->items[i]);
     free(c->items);
     syntax_headers_free(c->headers);
-    syntax_queries_free(c->queries); /* after the docs that use them */
+    if (!c->queries_borrowed)
+        syntax_queries_free(c->queries); /* after the docs that use them */
     free(c);
 }
 
@@ -158,6 +169,25 @@ static const syntax_doc *cache_find(const syntax_cache *c, const char *key)
         if (strcmp(c->items[i].key, key) == 0)
             return c->items[i].doc;
     return NULL;
+}
+
+void syntax_cache_adopt(syntax_cache *into, syntax_cache *from)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        cache_entry *e = &from->items[i];
+        if (cache_find(into, e->key)) {
+            cache_entry_clear(e); /* the same text parsed on both threads: one is enough */
+            continue;
+        }
+        *ARRAY_PUSH(into->items, into->n, into->cap) = *e;
+    }
+    from->n = 0;
+    into->nparses += from->nparses;
+    into->nupdates += from->nupdates;
+    into->nrelated += from->nrelated;
+    into->parse_ms += from->parse_ms;
+    from->nparses = from->nupdates = from->nrelated = 0;
+    from->parse_ms = 0;
 }
 
 /* syntax_cache_get_with, untimed. */

@@ -88,15 +88,17 @@ static size_t review(collector_runner *r, syntax_cache *syn, change *chg, const 
     return syntax_cache_ahead_queued(syn);
 }
 
-/* How many docs one review of the change diff d describes (a fresh runner that keeps nothing,
- * parsing ahead) has queued; -1 when d does not parse. Frees d. */
+/* How many docs one review of the change diff d describes (a fresh runner, parsing ahead) has
+ * queued; -1 when d does not parse. Frees d. The runner keeps results (it holds none yet, so it
+ * chooses as a runner that keeps nothing would): one that keeps nothing shares a change of
+ * several files out between two reading threads instead of parsing ahead. */
 static int queued_in_one_review(strbuf *d, const char *root)
 {
     change *chg = change_of(d, root);
     if (!chg)
         return -1;
     syntax_cache *syn = syntax_cache_new();
-    collector_runner *r = collector_runner_new(false);
+    collector_runner *r = collector_runner_new(true);
     collector_runner_set_parse_ahead(r, true);
     int n = (int)review(r, syn, chg, root, NULL);
     change_free(chg);
