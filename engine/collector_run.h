@@ -44,7 +44,7 @@ void collector_runner_set_timing(collector_runner *r, FILE *fp);
  * content. */
 void collector_runner_set_parse_ahead(collector_runner *r, bool on);
 /* The heap a review may use before it gives back the trees of files it is done with (24 MiB
- * unless set; a test sets a small one to see what is given back). */
+ * with keep, 64 MiB without, unless set; a test sets a small one to see what is given back). */
 void collector_runner_set_heap_budget(collector_runner *r, size_t bytes);
 /* Run every collector over in. Findings are appended to out; returns one status line per
  * collector ("name: status", new strings in a new array of *n). */
