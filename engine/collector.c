@@ -422,7 +422,8 @@ void collector_coverage_memo_code_same(collector_coverage_memo *m, size_t i)
     }
 }
 
-void collector_coverage_memo_merge(collector_coverage_memo *into, const collector_coverage_memo *from)
+void collector_coverage_memo_merge(collector_coverage_memo *into,
+                                   const collector_coverage_memo *from)
 {
     if (!into || !from || into->nfiles != from->nfiles)
         return;

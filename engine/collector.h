@@ -222,9 +222,10 @@ void collector_file_coverage(collector_ctx *ctx, const change_file *f, bool all_
 typedef struct collector_coverage_memo collector_coverage_memo;
 collector_coverage_memo *collector_coverage_memo_new(size_t nfiles);
 void collector_coverage_memo_free(collector_coverage_memo *m);
-/* Take into into the counts from holds and into does not (the memo of another thread that
- * read other files of the same change). */
-void collector_coverage_memo_merge(collector_coverage_memo *into, const collector_coverage_memo *from);
+/* Copy into `into` the counts that `from` holds and `into` lacks (from: the memo of another
+ * thread that read other files of the same change). */
+void collector_coverage_memo_merge(collector_coverage_memo *into,
+                                   const collector_coverage_memo *from);
 /* Change file i's code did not change (only comments or layout): its added lines hold no
  * code to read, so its counts are zero and no view of it is parsed to count them. */
 void collector_coverage_memo_code_same(collector_coverage_memo *m, size_t i);

@@ -653,7 +653,7 @@ static void read_files_main(void *arg)
     read_files(arg);
 }
 
-/* The second reader of a change's files (read_beside): a thread of its own with a syntax
+/* The second reader of a change's files: a thread of its own with a syntax
  * cache, memos and collector objects of its own, its contexts copies of the review's. */
 typedef struct second_reader {
     file_reader rd;
@@ -677,16 +677,14 @@ static void second_start(second_reader *s, file_work *w, const collector_ctx *ct
                               xcalloc(nf + 1, sizeof(uint64_t)), r->disk_epoch, NULL, 0,
                               xcalloc(nf + 1, 1)};
     for (size_t i = 0; i < n; i++) {
-        if (!collectors_all[i]->file_stage)
-            continue; /* read_files runs no other (and a run apart is using its context) */
-        collector_ctx *c = &s->rd.ctxs[i];
-        *c = ctxs[i];
-        c->syn = s->syn;
-        c->coverage = s->coverage;
-        c->outlines = s->outlines;
-        c->parse_ahead = false;
-        sb_init(&c->status);
-        if (collectors_all[i]->shared_new)
+        /* the review's context but for what is this thread's (its status and out, which a
+         * run apart may be writing meanwhile, are not read) */
+        const collector_ctx *o = &ctxs[i];
+        s->rd.ctxs[i] = (collector_ctx){o->chg, o->rp, o->root, NULL, s->syn, o->state,
+                                        o->touched, o->side_buffers, o->nside_buffers, {0},
+                                        o->bases, s->coverage, s->outlines, false};
+        sb_init(&s->rd.ctxs[i].status);
+        if (collectors_all[i]->file_stage && collectors_all[i]->shared_new)
             s->rd.shared[i] = collectors_all[i]->shared_new();
     }
     beside_start(&s->job, read_files_main, &s->rd);
@@ -705,8 +703,7 @@ static void second_join(second_reader *s, syntax_cache *syn, collector_coverage_
         costs[i].parse_ms += c->parse_ms;
         costs[i].nrun += c->nrun;
         costs[i].ncached += c->ncached;
-        if (collectors_all[i]->file_stage)
-            sb_free(&s->rd.ctxs[i].status);
+        sb_free(&s->rd.ctxs[i].status);
         if (s->rd.shared[i] && collectors_all[i]->shared_free)
             collectors_all[i]->shared_free(s->rd.shared[i]);
     }

@@ -62,13 +62,15 @@ static char *kernel_py(int i, bool head)
 static char *kernel_cu(int i, bool head)
 {
     return xasprintf("#include <hip/hip_runtime.h>\n\n"
-                     "__global__ void cols_kernel_%d(const float* x, float* y, int rows, int cols) {\n"
+                     "__global__ void cols_kernel_%d(const float* x, float* y, int rows,\n"
+                     "                               int cols) {\n"
                      "    int r = blockIdx.x;\n    if (r >= rows) return;\n"
                      "#if defined(__gfx942__)\n    y[r * cols] = %d.0f * x[r * cols];\n#else\n"
                      "    y[r * cols] = x[r * cols];\n#endif\n}\n\n"
                      "void cols_%d(const float* x, float* y, int rows, int cols) {\n"
                      "    TORCH_CHECK(cols %% %d == 0, \"cols must be a multiple\");\n"
-                     "    hipLaunchKernelGGL(cols_kernel_%d, dim3(rows), dim3(256), 0, 0, x, y, rows, cols);\n}\n",
+                     "    hipLaunchKernelGGL(cols_kernel_%d, dim3(rows), dim3(256), 0, 0,\n"
+                     "                       x, y, rows, cols);\n}\n",
                      i, i, i, head ? 4 : 8, i);
 }
 
@@ -85,7 +87,8 @@ static change *make_change(const char *root)
     /* a HIP file the parser cannot read whole, whose code the change only re-lays out: no
      * collector parses it, and the count of C/C++ lines read must not parse it either, on
      * whichever thread the file was taken */
-    put(root, "csrc/kernels/same.cu", "// one comment\nint same(int x) { return x + 1; }\n@@ broken ( tokens @@\n");
+    put(root, "csrc/kernels/same.cu",
+        "// one comment\nint same(int x) { return x + 1; }\n@@ broken ( tokens @@\n");
     for (int i = 0; i < NPY; i++) {
         char *rel = xasprintf("aiter/ops/triton/rows_%d.py", i), *t = kernel_py(i, false);
         put(root, rel, t);
@@ -102,8 +105,10 @@ static change *make_change(const char *root)
                       "commit -q -m base"))
         return NULL;
     put(root, "README.md", "rows and cols, loosened\n");
-    put(root, "aiter/ops/swept.py", "def swept(x):\n    # the comment, reworded\n    return x + 1\n");
-    put(root, "csrc/kernels/same.cu", "// the comment, reworded\nint same(int x) {\n    return x + 1;\n}\n@@ broken (\n    tokens @@\n");
+    put(root, "aiter/ops/swept.py",
+        "def swept(x):\n    # the comment, reworded\n    return x + 1\n");
+    put(root, "csrc/kernels/same.cu", "// the comment, reworded\nint same(int x) {\n"
+                                      "    return x + 1;\n}\n@@ broken (\n    tokens @@\n");
     for (int i = 0; i < NPY; i++) {
         char *rel = xasprintf("aiter/ops/triton/rows_%d.py", i), *t = kernel_py(i, true);
         put(root, rel, t);
@@ -195,7 +200,8 @@ TEST(two_reading_threads_review_as_one_does)
     CHECK(at != NULL);
     size_t here = 0, beside = 0;
     if (at)
-        CHECK(sscanf(at, "two reading threads: %zu read here, %zu on the second", &here, &beside) == 2);
+        CHECK(sscanf(at, "two reading threads: %zu read here, %zu on the second", &here,
+                     &beside) == 2);
     CHECK(here >= 1 && beside >= 1);
     CHECK_INT((int)(here + beside), (int)chg->nfiles);
     /* what the second thread parsed is in the review's cache afterwards, and nothing more */
