@@ -44,7 +44,8 @@ typedef struct engine_settings {
                                       REVIEW_LSP_PARSE_AHEAD=0); by default a second thread
                                       reads half the files of a batch review's change, or
                                       parses the next files of a change ahead of the
-                                      collectors (collector_runner_set_parse_ahead) */
+                                      collectors (collector_runner_set_parse_ahead), and the
+                                      derivation runs beside the collectors */
     bool one_review;               /* the engine reviews once (a batch command): the collectors
                                       keep nothing for a next review (memos, indexes), which
                                       only costs a review that has none */
@@ -115,10 +116,10 @@ void engine_drop_overlay(engine *e, const char *relpath);
  * everything only when marked all-dirty or when the base commit moved. */
 int engine_review(engine *e, review **out, char **cause);
 /* Work of the caller's to run beside the next review, on a thread of its own (or at once on
- * this one when no thread can be started): fn(change, arg) is called once that review's change
- * is built, and has returned before engine_review does. fn may read the change, never change
- * it, and nothing else of the engine's. For the next review only; a review that fails before
- * its change is built does not call it. */
+ * this one when no thread can be started, or the engine reviews on one thread): fn(change,
+ * arg) is called once that review's change is built, and has returned before engine_review
+ * does. fn may read the change, never change it, and nothing else of the engine's. For the
+ * next review only; a review that fails before its change is built does not call it. */
 void engine_beside_next_review(engine *e, void (*fn)(const change *c, void *arg), void *arg);
 /* The part of a review that changes what engine_catalog, engine_config and
  * engine_catalog_problem return: the repository configuration re-read, the rules file
