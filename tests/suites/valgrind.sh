@@ -1,5 +1,6 @@
 # The batch faces under valgrind (the normal build): no invalid reads or writes, no leaks
-# that the program owns, on a repository with findings and on a diff file.
+# that the program owns, on a repository with findings and on a diff file (a change of four
+# files: a batch review shares them out between two reading threads).
 . "$ROOT/tests/lib.sh"
 cd "$TMPD"
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -13,14 +14,17 @@ mkdir -p vg/aiter/ops/flydsl/kernels vg/csrc/include
 printf 'def k(src):\n    return src\n' > vg/aiter/ops/flydsl/kernels/k.py
 printf 'struct S { int a; int b; };\nstatic_assert(sizeof(S) == 8, "pinned");\n' > vg/csrc/include/s.h
 printf 'def f(x):\n    assert x > 0\n    return x\n' > vg/aiter/ops/f.py
+printf 'def g(x):\n    assert x.dim() == 2\n    return x\n' > vg/aiter/ops/g.py
 commit_all vg base
 printf 'from flydsl import buffer_ops\ndef k(src, n: Int32):\n    r = buffer_ops.create_buffer_resource(src)\n    return buffer_ops.buffer_load(r, bid * 64 + tid)\n' > vg/aiter/ops/flydsl/kernels/k.py
 printf 'struct S { int z; int a; int b; };\nstatic_assert(sizeof(S) == 8, "pinned");\n' > vg/csrc/include/s.h
 printf 'def f(x):\n    return x\n' > vg/aiter/ops/f.py
-(cd vg && $VG "$BIN_OPT" check >out.txt 2>vg.txt); rc=$?
+printf 'def g(x):\n    return x\n' > vg/aiter/ops/g.py
+(cd vg && REVIEW_LSP_TIMING=1 $VG "$BIN_OPT" check >out.txt 2>vg.txt); rc=$?
 expect_rc valgrind-check-clean $rc 0
 [ $rc -eq 0 ] || cat vg/vg.txt >&2
 expect_contains valgrind-check-found-something "$(cat vg/out.txt)" "[B8]"
+expect_contains valgrind-check-read-on-two-threads "$(cat vg/vg.txt)" "two reading threads"
 (cd vg && git diff > ../vg.diff)
 $VG "$BIN_OPT" rules --diff vg.diff --title "perf: x" >/dev/null 2>vg2.txt; rc=$?
 expect_rc valgrind-rules-clean $rc 0
