@@ -34,24 +34,6 @@ static result run(const char *diff, const char *root)
     return r;
 }
 
-/* Write text to root/rel, creating directories. */
-static void put(const char *root, const char *rel, const char *text)
-{
-    char *path = xasprintf("%s/%s", root, rel);
-    for (char *p = path + strlen(root) + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    FILE *fp = fopen(path, "w");
-    if (fp) {
-        fputs(text, fp);
-        fclose(fp);
-    }
-    free(path);
-}
-
 /* A new temporary directory (caller frees the name). */
 static char *make_dir(void)
 {
@@ -159,13 +141,13 @@ TEST(new_public_names_not_taught_to_aot_are_flagged_on_the_name)
     CHECK(root != NULL);
     if (!root)
         return;
-    put(root, "aiter/ops/flydsl/moe_tiles.py", ops_head);
-    put(root, "aiter/ops/flydsl/other.py", "X = 1\ndef not_imported_by_aot():\n");
-    put(root, "aiter/aot/flydsl/moe.py",
+    unit_put_file(root, "aiter/ops/flydsl/moe_tiles.py", ops_head);
+    unit_put_file(root, "aiter/ops/flydsl/other.py", "X = 1\ndef not_imported_by_aot():\n");
+    unit_put_file(root, "aiter/aot/flydsl/moe.py",
         "from aiter.ops.flydsl.moe_tiles import pick_block_k\n# TilePlan is built here too\n"
         "X = pick_block_k(1)\n");
-    put(root, "aiter/aot/flydsl/gemm.py", "from ...ops.flydsl import moe_tiles\n");
-    put(root, "aiter/aot/flydsl/nested/ignored.py",
+    unit_put_file(root, "aiter/aot/flydsl/gemm.py", "from ...ops.flydsl import moe_tiles\n");
+    unit_put_file(root, "aiter/aot/flydsl/nested/ignored.py",
         "from aiter.ops.flydsl.other import X\n");
     result r = run(diff_text, root);
     CHECK_INT(r.out.n, 3);
@@ -293,11 +275,11 @@ TEST(aot_imports_read_through_aliases_multiline_star_and_function_imports)
     CHECK(root != NULL);
     if (!root)
         return;
-    put(root, "aiter/ops/flydsl/moe_kernels.py", moe_kernels_head);
-    put(root, "aiter/ops/flydsl/kernels/moe_route_maps.py", route_maps_head);
-    put(root, "aiter/ops/flydsl/kernels/tile_cfg.py", tile_cfg_head);
-    put(root, "aiter/ops/flydsl/reduce.py", reduce_head);
-    put(root, "aiter/aot/flydsl/moe.py",
+    unit_put_file(root, "aiter/ops/flydsl/moe_kernels.py", moe_kernels_head);
+    unit_put_file(root, "aiter/ops/flydsl/kernels/moe_route_maps.py", route_maps_head);
+    unit_put_file(root, "aiter/ops/flydsl/kernels/tile_cfg.py", tile_cfg_head);
+    unit_put_file(root, "aiter/ops/flydsl/reduce.py", reduce_head);
+    unit_put_file(root, "aiter/aot/flydsl/moe.py",
         "from aiter.aot.flydsl.common import compile_one\n"
         "from aiter.ops.flydsl.moe_kernels import (\n"
         "    moe_stage1 as _stage1,\n"
@@ -308,7 +290,7 @@ TEST(aot_imports_read_through_aliases_multiline_star_and_function_imports)
         "def precompile(rows):\n"
         "    from aiter.ops.flydsl.reduce import run_reduction\n"
         "    return [compile_one(_stage1, r, tile_cfg.TILE_M) for r in rows]\n");
-    put(root, "aiter/aot/flydsl/grouped_moe.py",
+    unit_put_file(root, "aiter/aot/flydsl/grouped_moe.py",
         "from aiter.ops.flydsl.kernels.moe_route_maps import *\n");
     result r = run(real_shapes_diff, root);
     if (r.out.n != 8)
@@ -344,7 +326,7 @@ TEST(status_lines)
                    "@@ -1 +1,2 @@\n x\n+y\n", root);
     CHECK_STR(r.status, "nothing found: no aiter/ops/flydsl Python file gains lines");
     result_free(&r);
-    put(root, "aiter/ops/flydsl/moe_tiles.py", ops_head);
+    unit_put_file(root, "aiter/ops/flydsl/moe_tiles.py", ops_head);
     r = run(diff_text, root);
     CHECK_STR(r.status, "nothing found: the tree has no aiter/aot/flydsl/, so there is no "
                         "pre-compiler to pair with");
@@ -353,16 +335,16 @@ TEST(status_lines)
     CHECK_STR(r.status, "skipped: no repository and no root directory to read aiter/aot/flydsl/ "
                         "from");
     result_free(&r);
-    put(root, "aiter/aot/flydsl/README.py", "import os\n");
+    unit_put_file(root, "aiter/aot/flydsl/README.py", "import os\n");
     r = run(diff_text, root);
     CHECK_STR(r.status, "nothing found: aiter/aot/flydsl/ imports nothing from aiter.ops.flydsl");
     result_free(&r);
-    put(root, "aiter/aot/flydsl/moe.py", "from aiter.ops.flydsl.elsewhere import y\n");
+    unit_put_file(root, "aiter/aot/flydsl/moe.py", "from aiter.ops.flydsl.elsewhere import y\n");
     r = run(diff_text, root);
     CHECK_STR(r.status, "nothing found: none of the 2 changed aiter/ops/flydsl files is a module "
                         "aiter/aot/flydsl/ imports from");
     result_free(&r);
-    put(root, "aiter/aot/flydsl/moe.py",
+    unit_put_file(root, "aiter/aot/flydsl/moe.py",
         "from aiter.ops.flydsl.moe_tiles import pick_block_k, pick_block_n, TilePlan, STAGES, "
         "pick_warps\n");
     r = run(diff_text, root);

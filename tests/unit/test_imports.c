@@ -48,24 +48,6 @@ static result run(const char *diff, const char *root)
     return run_cached(diff, root, NULL);
 }
 
-/* Write text to root/rel, creating directories. */
-static void put(const char *root, const char *rel, const char *text)
-{
-    char *path = xasprintf("%s/%s", root, rel);
-    for (char *p = path + strlen(root) + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    FILE *fp = fopen(path, "w");
-    if (fp) {
-        fputs(text, fp);
-        fclose(fp);
-    }
-    free(path);
-}
-
 /* A base tree with a small first-party package. A new directory name (caller frees it). */
 static char *make_tree(void)
 {
@@ -74,18 +56,20 @@ static char *make_tree(void)
     if (!dir)
         return NULL;
     dir = xstrdup(dir);
-    put(dir, "aiter/__init__.py", "");
-    put(dir, "aiter/ops/__init__.py", "from .common import *\n");
-    put(dir, "aiter/ops/common.py",
+    unit_put_file(dir, "aiter/__init__.py", "");
+    unit_put_file(dir, "aiter/ops/__init__.py", "from .common import *\n");
+    unit_put_file(dir, "aiter/ops/common.py",
         "import os\nfrom typing import List as Seq\n\n\ndef ready():\n    return True\n\n\n"
         "class Table:\n    pass\n\n\nLIMIT: int = 4\nA, B = 1, 2\nif os.name:\n    FAST = 1\n"
         "try:\n    import numpy as np\nexcept ImportError:\n    np = None\n");
-    put(dir, "aiter/ops/exported.py", "__all__ = [\"made_later\"]\nglobals()['made_later'] = 1\n");
-    put(dir, "aiter/ops/lazy.py", "def __getattr__(name):\n    raise AttributeError(name)\n");
-    put(dir, "aiter/ops/star_ext.py", "from numpy import *\n");
-    put(dir, "aiter/ops/kernels/tiles.py", "def pick(n):\n    return n\n");
-    put(dir, "aiter/ops/sub/__init__.py", "");
-    put(dir, "aiter/ops/sub/leaf.py", "X = 1\n");
+    unit_put_file(dir, "aiter/ops/exported.py",
+                  "__all__ = [\"made_later\"]\nglobals()['made_later'] = 1\n");
+    unit_put_file(dir, "aiter/ops/lazy.py",
+                  "def __getattr__(name):\n    raise AttributeError(name)\n");
+    unit_put_file(dir, "aiter/ops/star_ext.py", "from numpy import *\n");
+    unit_put_file(dir, "aiter/ops/kernels/tiles.py", "def pick(n):\n    return n\n");
+    unit_put_file(dir, "aiter/ops/sub/__init__.py", "");
+    unit_put_file(dir, "aiter/ops/sub/leaf.py", "X = 1\n");
     return dir;
 }
 
@@ -174,7 +158,7 @@ TEST(only_imports_on_added_lines_are_checked_in_a_changed_file)
         sb_addf(&text, "%s\n", head[i]);
         sb_addf(&diff, "%c%s\n", i == 2 || i == 9 ? '+' : ' ', head[i]);
     }
-    put(root, "aiter/ops/user.py", text.buf);
+    unit_put_file(root, "aiter/ops/user.py", text.buf);
     result r = run_head(diff.buf, root, NULL, true);
     CHECK_INT(r.out.n, 2);
     CHECK(at_line(&r, 3) && str_contains(at_line(&r, 3)->message, "`has_fp4`"));
@@ -203,14 +187,15 @@ TEST(a_module_edited_between_reviews_is_read_again)
     CHECK_INT(r.out.n, 1);
     CHECK(at_line(&r, 1) && str_contains(at_line(&r, 1)->message, "`later`"));
     result_free(&r);
-    put(root, "aiter/ops/common.py", "def ready():\n    return True\n\n\nclass Table:\n    pass\n\n\n"
-                                     "def later():\n    return 1\n");
+    unit_put_file(root, "aiter/ops/common.py",
+                  "def ready():\n    return True\n\n\nclass Table:\n    pass\n\n\n"
+                  "def later():\n    return 1\n");
     r = run_cached(d, root, syn);
     CHECK_INT(r.out.n, 0);
     CHECK_STR(r.status, "nothing found: the 3 first-party imported names the change adds resolve "
                         "in the base tree or in the change");
     result_free(&r);
-    put(root, "aiter/ops/common.py", "def ready():\n    return True\n");
+    unit_put_file(root, "aiter/ops/common.py", "def ready():\n    return True\n");
     r = run_cached(d, root, syn);
     CHECK_INT(r.out.n, 2); /* Table and later are gone again */
     result_free(&r);
@@ -279,7 +264,7 @@ TEST(relative_imports_in_a_package_init_resolve_against_the_package)
         " from .common import *\n"
         "+from .kernels.tiles import pick\n"
         "+from ..ops.kernels.gone import nope\n";
-    put(root, "head/aiter/ops/__init__.py",
+    unit_put_file(root, "head/aiter/ops/__init__.py",
         "from .common import *\nfrom .kernels.tiles import pick\nfrom ..ops.kernels.gone import nope\n");
     char *cause = NULL;
     change *c = diff_parse(d, strlen(d), &cause);
@@ -336,15 +321,15 @@ TEST(modules_a_package_redirects_through_an_import_hook_are_left_alone)
         return;
     /* a package that moved its modules into subpackages and keeps the old names importable:
      * a map of old to new names and a sys.meta_path finder that consults it */
-    put(root, "aiter/kern/__init__.py",
+    unit_put_file(root, "aiter/kern/__init__.py",
         "import importlib\nimport sys\n\n_MOVED = {\n    \"flash_decode\": \"attn.flash_decode\",\n"
         "    'rope_cache': \"pos.rope_cache\",\n}\n\n\n"
         "class _Finder:\n    def find_spec(self, fullname, path, target=None):\n"
         "        return None\n\n\nsys.meta_path.insert(0, _Finder())\n");
-    put(root, "aiter/kern/attn/flash_decode.py", "def run():\n    return 0\n");
+    unit_put_file(root, "aiter/kern/attn/flash_decode.py", "def run():\n    return 0\n");
     /* a package with a lazy module __getattr__ that names one submodule: attribute access
      * works, but `from pkg.late_mod import x` still needs a file */
-    put(root, "aiter/lazy_pkg/__init__.py",
+    unit_put_file(root, "aiter/lazy_pkg/__init__.py",
         "def __getattr__(name):\n    if name == \"late_mod\":\n        import importlib\n"
         "        return importlib.import_module(\".real\", __name__)\n    raise AttributeError(name)\n");
     static const char *const src[] = {
@@ -447,7 +432,7 @@ TEST(names_bound_in_column_0_resolve_without_a_parse)
     CHECK(root != NULL);
     if (!root)
         return;
-    put(root, "aiter/ops/plain.py",
+    unit_put_file(root, "aiter/ops/plain.py",
         "\"\"\"Helpers.\n\ndef documented_only():\n    pass\n\"\"\"\n"
         "import os\n\n\ndef helper(x):\n    return x\n\n\nTILE = 64\n");
     static const char *const resolves[] = {"from aiter.ops.plain import helper, TILE, os", NULL};

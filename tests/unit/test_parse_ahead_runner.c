@@ -20,21 +20,6 @@
 
 #define NF 5
 
-/* Write text to root/rel (its directory made). */
-static void put(const char *root, const char *rel, const char *text)
-{
-    char *d = xasprintf("%s/k", root);
-    mkdir(d, 0755);
-    free(d);
-    char *p = xasprintf("%s/%s", root, rel);
-    FILE *f = fopen(p, "w");
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-    free(p);
-}
-
 /* The head text of kernel file i (version v: 0 or 1) and a diff of NF such files from a base
  * without their assert. */
 static char *head_text(int i, int v)
@@ -61,7 +46,7 @@ static change *make_change(const char *root, int edited_version)
     for (int i = 0; i < NF; i++) {
         int v = i == 2 ? edited_version : 0;
         char *rel = xasprintf("k/rows_%d.py", i), *t = head_text(i, v);
-        put(root, rel, t);
+        unit_put_file(root, rel, t);
         sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,6 +1,6 @@\n import torch\n \n \n"
                     " def rows_%d(x):\n-    assert x.dim() == 3\n+    assert x.dim() == 2\n-    return x * %d\n"
                     "+    return x * %d\n", rel, rel, rel, rel, i, i, i + v);
@@ -173,7 +158,7 @@ TEST(files_no_stage_parses_are_not_queued)
         bool guard = i == NPLAIN;
         char *t = xasprintf("def total_%d(x):\n    %s\n    return x + %d\n", i,
                             guard ? "assert x > 1" : "y = x", i);
-        put(root, rel, t);
+        unit_put_file(root, rel, t);
         sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,3 +1,3 @@\n def total_%d(x):\n"
                     "-    %s\n+    %s\n     return x + %d\n",
                 rel, rel, rel, rel, i, guard ? "assert x > 0" : "y = x * 1", guard ? "assert x > 1" : "y = x", i);
@@ -202,7 +187,7 @@ TEST(files_whose_code_did_not_change_are_not_queued)
         bool code = i == NCOMMENT;
         char *t = xasprintf("// zero one row per block\n__global__ void rows_%d(float* x, int n) {\n"
                             "    TORCH_CHECK(n %s 0);\n    x[n] = 0.0f;\n}\n", i, code ? ">=" : ">");
-        put(root, rel, t);
+        unit_put_file(root, rel, t);
         sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,6 +1,5 @@\n-// zero one row\n-// per block\n"
                     "+// zero one row per block\n __global__ void rows_%d(float* x, int n) {\n"
                     "-    TORCH_CHECK(n > 0);\n+    TORCH_CHECK(n %s 0);\n     x[n] = 0.0f;\n }\n",
@@ -232,7 +217,7 @@ TEST(swept_python_files_are_queued_only_for_collectors_that_still_read_them)
         char *rel = xasprintf("k/swept_%d.py", i);
         const char *call = i == NSWEPT ? "tl.load" : "max";
         char *t = xasprintf("def swept_%d(x, y):\n    return %s(x, y)\n", i, call);
-        put(root, rel, t);
+        unit_put_file(root, rel, t);
         sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,5 +1,2 @@\n def swept_%d(x, y):\n"
                     "-    return %s(\n-        x,\n-        y,\n-    )\n+    return %s(x, y)\n",
                 rel, rel, rel, rel, i, call, call);

@@ -23,23 +23,6 @@ static char *scratch_tree(void)
     return d ? xasprintf("%s/", d) : NULL;
 }
 
-static void put(const char *root, const char *rel, const char *text)
-{
-    char *path = xasprintf("%s%s", root, rel);
-    for (char *p = path + strlen(root); *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-    free(path);
-}
-
 static void remove_tree(char *root)
 {
     char *cmd = xasprintf("rm -rf '%s'", root);
@@ -159,8 +142,8 @@ TEST(toml_hostile_documents_are_refused_not_crashed_on)
 TEST(config_found_by_walking_up_with_lines_and_values)
 {
     char *root = scratch_tree();
-    put(root, "pyproject.toml", PYPROJECT);
-    put(root, "csrc/kernels/a.cu", "x\n");
+    unit_put_file(root, "pyproject.toml", PYPROJECT);
+    unit_put_file(root, "csrc/kernels/a.cu", "x\n");
     repo_config c;
     char *cause = NULL;
     CHECK_INT(repo_config_load(root, "csrc/kernels/a.cu", &c, &cause), 0);
@@ -182,7 +165,7 @@ TEST(config_found_by_walking_up_with_lines_and_values)
 TEST(globs_are_git_pathspecs_first_match_deciding)
 {
     char *root = scratch_tree();
-    put(root, ".review-lsp.toml",
+    unit_put_file(root, ".review-lsp.toml",
         "exclude = [\"!csrc/vendor/keep.cu\", \"csrc/vendor\", \"*.gen.cpp\", \"docs/*.md\"]\n"
         "include = [\"csrc/\", \"docs/\"]\n");
     repo_config c;
@@ -202,10 +185,12 @@ TEST(globs_are_git_pathspecs_first_match_deciding)
 TEST(nearer_file_wins_and_its_globs_are_relative_to_it)
 {
     char *root = scratch_tree();
-    put(root, "pyproject.toml", PYPROJECT);
-    put(root, "aiter/pyproject.toml", "[tool.black]\nline-length = 88\n"); /* not ours: skipped */
-    put(root, "aiter/ops/.review-lsp.toml", "base = \"origin/dev\"\nexclude = [\"gen/\"]\n");
-    put(root, "aiter/ops/gen/k.py", "x\n");
+    unit_put_file(root, "pyproject.toml", PYPROJECT);
+    unit_put_file(root, "aiter/pyproject.toml",
+                  "[tool.black]\nline-length = 88\n"); /* not ours: skipped */
+    unit_put_file(root, "aiter/ops/.review-lsp.toml",
+                  "base = \"origin/dev\"\nexclude = [\"gen/\"]\n");
+    unit_put_file(root, "aiter/ops/gen/k.py", "x\n");
     repo_config c;
     char *cause = NULL;
     CHECK_INT(repo_config_load(root, "aiter/ops/gen/k.py", &c, &cause), 0);
@@ -215,12 +200,12 @@ TEST(nearer_file_wins_and_its_globs_are_relative_to_it)
     CHECK(!repo_config_path_excluded(&c, "gen/k.py"));
     repo_config_clear(&c);
     /* from a sibling directory the pyproject.toml without our table is passed over */
-    put(root, "aiter/jit/x.py", "x\n");
+    unit_put_file(root, "aiter/jit/x.py", "x\n");
     CHECK_INT(repo_config_load(root, "aiter/jit", &c, &cause), 0);
     CHECK_STR(c.name, "pyproject.toml");
     repo_config_clear(&c);
     /* in one directory the dedicated file comes first */
-    put(root, ".review-lsp.toml", "disable = [\"D5\"]\n");
+    unit_put_file(root, ".review-lsp.toml", "disable = [\"D5\"]\n");
     CHECK_INT(repo_config_load(root, "", &c, &cause), 0);
     CHECK_STR(c.name, ".review-lsp.toml");
     repo_config_clear(&c);
@@ -234,7 +219,7 @@ TEST(nearer_file_wins_and_its_globs_are_relative_to_it)
 TEST(no_file_means_defaults)
 {
     char *root = scratch_tree();
-    put(root, "README.md", "x\n");
+    unit_put_file(root, "README.md", "x\n");
     repo_config c;
     char *cause = NULL;
     CHECK_INT(repo_config_load(root, "", &c, &cause), 0);
@@ -249,7 +234,7 @@ TEST(no_file_means_defaults)
 static char *rejection(const char *text)
 {
     char *root = scratch_tree();
-    put(root, "pyproject.toml", text);
+    unit_put_file(root, "pyproject.toml", text);
     repo_config c;
     char *cause = NULL;
     int r = repo_config_load(root, "", &c, &cause);
@@ -287,7 +272,8 @@ TEST(wrong_values_reject_the_file_naming_line_and_key)
 TEST(unknown_keys_are_reported_and_skipped)
 {
     char *root = scratch_tree();
-    put(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"main\"\ndisabled = [\"HK13\"]\n");
+    unit_put_file(root, "pyproject.toml",
+                  "[tool.review-lsp]\nbase = \"main\"\ndisabled = [\"HK13\"]\n");
     repo_config c;
     char *cause = NULL;
     CHECK_INT(repo_config_load(root, "", &c, &cause), 0);
@@ -302,7 +288,7 @@ TEST(a_link_leaving_the_tree_is_not_read)
 {
     char *root = scratch_tree();
     char *outside = scratch_tree();
-    put(outside, "pyproject.toml", "[tool.review-lsp]\nbase = \"stolen\"\n");
+    unit_put_file(outside, "pyproject.toml", "[tool.review-lsp]\nbase = \"stolen\"\n");
     char *target = xasprintf("%spyproject.toml", outside);
     char *link = xasprintf("%spyproject.toml", root);
     CHECK_INT(symlink(target, link), 0);
@@ -320,12 +306,12 @@ TEST(a_link_leaving_the_tree_is_not_read)
 TEST(stamp_changes_when_a_candidate_appears_or_changes)
 {
     char *root = scratch_tree();
-    put(root, "sub/a.py", "x\n");
+    unit_put_file(root, "sub/a.py", "x\n");
     char *s1 = repo_config_stamp(root, "sub/a.py");
-    put(root, "sub/.review-lsp.toml", "base = \"x\"\n");
+    unit_put_file(root, "sub/.review-lsp.toml", "base = \"x\"\n");
     char *s2 = repo_config_stamp(root, "sub/a.py");
     CHECK(strcmp(s1, s2) != 0);
-    put(root, "sub/.review-lsp.toml", "base = \"yy\"\n");
+    unit_put_file(root, "sub/.review-lsp.toml", "base = \"yy\"\n");
     char *s3 = repo_config_stamp(root, "sub/a.py");
     CHECK(strcmp(s2, s3) != 0);
     char *s4 = repo_config_stamp(root, "sub/a.py");
@@ -340,23 +326,24 @@ TEST(stamp_changes_when_a_candidate_appears_or_changes)
 TEST(state_reloads_on_change_and_keeps_the_last_good_file)
 {
     char *root = scratch_tree();
-    put(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/main\"\n");
+    unit_put_file(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/main\"\n");
     config_state *cs = config_state_new(root, "");
     CHECK(config_state_refresh(cs));
     CHECK_STR(config_state_effective(cs)->base, "origin/main");
     CHECK(!config_state_refresh(cs)); /* nothing moved */
     /* broken: reported with its line, the last good file stays in force */
-    put(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/dev\"\ndisable = [\n");
+    unit_put_file(root, "pyproject.toml",
+                  "[tool.review-lsp]\nbase = \"origin/dev\"\ndisable = [\n");
     CHECK(!config_state_refresh(cs));
     CHECK_STR(config_state_effective(cs)->base, "origin/main");
     CHECK(config_state_problem(cs) && str_starts(config_state_problem(cs), "pyproject.toml:"));
     CHECK(config_state_problem(cs) && str_ends(config_state_problem(cs), "; the previous configuration stays in force"));
     /* mended, same size as before the break: read again */
-    put(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/dev\"\n");
+    unit_put_file(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/dev\"\n");
     CHECK(config_state_refresh(cs));
     CHECK_STR(config_state_effective(cs)->base, "origin/dev");
     CHECK(config_state_problem(cs) == NULL);
-    put(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/rel\"\n");
+    unit_put_file(root, "pyproject.toml", "[tool.review-lsp]\nbase = \"origin/rel\"\n");
     CHECK(config_state_refresh(cs));
     CHECK_STR(config_state_effective(cs)->base, "origin/rel");
     /* the face's layer wins, and changing it rebuilds */
@@ -365,12 +352,12 @@ TEST(state_reloads_on_change_and_keeps_the_last_good_file)
     CHECK(config_state_refresh(cs));
     CHECK_STR(config_state_effective(cs)->base_source, "--base");
     /* a repository's own rules file appearing is noticed */
-    put(root, ".claude/skills/review-pr/rules.md", "### A\n");
+    unit_put_file(root, ".claude/skills/review-pr/rules.md", "### A\n");
     CHECK(config_state_refresh(cs));
     CHECK_STR(config_state_effective(cs)->rules_source, "default (the repository's own)");
     config_state_free(cs);
     /* never a good file: the defaults, and the problem */
-    put(root, "pyproject.toml", "[tool.review-lsp]\nbase = = 1\n");
+    unit_put_file(root, "pyproject.toml", "[tool.review-lsp]\nbase = = 1\n");
     cs = config_state_new(root, "");
     CHECK(config_state_refresh(cs));
     CHECK(config_state_effective(cs)->base == NULL);
@@ -384,7 +371,7 @@ TEST(state_reloads_on_change_and_keeps_the_last_good_file)
 static char *load_pyproject(repo_config *c)
 {
     char *root = scratch_tree();
-    put(root, "pyproject.toml", PYPROJECT);
+    unit_put_file(root, "pyproject.toml", PYPROJECT);
     char *cause = NULL;
     if (repo_config_load(root, "", c, &cause) != 0)
         fprintf(stderr, "  load: %s\n", cause);
@@ -446,7 +433,7 @@ TEST(face_beats_file_beats_default_with_sources)
 TEST(rules_named_by_the_file_is_the_repositorys_own)
 {
     char *root = scratch_tree();
-    put(root, "pyproject.toml", "[tool.review-lsp]\nrules = \"docs/review-rules.md\"\n");
+    unit_put_file(root, "pyproject.toml", "[tool.review-lsp]\nrules = \"docs/review-rules.md\"\n");
     repo_config f, none = {.derived_hints = HINTS_UNSET};
     char *cause = NULL;
     CHECK_INT(repo_config_load(root, "", &f, &cause), 0);

@@ -55,22 +55,6 @@ TEST(trees_parsed_on_another_thread_are_counted)
     free(text);
 }
 
-/* Write text to root/rel, its directories made. */
-static void put(const char *root, const char *rel, const char *text)
-{
-    char *cmd = xasprintf("mkdir -p \"$(dirname '%s/%s')\"", root, rel);
-    CHECK(system(cmd) == 0);
-    free(cmd);
-    char *p = xasprintf("%s/%s", root, rel);
-    FILE *f = fopen(p, "w");
-    CHECK(f != NULL);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-    free(p);
-}
-
 #define NF 4
 
 /* The head text of change file i: a kernel with an assert; the last one imports the first
@@ -85,18 +69,19 @@ static char *file_text(int i)
 /* A change of NF files under root, each losing an assert and adding its imports. */
 static change *make_change(const char *root)
 {
-    put(root, "aiter/__init__.py", "");
-    put(root, "aiter/ops/__init__.py", "");
+    CHECK(unit_put_file(root, "aiter/__init__.py", ""));
+    CHECK(unit_put_file(root, "aiter/ops/__init__.py", ""));
     /* scale_rows is defined in an if block, so resolving it parses the module (a column-0
      * def would be read from the text) */
-    put(root, "aiter/ops/helpers.py", "import os\n\nif os.name:\n    def scale_rows(x):\n"
-                                      "        return x * 2\nelse:\n    def scale_rows(x):\n"
-                                      "        return x\n");
+    CHECK(unit_put_file(root, "aiter/ops/helpers.py",
+                        "import os\n\nif os.name:\n    def scale_rows(x):\n"
+                        "        return x * 2\nelse:\n    def scale_rows(x):\n"
+                        "        return x\n"));
     strbuf d;
     sb_init(&d);
     for (int i = 0; i < NF; i++) {
         char *rel = xasprintf("aiter/ops/rows_%d.py", i), *t = file_text(i);
-        put(root, rel, t);
+        CHECK(unit_put_file(root, rel, t));
         sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,5 +1,%d @@\n import torch\n \n"
                     "+from aiter.ops.helpers import scale_rows\n%s \n def rows_%d(x):\n"
                     "-    assert x.dim() == 3\n+    assert x.dim() == 2\n-    return x * %d\n+    return scale_rows(x) * %d\n",

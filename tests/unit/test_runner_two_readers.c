@@ -18,22 +18,6 @@
 #define NPY 6
 #define NCU 3
 
-/* Write text to root/rel, its directories made. */
-static void put(const char *root, const char *rel, const char *text)
-{
-    char *cmd = xasprintf("mkdir -p \"$(dirname '%s/%s')\"", root, rel);
-    CHECK(system(cmd) == 0);
-    free(cmd);
-    char *p = xasprintf("%s/%s", root, rel);
-    FILE *f = fopen(p, "w");
-    CHECK(f != NULL);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-    free(p);
-}
-
 /* Run a shell command in root; true when it exits 0. */
 static bool run_in(const char *root, const char *cmd)
 {
@@ -74,53 +58,44 @@ static char *kernel_cu(int i, bool head)
                      i, i, i, head ? 4 : 8, i);
 }
 
-/* A git repository under root whose working tree changes NPY Triton files, NCU HIP files, a
- * Python and a HIP file whose comments alone change, and a README; the change as a diff (NULL
- * when git fails). */
-static change *make_change(const char *root)
+/* The files of the change under root, as the base has them or as the head does: NPY Triton
+ * files, NCU HIP files, a Python and a HIP file whose comments alone change, and a README. */
+static void put_tree(const char *root, bool head)
 {
-    put(root, "aiter/__init__.py", "");
-    put(root, "aiter/ops/__init__.py", "");
-    put(root, "aiter/ops/helpers.py", "def scale_rows(x):\n    return x * 2\n");
-    put(root, "README.md", "rows and cols\n");
-    put(root, "aiter/ops/swept.py", "def swept(x):\n    # one comment\n    return x + 1\n");
+    CHECK(unit_put_file(root, "README.md", head ? "rows and cols, loosened\n" : "rows and cols\n"));
+    CHECK(unit_put_file(root, "aiter/ops/swept.py",
+                        head ? "def swept(x):\n    # the comment, reworded\n    return x + 1\n"
+                             : "def swept(x):\n    # one comment\n    return x + 1\n"));
     /* a HIP file the parser cannot read whole, whose code the change only re-lays out: no
      * collector parses it, and the count of C/C++ lines read must not parse it either, on
      * whichever thread the file was taken */
-    put(root, "csrc/kernels/same.cu",
-        "// one comment\nint same(int x) { return x + 1; }\n@@ broken ( tokens @@\n");
-    for (int i = 0; i < NPY; i++) {
-        char *rel = xasprintf("aiter/ops/triton/rows_%d.py", i), *t = kernel_py(i, false);
-        put(root, rel, t);
+    CHECK(unit_put_file(root, "csrc/kernels/same.cu",
+                        head ? "// the comment, reworded\nint same(int x) {\n"
+                               "    return x + 1;\n}\n@@ broken (\n    tokens @@\n"
+                             : "// one comment\nint same(int x) { return x + 1; }\n"
+                               "@@ broken ( tokens @@\n"));
+    for (int i = 0; i < NPY + NCU; i++) {
+        char *rel = i < NPY ? xasprintf("aiter/ops/triton/rows_%d.py", i)
+                            : xasprintf("csrc/kernels/cols_%d.cu", i - NPY);
+        char *t = i < NPY ? kernel_py(i, head) : kernel_cu(i - NPY, head);
+        CHECK(unit_put_file(root, rel, t));
         free(rel);
         free(t);
     }
-    for (int i = 0; i < NCU; i++) {
-        char *rel = xasprintf("csrc/kernels/cols_%d.cu", i), *t = kernel_cu(i, false);
-        put(root, rel, t);
-        free(rel);
-        free(t);
-    }
+}
+
+/* A git repository under root whose working tree changes the files of put_tree; the change as
+ * a diff (NULL when git fails). */
+static change *make_change(const char *root)
+{
+    CHECK(unit_put_file(root, "aiter/__init__.py", ""));
+    CHECK(unit_put_file(root, "aiter/ops/__init__.py", ""));
+    CHECK(unit_put_file(root, "aiter/ops/helpers.py", "def scale_rows(x):\n    return x * 2\n"));
+    put_tree(root, false);
     if (!run_in(root, "git init -q . && git add -A && git -c user.name=t -c user.email=t@t "
                       "commit -q -m base"))
         return NULL;
-    put(root, "README.md", "rows and cols, loosened\n");
-    put(root, "aiter/ops/swept.py",
-        "def swept(x):\n    # the comment, reworded\n    return x + 1\n");
-    put(root, "csrc/kernels/same.cu", "// the comment, reworded\nint same(int x) {\n"
-                                      "    return x + 1;\n}\n@@ broken (\n    tokens @@\n");
-    for (int i = 0; i < NPY; i++) {
-        char *rel = xasprintf("aiter/ops/triton/rows_%d.py", i), *t = kernel_py(i, true);
-        put(root, rel, t);
-        free(rel);
-        free(t);
-    }
-    for (int i = 0; i < NCU; i++) {
-        char *rel = xasprintf("csrc/kernels/cols_%d.cu", i), *t = kernel_cu(i, true);
-        put(root, rel, t);
-        free(rel);
-        free(t);
-    }
+    put_tree(root, true);
     if (!run_in(root, "git diff > change.diff"))
         return NULL;
     char *p = xasprintf("%s/change.diff", root), *cause = NULL;

@@ -83,24 +83,6 @@ TEST(comment_floor)
     change_free(c);
 }
 
-/* Write text to root/rel, creating directories. */
-static void put(const char *root, const char *rel, const char *text)
-{
-    char *p = xasprintf("%s/%s", root, rel);
-    for (char *q = p + strlen(root) + 1; *q; q++)
-        if (*q == '/') {
-            *q = '\0';
-            mkdir(p, 0755);
-            *q = '/';
-        }
-    FILE *f = fopen(p, "w");
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-    free(p);
-}
-
 /* Run c over chg with a kept state and a touched list; returns the status (caller frees). */
 static char *run_kept(const collector *c, change *chg, const char *root, void **state,
                       const char *const *touched, size_t *nfound)
@@ -147,9 +129,9 @@ TEST(twin_index_reads_the_languages_of_the_new_files)
         sb_addf(&py, "    partial_sum_%02d = load_the_row(x_ptr, %d);\n", i, i);
         sb_addf(&cu, "    row_accumulator_%02d = load_the_row(x_ptr, %d);\n", i, i);
     }
-    put(root, "a/old.py", py.buf);
-    put(root, "k/old.cu", cu.buf);
-    put(root, "k/other.hpp", cu.buf);
+    unit_put_file(root, "a/old.py", py.buf);
+    unit_put_file(root, "k/old.cu", cu.buf);
+    unit_put_file(root, "k/other.hpp", cu.buf);
     change *pc = new_file_change("a/new.py", "partial_sum"), *cc = new_file_change("k/new.cu", "row_accumulator");
     size_t n;
     /* no kept state (a batch run): the Python file is compared with Python files only */
@@ -188,7 +170,7 @@ TEST(kept_indexes_follow_touched_paths)
     sb_init(&diff);
     for (int i = 0; i < 50; i++)
         sb_addf(&body, "    partial_sum_%02d = load_the_row(x_ptr, %d)\n", i, i);
-    put(root, "a/old.py", body.buf);
+    unit_put_file(root, "a/old.py", body.buf);
     sb_adds(&diff, "diff --git a/a/new.py b/a/new.py\nnew file mode 100644\n--- /dev/null\n"
                    "+++ b/a/new.py\n@@ -0,0 +1,50 @@\n");
     for (int i = 0; i < 50; i++)
@@ -203,7 +185,7 @@ TEST(kept_indexes_follow_touched_paths)
     CHECK(str_starts(st, "found 1 new file mirroring"));
     free(st);
     /* the twin changes on disk; an empty touched list keeps the stale index on purpose */
-    put(root, "a/old.py", "print('rewritten')\n");
+    unit_put_file(root, "a/old.py", "print('rewritten')\n");
     const char *none[] = {NULL};
     st = run_kept(&collector_twins, chg, root, &state, none, &n);
     CHECK_INT(n, 1);
@@ -220,10 +202,10 @@ TEST(kept_indexes_follow_touched_paths)
     /* core_tiers: ten includers make a Tier 2 header; one fewer after a touched edit */
     for (int i = 0; i < 10; i++) {
         char *rel = xasprintf("k/k%d.cu", i);
-        put(root, rel, "#include \"hot.h\"\n");
+        unit_put_file(root, rel, "#include \"hot.h\"\n");
         free(rel);
     }
-    put(root, "inc/hot.h", "#pragma once\nint hot;\n");
+    unit_put_file(root, "inc/hot.h", "#pragma once\nint hot;\n");
     const char *hd = "diff --git a/inc/hot.h b/inc/hot.h\n--- a/inc/hot.h\n+++ b/inc/hot.h\n"
                      "@@ -1 +1,2 @@\n #pragma once\n+int hot;\n";
     chg = diff_parse(hd, strlen(hd), &cause);
@@ -232,7 +214,7 @@ TEST(kept_indexes_follow_touched_paths)
     st = run_kept(&collector_core_tiers, chg, root, &state, NULL, &n);
     CHECK_INT(n, 1);
     free(st);
-    put(root, "k/k3.cu", "// no include any more\n");
+    unit_put_file(root, "k/k3.cu", "// no include any more\n");
     const char *t2[] = {"k/k3.cu", "k/gone.cu", NULL};
     st = run_kept(&collector_core_tiers, chg, root, &state, t2, &n);
     CHECK_INT(n, 0);
@@ -240,7 +222,7 @@ TEST(kept_indexes_follow_touched_paths)
                          "fan-in 9"));
     free(st);
     /* a review that needs no fan-in still takes in what was touched */
-    put(root, "k/k3.cu", "#include <inc/hot.h>\n");
+    unit_put_file(root, "k/k3.cu", "#include <inc/hot.h>\n");
     const char *pd = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1,2 @@\n x = 1\n+y = 2\n";
     change *other = diff_parse(pd, strlen(pd), &cause);
     free(cause);

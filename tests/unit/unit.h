@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int unit_failed_now;
 
@@ -17,6 +18,25 @@ static inline int unit_remove_tree(const char *dir)
     if (snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir) >= (int)sizeof cmd)
         return 0;
     return system(cmd) == 0;
+}
+
+/* Write text to root/rel, making the directories on the way; true when it was written. */
+static inline int unit_put_file(const char *root, const char *rel, const char *text)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s", root, rel) >= (int)sizeof path)
+        return 0;
+    for (char *p = path + strlen(root) + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0755);
+            *p = '/';
+        }
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return 0;
+    int ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok;
 }
 
 #define CHECK(cond)                                                                    \
