@@ -27,6 +27,17 @@ static char *head_text(int i, int v)
     return xasprintf("import torch\n\n\ndef rows_%d(x):\n    assert x.dim() == 2\n    return x * %d\n", i, i + v);
 }
 
+/* Write a changed file's head text under root and add its diff (hunk: from the @@ line on)
+ * to d. Frees rel, head and hunk. */
+static void add_file(strbuf *d, const char *root, char *rel, char *head, char *hunk)
+{
+    CHECK(unit_put_file(root, rel, head));
+    sb_addf(d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n%s", rel, rel, rel, rel, hunk);
+    free(rel);
+    free(head);
+    free(hunk);
+}
+
 /* The change a diff text describes, its head files under root (frees d). */
 static change *change_of(strbuf *d, const char *root)
 {
@@ -45,13 +56,10 @@ static change *make_change(const char *root, int edited_version)
     sb_init(&d);
     for (int i = 0; i < NF; i++) {
         int v = i == 2 ? edited_version : 0;
-        char *rel = xasprintf("k/rows_%d.py", i), *t = head_text(i, v);
-        unit_put_file(root, rel, t);
-        sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,6 +1,6 @@\n import torch\n \n \n"
-                    " def rows_%d(x):\n-    assert x.dim() == 3\n+    assert x.dim() == 2\n-    return x * %d\n"
-                    "+    return x * %d\n", rel, rel, rel, rel, i, i, i + v);
-        free(rel);
-        free(t);
+        add_file(&d, root, xasprintf("k/rows_%d.py", i), head_text(i, v),
+                 xasprintf("@@ -1,6 +1,6 @@\n import torch\n \n \n def rows_%d(x):\n"
+                           "-    assert x.dim() == 3\n+    assert x.dim() == 2\n-    return x * %d\n"
+                           "+    return x * %d\n", i, i, i + v));
     }
     return change_of(&d, root);
 }
@@ -154,16 +162,13 @@ TEST(files_no_stage_parses_are_not_queued)
     strbuf d;
     sb_init(&d);
     for (int i = 0; i <= NPLAIN; i++) {
-        char *rel = xasprintf("k/plain_%02d.py", i);
         bool guard = i == NPLAIN;
-        char *t = xasprintf("def total_%d(x):\n    %s\n    return x + %d\n", i,
-                            guard ? "assert x > 1" : "y = x", i);
-        unit_put_file(root, rel, t);
-        sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,3 +1,3 @@\n def total_%d(x):\n"
-                    "-    %s\n+    %s\n     return x + %d\n",
-                rel, rel, rel, rel, i, guard ? "assert x > 0" : "y = x * 1", guard ? "assert x > 1" : "y = x", i);
-        free(rel);
-        free(t);
+        add_file(&d, root, xasprintf("k/plain_%02d.py", i),
+                 xasprintf("def total_%d(x):\n    %s\n    return x + %d\n", i,
+                           guard ? "assert x > 1" : "y = x", i),
+                 xasprintf("@@ -1,3 +1,3 @@\n def total_%d(x):\n-    %s\n+    %s\n     return x + %d\n",
+                           i, guard ? "assert x > 0" : "y = x * 1", guard ? "assert x > 1" : "y = x",
+                           i));
     }
     CHECK_INT(queued_in_one_review(&d, root), 2);
     CHECK(unit_remove_tree(root));
@@ -183,17 +188,14 @@ TEST(files_whose_code_did_not_change_are_not_queued)
     strbuf d;
     sb_init(&d);
     for (int i = 0; i <= NCOMMENT; i++) {
-        char *rel = xasprintf("k/rows_%d.cu", i);
-        bool code = i == NCOMMENT;
-        char *t = xasprintf("// zero one row per block\n__global__ void rows_%d(float* x, int n) {\n"
-                            "    TORCH_CHECK(n %s 0);\n    x[n] = 0.0f;\n}\n", i, code ? ">=" : ">");
-        unit_put_file(root, rel, t);
-        sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,6 +1,5 @@\n-// zero one row\n-// per block\n"
-                    "+// zero one row per block\n __global__ void rows_%d(float* x, int n) {\n"
-                    "-    TORCH_CHECK(n > 0);\n+    TORCH_CHECK(n %s 0);\n     x[n] = 0.0f;\n }\n",
-                rel, rel, rel, rel, i, code ? ">=" : ">");
-        free(rel);
-        free(t);
+        const char *op = i == NCOMMENT ? ">=" : ">";
+        add_file(&d, root, xasprintf("k/rows_%d.cu", i),
+                 xasprintf("// zero one row per block\n__global__ void rows_%d(float* x, int n) {\n"
+                           "    TORCH_CHECK(n %s 0);\n    x[n] = 0.0f;\n}\n", i, op),
+                 xasprintf("@@ -1,6 +1,5 @@\n-// zero one row\n-// per block\n"
+                           "+// zero one row per block\n __global__ void rows_%d(float* x, int n) {\n"
+                           "-    TORCH_CHECK(n > 0);\n+    TORCH_CHECK(n %s 0);\n     x[n] = 0.0f;\n }\n",
+                           i, op));
     }
     CHECK_INT(queued_in_one_review(&d, root), 2);
     CHECK(unit_remove_tree(root));
@@ -214,15 +216,12 @@ TEST(swept_python_files_are_queued_only_for_collectors_that_still_read_them)
     strbuf d;
     sb_init(&d);
     for (int i = 0; i <= NSWEPT; i++) {
-        char *rel = xasprintf("k/swept_%d.py", i);
         const char *call = i == NSWEPT ? "tl.load" : "max";
-        char *t = xasprintf("def swept_%d(x, y):\n    return %s(x, y)\n", i, call);
-        unit_put_file(root, rel, t);
-        sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,5 +1,2 @@\n def swept_%d(x, y):\n"
-                    "-    return %s(\n-        x,\n-        y,\n-    )\n+    return %s(x, y)\n",
-                rel, rel, rel, rel, i, call, call);
-        free(rel);
-        free(t);
+        add_file(&d, root, xasprintf("k/swept_%d.py", i),
+                 xasprintf("def swept_%d(x, y):\n    return %s(x, y)\n", i, call),
+                 xasprintf("@@ -1,5 +1,2 @@\n def swept_%d(x, y):\n"
+                           "-    return %s(\n-        x,\n-        y,\n-    )\n+    return %s(x, y)\n",
+                           i, call, call));
     }
     CHECK_INT(queued_in_one_review(&d, root), 2);
     CHECK(unit_remove_tree(root));
