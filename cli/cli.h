@@ -38,7 +38,7 @@ typedef struct cli_options {
     const char *pr_body;     /* --pr-body FILE: a pull-request description to check for claims */
     const char *precision_policy; /* $REVIEW_LSP_PRECISION_POLICY, or NULL (the bundled policy) */
     bool timing;                  /* $REVIEW_LSP_TIMING set: each step's cost on stderr */
-    bool no_parse_ahead;          /* $REVIEW_LSP_PARSE_AHEAD=0: parse on the reviewing thread only */
+    bool one_thread;          /* $REVIEW_LSP_PARSE_AHEAD=0: review on one thread only */
     bool derive_only;             /* set by `rules`: derive, run no collector */
 } cli_options;
 

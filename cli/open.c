@@ -18,7 +18,7 @@ static engine_settings settings_of(const cli_options *o)
                          .disabled_rules = o->disabled,
                          .precision_policy = o->precision_policy,
                          .timing = o->timing,
-                         .no_parse_ahead = o->no_parse_ahead,
+                         .one_thread = o->one_thread,
                          .derive_only = o->derive_only,
                          .face = FACE_COMMAND_LINE,
                          .one_review = true, /* every command reviews once, then exits */

@@ -181,7 +181,7 @@ int cli_parse(int argc, char **argv, const char *command, cli_options *o)
     o->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
     o->timing = getenv("REVIEW_LSP_TIMING") != NULL;
     const char *ahead = getenv("REVIEW_LSP_PARSE_AHEAD");
-    o->no_parse_ahead = ahead && strcmp(ahead, "0") == 0;
+    o->one_thread = ahead && strcmp(ahead, "0") == 0;
     parse_state ps = {.command = command};
     for (int i = 0; i < argc; i++) {
         int r = take_option(argc, argv, &i, o, &ps);

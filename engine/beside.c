@@ -8,11 +8,11 @@ static void *beside_main(void *arg)
     return NULL;
 }
 
-bool beside_start(beside *b, void (*fn)(void *arg), void *arg)
+bool beside_start(beside *b, bool apart, void (*fn)(void *arg), void *arg)
 {
     b->fn = fn;
     b->arg = arg;
-    b->started = pthread_create(&b->thread, NULL, beside_main, b) == 0;
+    b->started = apart && pthread_create(&b->thread, NULL, beside_main, b) == 0;
     if (!b->started)
         fn(arg);
     return b->started;

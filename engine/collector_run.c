@@ -25,7 +25,8 @@ struct collector_runner {
     collector_cache *cache;  /* NULL without keep */
     base_texts *bases;       /* NULL without keep */
     FILE *timing;
-    bool parse_ahead;        /* parse the next files on a second thread (see run_file_stages) */
+    bool second_thread;      /* share the files out, or parse ahead (see run_file_stages), and
+                                run whole-change runs apart, on a second thread */
     size_t heap_budget;      /* HEAP_BUDGET (BATCH_HEAP_BUDGET without keep) unless a caller
                                 sets another */
     uint64_t disk_epoch;     /* bumped when something outside the change may have changed */
@@ -374,7 +375,7 @@ static void apart_start(apart_run *a, const collector *c, collector_ctx *ctx, st
 {
     *a = (apart_run){.c = c, .ctx = ctx, .review_out = ctx->out, .cost = cost};
     ctx->out = &a->out;
-    cost->apart = beside_start(&a->job, apart_main, a);
+    cost->apart = beside_start(&a->job, true, apart_main, a);
 }
 
 /* Wait for a run started apart and append its findings to the review's, in the order it made
@@ -454,9 +455,9 @@ void collector_runner_set_timing(collector_runner *r, FILE *fp)
     r->timing = fp;
 }
 
-void collector_runner_set_parse_ahead(collector_runner *r, bool on)
+void collector_runner_set_second_thread(collector_runner *r, bool on)
 {
-    r->parse_ahead = on;
+    r->second_thread = on;
 }
 
 void collector_runner_set_heap_budget(collector_runner *r, size_t bytes)
@@ -687,7 +688,7 @@ static void second_start(second_reader *s, file_work *w, const collector_ctx *ct
         if (collectors_all[i]->file_stage && collectors_all[i]->shared_new)
             s->rd.shared[i] = collectors_all[i]->shared_new();
     }
-    beside_start(&s->job, read_files_main, &s->rd);
+    beside_start(&s->job, true, read_files_main, &s->rd);
 }
 
 /* Wait for the second reader, then give what it read to the review: its docs to the review's
@@ -741,9 +742,9 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
                    .slots = xcalloc(r->nstates * nf + 1, sizeof(file_slot)),
                    .found = xcalloc(nf + 1, sizeof(finding_list))};
     atomic_init(&w.next, 0);
-    bool two = r->parse_ahead && !r->keep && in->syn && nf >= SHARED_OUT_FILES;
+    bool two = r->second_thread && !r->keep && in->syn && nf >= SHARED_OUT_FILES;
     file_reader main_rd = {.w = &w, .ctxs = ctxs, .rf = *rf, .costs = costs, .shared = r->shared,
-                           .ahead_on = r->parse_ahead && !two};
+                           .ahead_on = r->second_thread && !two};
     second_reader second;
     if (two)
         second_start(&second, &w, ctxs);
@@ -785,13 +786,13 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
     for (size_t i = 0; i < r->nstates; i++) {
         ctxs[i] = (collector_ctx){in->chg, in->rp, in->root, out, in->syn,
                                   r->keep ? &r->states[i] : NULL, in->touched, in->side, in->nside,
-                                  {0}, r->bases, coverage, outlines, r->parse_ahead};
+                                  {0}, r->bases, coverage, outlines, r->second_thread};
         sb_init(&ctxs[i].status);
     }
     /* a whole-change run that reads only files runs beside the per-file stages */
     apart_run *apart = xcalloc(r->nstates + 1, sizeof *apart);
     for (size_t i = 0; i < r->nstates; i++)
-        if (collectors_all[i]->run && collectors_all[i]->runs_apart)
+        if (collectors_all[i]->run && collectors_all[i]->runs_apart && r->second_thread)
             apart_start(&apart[i], collectors_all[i], &ctxs[i], &costs[i]);
     size_t second_took = 0; /* files the second reading thread took, when there was one */
     run_file_stages(r, in, ctxs, &rf, frs, costs, out, &second_took);

@@ -36,13 +36,14 @@ collector_runner *collector_runner_new(bool keep);
 void collector_runner_free(collector_runner *r);
 /* Write per-stage costs to fp (NULL: none). */
 void collector_runner_set_timing(collector_runner *r, FILE *fp);
-/* Use a second thread (off by default). Without keep, a change of a few files or more has its
- * files shared out between this thread and the second, each running the per-file stages of
- * every collector on the files it takes and parsing them itself; the review reads the same as
- * with one thread. Otherwise the second thread parses the files of a change a few ahead of the
- * collectors: with keep, only files whose results the runner does not hold for their
- * content. */
-void collector_runner_set_parse_ahead(collector_runner *r, bool on);
+/* Use more than this thread (off by default). Without keep, a change of a few files or more
+ * has its files shared out between this thread and a second, each running the per-file stages
+ * of every collector on the files it takes and parsing them itself; the review reads the same
+ * as with one thread. Otherwise a second thread parses the files of a change a few ahead of
+ * the collectors: with keep, only files whose results the runner does not hold for their
+ * content. Either way a whole-change run that may run apart (collector.runs_apart) runs on a
+ * thread of its own beside the per-file stages. */
+void collector_runner_set_second_thread(collector_runner *r, bool on);
 /* The heap a review may use before it gives back the trees of files it is done with (24 MiB
  * with keep, 64 MiB without, unless set; a test sets a small one to see what is given back). */
 void collector_runner_set_heap_budget(collector_runner *r, size_t bytes);

@@ -58,7 +58,7 @@ struct engine {
     derive_table *families;   /* the derivation's family table, compiled */
     bool timing;              /* each step's cost on stderr (engine_settings.timing) */
     bool derive_only;         /* no collectors (engine_settings.derive_only) */
-    bool one_thread;          /* review on this thread only (engine_settings.no_parse_ahead) */
+    bool one_thread;          /* review on this thread only (engine_settings.one_thread) */
     uint64_t header_sum;      /* the change's headers at the previous review (headers_may_differ) */
     bool have_header_sum;
     bool prepared;         /* engine_prepare_review ran since the last review */
@@ -179,8 +179,8 @@ void engine_configure(engine *e, const engine_settings *s)
     load_policy(&e->policy, s->precision_policy);
     e->timing = s->timing;
     e->derive_only = s->derive_only;
-    e->one_thread = s->no_parse_ahead;
-    collector_runner_set_parse_ahead(e->runner, !s->no_parse_ahead);
+    e->one_thread = s->one_thread;
+    collector_runner_set_second_thread(e->runner, !s->one_thread);
 }
 
 /* The reviewed path relative to the work tree, where the configuration walk starts (new
@@ -575,17 +575,12 @@ static void run_all(engine *e, review *r, const char *const *touched, const char
     caller_job cj = {e->beside_fn, r->chg, e->beside_arg};
     beside caller = {0};
     e->beside_fn = NULL;
-    if (cj.fn && e->one_thread)
-        caller_main(&cj);
-    else if (cj.fn)
-        beside_start(&caller, caller_main, &cj);
+    if (cj.fn)
+        beside_start(&caller, !e->one_thread, caller_main, &cj);
     derive_job dj = {e->families, &view, &r->derived, 0};
     beside derivation = {0};
-    bool derive_beside = !e->derive_only && !e->one_thread;
-    if (derive_beside)
-        beside_start(&derivation, derive_main, &dj);
-    else
-        derive_main(&dj);
+    bool derive_beside = beside_start(&derivation, !e->derive_only && !e->one_thread,
+                                      derive_main, &dj);
     size_t nside;
     collector_buffer *side = side_buffers(e, &nside);
     const char **open = xcalloc(e->novl + 1, sizeof *open);

@@ -40,12 +40,13 @@ typedef struct engine_settings {
                                       REVIEW_LSP_TIMING: the engine reads no environment) */
     bool derive_only;              /* the derivation alone: no collector runs, no findings and
                                       no collector status (`rules`, which prints only that) */
-    bool no_parse_ahead;           /* review on one thread only (the caller reads
+    bool one_thread;               /* review on one thread only (the caller reads
                                       REVIEW_LSP_PARSE_AHEAD=0); by default a second thread
                                       reads half the files of a batch review's change, or
                                       parses the next files of a change ahead of the
-                                      collectors (collector_runner_set_parse_ahead), and the
-                                      derivation runs beside the collectors */
+                                      collectors (collector_runner_set_second_thread), and the
+                                      derivation, twins and the caller's work beside the
+                                      review run on threads of their own */
     bool one_review;               /* the engine reviews once (a batch command): the collectors
                                       keep nothing for a next review (memos, indexes), which
                                       only costs a review that has none */

@@ -75,7 +75,7 @@ typedef struct settings {
     int log_level;
     const char *precision_policy; /* REVIEW_LSP_PRECISION_POLICY, read once at start; borrowed */
     bool timing;                  /* REVIEW_LSP_TIMING set at start: step costs on stderr */
-    bool no_parse_ahead;          /* REVIEW_LSP_PARSE_AHEAD=0 at start: parse on one thread */
+    bool one_thread;          /* REVIEW_LSP_PARSE_AHEAD=0 at start: review on one thread */
 } settings;
 
 /* What the client said it can do (from initialize). */

@@ -27,7 +27,7 @@ void settings_init(settings *c)
     c->precision_policy = getenv("REVIEW_LSP_PRECISION_POLICY");
     c->timing = getenv("REVIEW_LSP_TIMING") != NULL;
     const char *ahead = getenv("REVIEW_LSP_PARSE_AHEAD");
-    c->no_parse_ahead = ahead && strcmp(ahead, "0") == 0;
+    c->one_thread = ahead && strcmp(ahead, "0") == 0;
 }
 
 /* Free a NULL-terminated string array. */
@@ -74,7 +74,7 @@ void settings_to_engine(const settings *c, const char *root, engine_settings *ou
     out->disabled_rules = (const char *const *)c->disabled_rules;
     out->precision_policy = c->precision_policy;
     out->timing = c->timing;
-    out->no_parse_ahead = c->no_parse_ahead;
+    out->one_thread = c->one_thread;
     out->face = FACE_EDITOR;
     out->severity = (const char *const *)c->severity_levels;
     out->derived_hints = c->derived_hints == HINTS_UNSET ? NULL : HINT_NAMES[c->derived_hints];

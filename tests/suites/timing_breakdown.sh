@@ -40,6 +40,14 @@ expect_contains a-python-only-collector-reads-one-file "$t" "review-lsp: collect
 r=$(cat rules-timing.txt)
 expect_contains rules-times-the-derivation "$r" "review-lsp: derive "
 expect_not_contains rules-runs-no-collector "$r" "review-lsp: collector"
+# the derivation and twins (which reads only the change and the tree's files) run beside the
+# collectors' per-file stages; REVIEW_LSP_PARSE_AHEAD=0 reviews on one thread, all of it
+expect_eq derive-runs-beside-the-collectors "$(grep -c 'review-lsp: derive .* ms (beside the collectors)' timing.txt)" "1"
+expect_contains twins-runs-beside-the-stages "$t" "(whole change, beside the per-file stages)"
+(cd repo && REVIEW_LSP_PARSE_AHEAD=0 REVIEW_LSP_TIMING=1 "$BIN" check >/dev/null 2>"$TMPD/one.txt")
+expect_eq one-thread-derives-in-line "$(grep -c 'beside the collectors' one.txt)" "0"
+expect_eq one-thread-runs-twins-at-its-turn "$(grep -c 'beside the per-file stages' one.txt)" "0"
+expect_contains one-thread-still-runs-twins "$(cat one.txt)" "review-lsp: collector twins "
 (cd repo && "$BIN" check >/dev/null 2>"$TMPD/quiet.txt")
 expect_eq without-the-variable-nothing "$(grep -c 'review-lsp: derive' quiet.txt)" "0"
 

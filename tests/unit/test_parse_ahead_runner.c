@@ -92,7 +92,7 @@ static int queued_in_one_review(strbuf *d, const char *root)
         return -1;
     syntax_cache *syn = syntax_cache_new();
     collector_runner *r = collector_runner_new(true);
-    collector_runner_set_parse_ahead(r, true);
+    collector_runner_set_second_thread(r, true);
     int n = (int)review(r, syn, chg, root, NULL);
     change_free(chg);
     collector_runner_free(r);
@@ -122,7 +122,7 @@ TEST(kept_results_are_not_parsed_ahead_again)
         return;
     syntax_cache *syn = syntax_cache_new();
     collector_runner *r = collector_runner_new(true);
-    collector_runner_set_parse_ahead(r, true);
+    collector_runner_set_second_thread(r, true);
     change *chg = make_change(root, 0);
     const char *none[] = {NULL};
     size_t first = review(r, syn, chg, root, NULL);

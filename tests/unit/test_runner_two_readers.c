@@ -117,7 +117,7 @@ static char *review(change *chg, const char *root, bool second, char **timing, s
 {
     syntax_cache *syn = syntax_cache_new();
     collector_runner *r = collector_runner_new(false);
-    collector_runner_set_parse_ahead(r, second);
+    collector_runner_set_second_thread(r, second);
     char *tbuf = NULL;
     size_t tlen = 0;
     FILE *tf = open_memstream(&tbuf, &tlen);
