@@ -50,7 +50,7 @@ int packet_axes(const char *dir, const cli_review *cr, packet_summary *sum, char
 
 /* evidence.txt, from the evidence of the review's change: gathered beside the review
  * (packet_evidence_gather, handed to cli_review_open_strict with the job), or here when the
- * job never ran. */
+ * job never ran. The job owns its report (free it with evidence_report_free once gathered). */
 typedef struct packet_evidence_job {
     bool timing;
     bool gathered;

@@ -64,43 +64,40 @@ void packet_evidence(const cli_review *cr, packet_evidence_job *job, strbuf *out
 {
     if (!job->gathered)
         packet_evidence_gather(cr->rev->chg, job);
-    evidence_report r = job->report;
-    job->gathered = false; /* the report is freed below */
+    const evidence_report *r = &job->report;
     size_t ng = 0, ns = 0;
-    for (size_t i = 0; i < r.n; i++)
-        r.items[i].is_signature ? ns++ : ng++;
-    if (!r.nheads && r.nno_head) {
-        sb_addf(out, "SKIPPED: %s\n", r.limits);
+    for (size_t i = 0; i < r->n; i++)
+        r->items[i].is_signature ? ns++ : ng++;
+    if (!r->nheads && r->nno_head) {
+        sb_addf(out, "SKIPPED: %s\n", r->limits);
         sb_addf(out, "(evidence.txt answers: %s", HEADER + strlen("EVIDENCE: "));
         out->len--; /* the header's newline */
         sb_adds(out, ")\n");
-        add_items(out, &r);
+        add_items(out, r);
         packet_summary_add(sum, "evidence.txt", "SKIPPED: no head text");
-        evidence_report_free(&r);
         return;
     }
     sb_adds(out, HEADER);
-    if (!r.n)
+    if (!r->n)
         sb_adds(out, "nothing to trace: the change removes no guard (assert, TORCH_CHECK, "
                      "AITER_CHECK, static_assert, zero-init, .contiguous()) outside tests and "
                      "changes no function's parameters\n");
     else
         sb_addc(out, '\n');
-    add_items(out, &r);
-    if (r.nleft)
-        sb_addf(out, "... and %zu more subject%s not traced\n", r.nleft, r.nleft == 1 ? "" : "s");
-    if (r.limits)
-        sb_addf(out, "limits: %s\n", r.limits);
+    add_items(out, r);
+    if (r->nleft)
+        sb_addf(out, "... and %zu more subject%s not traced\n", r->nleft, r->nleft == 1 ? "" : "s");
+    if (r->limits)
+        sb_addf(out, "limits: %s\n", r->limits);
     sb_addf(out, "END evidence.txt: %zu item%s (%zu removed guard line%s on %zu subject%s, %zu "
                  "changed signature%s of %zu function%s); %zu file%s searched for call sites\n",
-            r.n, r.n == 1 ? "" : "s", r.nguards, r.nguards == 1 ? "" : "s", ng,
-            ng == 1 ? "" : "s", r.nsignatures, r.nsignatures == 1 ? "" : "s", ns,
-            ns == 1 ? "" : "s", r.nfiles, r.nfiles == 1 ? "" : "s");
-    if (r.n)
+            r->n, r->n == 1 ? "" : "s", r->nguards, r->nguards == 1 ? "" : "s", ng,
+            ng == 1 ? "" : "s", r->nsignatures, r->nsignatures == 1 ? "" : "s", ns,
+            ns == 1 ? "" : "s", r->nfiles, r->nfiles == 1 ? "" : "s");
+    if (r->n)
         packet_summary_add(sum, "evidence.txt", "found %zu guard subject%s, %zu changed "
                                                 "function%s", ng, ng == 1 ? "" : "s", ns,
                            ns == 1 ? "" : "s");
     else
         packet_summary_add(sum, "evidence.txt", "nothing to trace");
-    evidence_report_free(&r);
 }
