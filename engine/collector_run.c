@@ -51,9 +51,7 @@ typedef struct review_files {
  * Open documents are always kept: they are reparsed incrementally as they are typed in.
  * A runner that keeps nothing between reviews (a batch review, which has no memory target of
  * the server's) has more: the change-wide stages then find the trees of large changes still
- * held instead of parsing them again (on aiter#4133, under 24 MiB, guards' change-wide stage
- * parsed 35 trees a second time; with 64 MiB, peak RSS grew by 3 to 41 MiB on five of aiter's
- * largest pull requests). */
+ * held instead of parsing them again (the README's figures, from bench/large_pr_costs.py). */
 #define HEAP_BUDGET ((size_t)24 << 20)
 #define BATCH_HEAP_BUDGET ((size_t)64 << 20)
 
