@@ -2,7 +2,7 @@
  * whichever thread made them (a tree parsed ahead on the second thread lives in that thread's
  * malloc arena, which the main arena's figures never see), and a review that ends over its
  * budget gives back the docs it still holds of the files it read and the modules they import,
- * keeping only the open documents. */
+ * keeping only the open documents; a batch review's budget is larger than the server's. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -165,11 +165,84 @@ TEST(review_over_budget_keeps_only_open_documents)
     CHECK(unit_remove_tree(root));
 }
 
+#define NBIG 8
+
+/* A change of NBIG large Python files under root, each tightening the assert of its first
+ * function (so guards reads its head and base from trees) above `ndefs` small functions. */
+static change *big_change(const char *root, int ndefs)
+{
+    char *body = module_text(ndefs);
+    strbuf d;
+    sb_init(&d);
+    for (int i = 0; i < NBIG; i++) {
+        char *rel = xasprintf("k/big_%d.py", i);
+        char *t = xasprintf("def first_%d(x):\n    assert x > 1\n    return x\n\n\n%s", i, body);
+        CHECK(unit_put_file(root, rel, t));
+        sb_addf(&d, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,3 +1,3 @@\n def first_%d(x):\n"
+                    "-    assert x > 0\n+    assert x > 1\n     return x\n", rel, rel, rel, rel, i);
+        free(rel);
+        free(t);
+    }
+    free(body);
+    char *cause = NULL;
+    change *c = diff_parse(d.buf, d.len, &cause);
+    free(cause);
+    sb_free(&d);
+    if (c)
+        c->head_root = xstrdup(root);
+    return c;
+}
+
+/* Review chg with a fresh runner at its own budget (keep: the server's, else a batch
+ * review's), on one thread. */
+static void review_default(syntax_cache *syn, change *chg, const char *root, bool keep)
+{
+    collector_runner *r = collector_runner_new(keep);
+    collector_inputs in = {.chg = chg, .root = root, .syn = syn};
+    finding_list out = {0};
+    size_t n = 0;
+    char **status = collector_runner_run(r, &in, &out, &n);
+    for (size_t i = 0; i < n; i++)
+        free(status[i]);
+    free(status);
+    findings_clear(&out);
+    free(out.items);
+    collector_runner_free(r);
+}
+
+/* A batch review (a runner that keeps nothing for a next review) holds more trees than the
+ * server's 24 MiB before it gives them back, so its change-wide stages find them still parsed:
+ * a change whose trees take some 38 MiB (27 to 59 MiB pass) is still held after a batch review,
+ * and given back after a server's. */
+TEST(a_batch_review_holds_more_trees_than_the_server)
+{
+    char tmpl[] = "/tmp/review-memory-XXXXXX";
+    char *root = mkdtemp(tmpl);
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    change *chg = big_change(root, 700);
+    CHECK(chg != NULL);
+    if (!chg)
+        return;
+    syntax_cache *batch = syntax_cache_new();
+    review_default(batch, chg, root, false);
+    CHECK(holds(batch, "head:k/big_0.py", root, "k/big_0.py"));
+    syntax_cache_free(batch);
+    syntax_cache *server = syntax_cache_new();
+    review_default(server, chg, root, true);
+    CHECK(!holds(server, "head:k/big_0.py", root, "k/big_0.py"));
+    syntax_cache_free(server);
+    change_free(chg);
+    CHECK(unit_remove_tree(root));
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
         UNIT_CASE(trees_parsed_on_another_thread_are_counted),
         UNIT_CASE(review_over_budget_keeps_only_open_documents),
+        UNIT_CASE(a_batch_review_holds_more_trees_than_the_server),
     };
     return unit_main("runner_memory", cases, sizeof cases / sizeof cases[0]);
 }
