@@ -177,7 +177,8 @@ demo: $(BUILD)/review-lsp
 
 # The protocol transcripts against a ThreadSanitizer build (reviews run on a libuv worker
 # thread: a data race between it and the loop is a report, and a report fails its transcript),
-# and parsing ahead (engine/syntax_ahead.c: a second thread parses the next files of a change).
+# parsing ahead (engine/syntax_ahead.c: a second thread parses the next files of a change), and
+# a batch review's two reading threads (engine/collector_run.c).
 # A third build, so not part of `make test`; it reuses this build's grammars.
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 tsan: $(GRAMMAR_OBJS)
@@ -186,8 +187,10 @@ tsan: $(GRAMMAR_OBJS)
 	@T=$$(mktemp -d) && ROOT=$$PWD BIN=$$PWD/$(BUILD)-tsan/review-lsp-san TMPD=$$T SUITE=protocol \
 	  REVIEW_LSP_PRECISION_POLICY=$$PWD/tests/fixtures/precision/every-rule-at-warning.txt \
 	  sh tests/suites/protocol.sh; rm -rf "$$T"
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)-tsan SAN_FLAGS="$(TSAN_FLAGS)" $(BUILD)-tsan/tests/test_syntax_ahead
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-tsan SAN_FLAGS="$(TSAN_FLAGS)" $(BUILD)-tsan/tests/test_syntax_ahead \
+	  $(BUILD)-tsan/tests/test_runner_two_readers
 	@TSAN_OPTIONS=halt_on_error=1 $(BUILD)-tsan/tests/test_syntax_ahead
+	@TSAN_OPTIONS=halt_on_error=1 $(BUILD)-tsan/tests/test_runner_two_readers
 	@T=$$(mktemp -d) && ROOT=$$PWD BIN=$$PWD/$(BUILD)-tsan/review-lsp-san TMPD=$$T SUITE=parse_ahead TSAN_OPTIONS=halt_on_error=1 \
 	  REVIEW_LSP_PRECISION_POLICY=$$PWD/tests/fixtures/precision/every-rule-at-warning.txt \
 	  sh tests/suites/parse_ahead.sh; rm -rf "$$T"
