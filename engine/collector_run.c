@@ -724,8 +724,10 @@ static void second_join(second_reader *s, syntax_cache *syn, collector_coverage_
  * review reads the same however the files were shared out. With a second thread and nothing
  * kept between reviews, the files are shared out between this thread and a second reader
  * (which parses what it reads itself); otherwise this thread reads them all, a second thread
- * parsing a few files ahead of it when there is one. */
-static void run_file_stages(collector_runner *r, const collector_inputs *in, collector_ctx *ctxs,
+ * parsing a few files ahead of it when there is one. True when the files were shared out
+ * (*second_took says how many the second reader took: none, when this thread was quicker to
+ * every file). */
+static bool run_file_stages(collector_runner *r, const collector_inputs *in, collector_ctx *ctxs,
                             review_files *rf, file_results *frs, stage_cost *costs,
                             finding_list *out, size_t *second_took)
 {
@@ -766,6 +768,7 @@ static void run_file_stages(collector_runner *r, const collector_inputs *in, col
             ctxs[i].out = out;
     free(w.found);
     free(w.slots);
+    return two;
 }
 
 char **collector_runner_run(collector_runner *r, const collector_inputs *in, finding_list *out,
@@ -793,7 +796,7 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
         if (collectors_all[i]->run && collectors_all[i]->runs_apart && r->second_thread)
             apart_start(&apart[i], collectors_all[i], &ctxs[i], &costs[i]);
     size_t second_took = 0; /* files the second reading thread took, when there was one */
-    run_file_stages(r, in, ctxs, &rf, frs, costs, out, &second_took);
+    bool shared_out = run_file_stages(r, in, ctxs, &rf, frs, costs, out, &second_took);
     if (in->syn)
         syntax_cache_ahead_clear(in->syn); /* parsed ahead for a stage that did not ask */
     char **status = xcalloc(r->nstates + 1, sizeof *status);
@@ -827,7 +830,7 @@ char **collector_runner_run(collector_runner *r, const collector_inputs *in, fin
                 in->syn ? syntax_cache_related_parses(in->syn) : 0,
                 in->syn ? syntax_cache_ahead_taken(in->syn) : 0,
                 in->syn ? syntax_cache_ahead_waited_ms(in->syn) : 0.0);
-        if (second_took)
+        if (shared_out)
             fprintf(r->timing, "review-lsp: files shared out between two reading threads: %zu "
                     "read here, %zu on the second\n", nf - second_took, second_took);
     }

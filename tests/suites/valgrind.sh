@@ -24,7 +24,10 @@ printf 'def g(x):\n    return x\n' > vg/aiter/ops/g.py
 expect_rc valgrind-check-clean $rc 0
 [ $rc -eq 0 ] || cat vg/vg.txt >&2
 expect_contains valgrind-check-found-something "$(cat vg/out.txt)" "[B8]"
-expect_contains valgrind-check-read-on-two-threads "$(cat vg/vg.txt)" "two reading threads"
+# shared out: the second reader's set-up and hand-back ran under valgrind (how many files it
+# read before this thread reached them all depends on valgrind's scheduling, so not checked)
+expect_contains valgrind-check-shares-files-out-between-two-threads "$(cat vg/vg.txt)" \
+  "files shared out between two reading threads"
 (cd vg && git diff > ../vg.diff)
 $VG "$BIN_OPT" rules --diff vg.diff --title "perf: x" >/dev/null 2>vg2.txt; rc=$?
 expect_rc valgrind-rules-clean $rc 0
