@@ -412,7 +412,8 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         if (in_callees(h, reach, nreach, u->key))
             continue; /* still run, through the function the change now calls */
         const sib_unit *twin = rewritten_as(u, hu, edited);
-        if (sib_condition_kept(u, twin) || piece_moved(fc, b, h, hf, bu, hu, edited, u, twin))
+        if (sib_condition_kept(u, twin) || sib_own_choice(u, twin, hu, edited) ||
+            piece_moved(fc, b, h, hf, bu, hu, edited, u, twin))
             continue;
         bool dup = false;
         for (size_t k = 0; k < *n && !dup; k++)

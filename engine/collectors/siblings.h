@@ -58,6 +58,16 @@ void sib_unit_list_free(sib_unit_list *l);
  * neighbours of the statement it heads. prev and next hold l->n entries each. */
 void sib_neighbours(const sib_unit_list *l, int *prev, int *next);
 
+/* One token of a unit's code: an identifier or a number whole (ident: an identifier), or one
+ * other character; borrowed from the code it was cut from. */
+typedef struct sib_tok {
+    const char *s;
+    size_t n;
+    bool ident;
+} sib_tok;
+/* The tokens of code (spaces dropped), *n of them; a new array (free it), NULL when none. */
+sib_tok *sib_tokens(const char *code, size_t *n);
+
 /* True when the change only marked variables of u (a unit of fn_before it lost) unused: some
  * unit of fn_after that holds an added line (after_touched[i]) is u with plain variables
  * renamed `x` to `_x` or `_`, consistently. Attributes and called names never count. */
@@ -151,6 +161,16 @@ bool sib_respelled(const sib_unit *u, const sib_unit_list *after, const bool *af
  * units in the base) belongs to a statement the function still holds as often in after (its
  * units in the head): the statement was only wrapped another way (joined onto one line). */
 bool sib_rewrapped(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after);
+
+/* --- the changed function's own choices (siblings_choices.c) ------------------------------- */
+
+/* True when the rewrite of u (a unit a function lost) is a choice of that function rather than
+ * a fix: an edited unit of after (after_touched[i], the function's units in the head) is u
+ * with integer literals re-chosen or a product or sum regrouped; or twin, what u was rewritten
+ * as (NULL when nothing was), drops a 64-bit widening u had or adds gfx targets to those u
+ * named. */
+bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,
+                    const bool *after_touched);
 
 /* --- one changed file (siblings_file.c) --------------------------------------------------- */
 

@@ -18,15 +18,9 @@
 
 /* --- tokens ------------------------------------------------------------------------------ */
 
-typedef struct tok {
-    const char *s;
-    size_t n;
-    bool ident;
-} tok;
+typedef sib_tok tok;
 
-/* The tokens of code (identifiers and numbers whole, other characters one by one, spaces
- * dropped), borrowed from code; *n of them. */
-static tok *tokens(const char *code, size_t *n)
+sib_tok *sib_tokens(const char *code, size_t *n)
 {
     tok *t = NULL;
     size_t cap = 0;
@@ -85,7 +79,7 @@ typedef bool (*rename_ok)(const tok *from, const tok *to, const void *ctx);
 static bool renamed_with(const char *a, const char *b, rename_ok ok_rename, const void *ctx)
 {
     size_t na, nb;
-    tok *ta = tokens(a, &na), *tb = tokens(b, &nb);
+    tok *ta = sib_tokens(a, &na), *tb = sib_tokens(b, &nb);
     bool ok = na == nb, any = false;
     for (size_t i = 0; ok && i < na; i++) {
         if (ta[i].n == tb[i].n && memcmp(ta[i].s, tb[i].s, ta[i].n) == 0)
@@ -181,7 +175,7 @@ char **sib_bound_names(const sib_unit *u, syn_lang lang)
         return NULL;
     char *lhs = xstrndup(u->code, (size_t)(eq - u->code));
     size_t n, nn = 0, cap = 0;
-    tok *t = tokens(lhs, &n);
+    tok *t = sib_tokens(lhs, &n);
     char **names = NULL;
     bool local = true;
     /* Python: the first identifier of each comma-separated target (`x: int` binds x); C++: the
@@ -278,7 +272,7 @@ bool sib_unused_param(const syntax_doc *d, const syn_func *fn, const sib_unit *u
 static bool callee_swapped(const char *a, const char *b, tok *to)
 {
     size_t na, nb;
-    tok *ta = tokens(a, &na), *tb = tokens(b, &nb);
+    tok *ta = sib_tokens(a, &na), *tb = sib_tokens(b, &nb);
     bool ok = na == nb && na > 0, any = false;
     tok from = {0};
     for (size_t i = 0; ok && i < na; i++) {

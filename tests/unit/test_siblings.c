@@ -152,6 +152,13 @@ TEST(assignment_named_like_if)
     run_case("assignment_named_like_if", "found 1 variant(s) still carrying 1 unit(s)");
 }
 
+/* Rewrites that are the changed function's own choice: a wait count re-chosen in the
+ * compute-bound kernel, a scale product regrouped in the preshuffle kernel, a 64-bit widening
+ * dropped from the decode kernel, gfx950 added to the forward check. None is asked of the
+ * variant. Still reported beside them: a sum regrouped so the arithmetic changes
+ * (`(a + b) * 2`) and a widening the decode kernel gained. */
+TEST(not_drift_own_choice) { run_case("not_drift_own_choice", "found 2 variant(s) still carrying 2 unit(s)"); }
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -162,6 +169,7 @@ int main(void)
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
         UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
         UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute), UNIT_CASE(assignment_named_like_if),
+        UNIT_CASE(not_drift_own_choice),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;

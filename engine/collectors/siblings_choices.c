@@ -1,0 +1,258 @@
+/* Rewrites that are the changed function's own choice, for the sibling-drift collector: the
+ * kind of the rewrite itself says it is not a fix a variant could lack, whatever the variant
+ * does. Four kinds:
+ * - a number re-chosen: the rewrite differs from the old unit only in integer literals (a wait
+ *   count, a pipeline depth, a tile or unroll factor). Those numbers belong to the kernel that
+ *   was tuned; another kernel's are its own;
+ * - a product or sum regrouped: the same operands under one associative operator, bracketed
+ *   another way (`x * a * b` to `x * (a * b)`): a choice of evaluation order;
+ * - a 64-bit widening dropped: the old unit widened an index or offset (`int64`, `i64`,
+ *   `index_type`, `size_t`, ...) and the rewrite does less of it. Copying that to a variant
+ *   would take a safety away; the variant keeping it is never drift;
+ * - an architecture added: the rewrite names every gfx target the old unit named and more
+ *   (`== "gfx942"` to `in ("gfx942", "gfx950")`): the changed function is enabled on a new
+ *   target, which says nothing about whether the variant has a kernel for it. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/collectors/siblings.h"
+#include "engine/util.h"
+
+#define ARCHS_MAX 16
+
+/* --- numbers ------------------------------------------------------------------------------- */
+
+/* True when t is an integer literal (decimal or hexadecimal, with or without a suffix; a
+ * fraction's digits count as one: `0.5` is cut `0`, `.`, `5`). */
+static bool integer_literal(const sib_tok *t)
+{
+    if (!isdigit((unsigned char)t->s[0]))
+        return false;
+    bool hex = t->n > 1 && t->s[0] == '0' && (t->s[1] == 'x' || t->s[1] == 'X');
+    for (size_t i = 0; i < t->n; i++) {
+        char c = t->s[i];
+        if (!isdigit((unsigned char)c) && !(hex && (i == 1 || isxdigit((unsigned char)c))) &&
+            !strchr("uUlL", c))
+            return false;
+    }
+    return true;
+}
+
+static bool same_token(const sib_tok *a, const sib_tok *b)
+{
+    return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
+}
+
+/* True when before and after (keys) have the same tokens but for integer literals, at least
+ * one of which differs. */
+static bool numbers_rechosen(const char *before, const char *after)
+{
+    size_t na, nb;
+    sib_tok *a = sib_tokens(before, &na), *b = sib_tokens(after, &nb);
+    bool ok = na == nb, differs = false;
+    for (size_t i = 0; ok && i < na; i++) {
+        if (same_token(&a[i], &b[i]))
+            continue;
+        ok = integer_literal(&a[i]) && integer_literal(&b[i]);
+        differs = true;
+    }
+    free(a);
+    free(b);
+    return ok && differs;
+}
+
+/* --- regrouping ----------------------------------------------------------------------------- */
+
+/* Where key's right-hand side starts: after its first assignment operator (`=`, `+=`, ...,
+ * not `==`, `<=`, `>=`, `!=`), or key itself when it assigns nothing. */
+static const char *right_side(const char *key)
+{
+    for (const char *p = key; *p; p++) {
+        if (*p != '=')
+            continue;
+        if (p[1] == '=') {
+            p++;
+            continue;
+        }
+        if (p > key && strchr("<>!", p[-1]) && !(p > key + 1 && p[-2] == p[-1]))
+            continue;
+        return p + 1;
+    }
+    return key;
+}
+
+/* s without its grouping brackets: a `(` that follows no name, number or closing bracket (so
+ * opens no call, subscript or template) is dropped with its match. A new string; NULL when the
+ * brackets do not balance. */
+static char *without_grouping(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = xmalloc(n + 1);
+    bool *drop = xcalloc(n + 1, sizeof *drop);
+    size_t *open = xcalloc(n + 1, sizeof *open);
+    size_t depth = 0, k = 0;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        if (s[i] == '(') {
+            char prev = i ? s[i - 1] : '\0';
+            bool call = str_ident_char(prev) || prev == ')' || prev == ']' || prev == '>';
+            drop[i] = !call;
+            open[depth++] = i;
+        } else if (s[i] == ')') {
+            ok = depth > 0;
+            if (ok)
+                drop[i] = drop[open[--depth]];
+        }
+    }
+    ok = ok && depth == 0;
+    for (size_t i = 0; i < n && ok; i++)
+        if (!drop[i])
+            out[k++] = s[i];
+    out[k] = '\0';
+    free(drop);
+    free(open);
+    if (!ok) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* The one arithmetic operator s uses outside brackets of calls and subscripts ('*' or '+'),
+ * '\0' when it uses none, '?' when it uses another or more than one. Grouping brackets are
+ * looked through. */
+static char sole_operator(const char *s)
+{
+    char op = '\0';
+    int nest = 0; /* inside a call's or a subscript's brackets */
+    for (const char *p = s; *p; p++) {
+        char prev = p > s ? p[-1] : '\0';
+        if (*p == '(' || *p == '[') {
+            if (nest || *p == '[' || str_ident_char(prev) || prev == ')' || prev == ']')
+                nest++;
+            continue;
+        }
+        if ((*p == ')' || *p == ']') && nest) {
+            nest--;
+            continue;
+        }
+        if (nest || !strchr("+-*/%&|^<>?!~", *p))
+            continue;
+        if ((*p != '*' && *p != '+') || (op && op != *p) || p[1] == *p)
+            return '?';
+        op = *p;
+    }
+    return op;
+}
+
+/* True when after is before with the operands of one associative operator bracketed another
+ * way on the right-hand side. */
+static bool regrouped(const char *before, const char *after)
+{
+    if (strcmp(before, after) == 0)
+        return false;
+    const char *rb = right_side(before), *ra = right_side(after);
+    if ((size_t)(rb - before) != (size_t)(ra - after) || strncmp(before, after, (size_t)(rb - before)) != 0)
+        return false;
+    char ob = sole_operator(rb), oa = sole_operator(ra);
+    if ((ob != '*' && ob != '+') || oa != ob)
+        return false;
+    char *b = without_grouping(rb), *a = without_grouping(ra);
+    bool same = a && b && strcmp(a, b) == 0;
+    free(a);
+    free(b);
+    return same;
+}
+
+/* --- widening --------------------------------------------------------------------------------- */
+
+/* How many times key names a 64-bit index type, as a whole name or a name's last word
+ * (`tl.int64`, `T.i64`, `fx.Int64`, `index_type`, `int64_t`, `size_t`, `long`). */
+static int widenings(const char *key)
+{
+    static const char *const words[] = {"int64", "Int64", "i64", "int64_t", "uint64_t", "index_type",
+                                        "size_t", "long", "index_t", NULL};
+    int n = 0;
+    for (const char *p = key; *p;) {
+        if (!str_ident_char(*p) || isdigit((unsigned char)*p)) {
+            p++;
+            continue;
+        }
+        const char *s = p;
+        while (str_ident_char(*p))
+            p++;
+        for (int i = 0; words[i]; i++)
+            if ((size_t)(p - s) == strlen(words[i]) && memcmp(s, words[i], (size_t)(p - s)) == 0)
+                n++;
+    }
+    return n;
+}
+
+/* --- architectures ------------------------------------------------------------------------------ */
+
+/* The gfx targets text names (`gfx942`, `__gfx950__`, in strings or not), deduplicated, into
+ * out; the count. A name standing for a namespace (`gl.amd.gfx1250.tdm`) counts too: it is
+ * the same on both sides of a rewrite that only adds targets. */
+static size_t archs_of(const char *text, char out[][16], size_t max)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, "gfx")) != NULL;) {
+        if (p > text && isalnum((unsigned char)p[-1])) {
+            p += 3;
+            continue;
+        }
+        const char *e = p + 3;
+        while (isalnum((unsigned char)*e))
+            e++;
+        size_t len = (size_t)(e - p);
+        if (len > 3 && len < 16 && isdigit((unsigned char)p[3])) {
+            bool seen = false;
+            for (size_t i = 0; i < n && !seen; i++)
+                seen = strlen(out[i]) == len && memcmp(out[i], p, len) == 0;
+            if (!seen && n < max) {
+                memcpy(out[n], p, len);
+                out[n++][len] = '\0';
+            }
+        }
+        p = e;
+    }
+    return n;
+}
+
+/* True when after names every gfx target before names, before names at least one, and after
+ * names more. */
+static bool archs_added(const char *before, const char *after)
+{
+    char b[ARCHS_MAX][16], a[ARCHS_MAX][16];
+    size_t nb = archs_of(before, b, ARCHS_MAX), na = archs_of(after, a, ARCHS_MAX);
+    if (nb == 0 || na <= nb)
+        return false;
+    for (size_t i = 0; i < nb; i++) {
+        bool kept = false;
+        for (size_t j = 0; j < na && !kept; j++)
+            kept = strcmp(b[i], a[j]) == 0;
+        if (!kept)
+            return false;
+    }
+    return true;
+}
+
+bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,
+                    const bool *after_touched)
+{
+    /* numbers and brackets are asked of every edited unit of u's kind: the unit most like u
+     * may be another line re-tuned the same way (`- 2` and `- 2 - i` both moved by one) */
+    for (size_t i = 0; i < after->n; i++) {
+        const sib_unit *a = &after->items[i];
+        if (after_touched[i] && a->kind == u->kind &&
+            (numbers_rechosen(u->key, a->key) || regrouped(u->key, a->key)))
+            return true;
+    }
+    if (!twin)
+        return false;
+    int wu = widenings(u->key), wt = widenings(twin->key);
+    if (wu > 0 && wt < wu)
+        return true;
+    return archs_added(u->shown ? u->shown : u->key, twin->shown ? twin->shown : twin->key);
+}
