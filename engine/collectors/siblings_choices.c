@@ -6,12 +6,13 @@
  *   was tuned; another kernel's are its own;
  * - a product or sum regrouped: the same operands under one associative operator, bracketed
  *   another way (`x * a * b` to `x * (a * b)`): a choice of evaluation order;
- * - a 64-bit widening dropped: the old unit widened an index or offset (`int64`, `i64`,
- *   `index_type`, `size_t`, ...) and the rewrite does less of it. Copying that to a variant
+ * - a 64-bit widening dropped: the rewrite only takes tokens out of the old unit, a 64-bit
+ *   index type among them (`x.to(index_type) * s` to `x * s`). Copying that to a variant
  *   would take a safety away; the variant keeping it is never drift;
- * - an architecture added: the rewrite names every gfx target the old unit named and more
- *   (`== "gfx942"` to `in ("gfx942", "gfx950")`): the changed function is enabled on a new
- *   target, which says nothing about whether the variant has a kernel for it. */
+ * - an architecture added: the rewrite names every gfx target the old unit named and more,
+ *   and no other name (`== "gfx942"` to `in ("gfx942", "gfx950")`): the changed function is
+ *   enabled on a new target, which says nothing about whether the variant has a kernel for
+ *   it. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,26 +168,37 @@ static bool regrouped(const char *before, const char *after)
 
 /* --- widening --------------------------------------------------------------------------------- */
 
-/* How many times key names a 64-bit index type, as a whole name or a name's last word
- * (`tl.int64`, `T.i64`, `fx.Int64`, `index_type`, `int64_t`, `size_t`, `long`). */
-static int widenings(const char *key)
+/* True when t names a 64-bit index type (`int64` of `tl.int64`, `i64` of `T.i64`, `Int64`,
+ * `index_type`, `int64_t`, `size_t`, `long`, ...). */
+static bool widening_word(const sib_tok *t)
 {
     static const char *const words[] = {"int64", "Int64", "i64", "int64_t", "uint64_t", "index_type",
                                         "size_t", "long", "index_t", NULL};
-    int n = 0;
-    for (const char *p = key; *p;) {
-        if (!str_ident_char(*p) || isdigit((unsigned char)*p)) {
-            p++;
-            continue;
-        }
-        const char *s = p;
-        while (str_ident_char(*p))
-            p++;
-        for (int i = 0; words[i]; i++)
-            if ((size_t)(p - s) == strlen(words[i]) && memcmp(s, words[i], (size_t)(p - s)) == 0)
-                n++;
+    for (int i = 0; t->ident && words[i]; i++)
+        if (t->n == strlen(words[i]) && memcmp(t->s, words[i], t->n) == 0)
+            return true;
+    return false;
+}
+
+/* True when after is before with tokens taken out and nothing else, and a 64-bit index type
+ * among those taken out: a widening dropped (`start_m.to(index_type) * s` to `start_m * s`,
+ * `(int64_t)row * n` to `row * n`). A rewrite that also changes or adds anything is not. */
+static bool widening_dropped(const char *before, const char *after)
+{
+    size_t na, nb;
+    sib_tok *a = sib_tokens(before, &na), *b = sib_tokens(after, &nb);
+    bool dropped = false;
+    size_t j = 0;
+    for (size_t i = 0; i < na; i++) {
+        if (j < nb && same_token(&a[i], &b[j]))
+            j++;
+        else
+            dropped |= widening_word(&a[i]);
     }
-    return n;
+    bool only = j == nb && nb < na;
+    free(a);
+    free(b);
+    return only && dropped;
 }
 
 /* --- architectures ------------------------------------------------------------------------------ */
@@ -220,6 +232,27 @@ static size_t archs_of(const char *text, char out[][16], size_t max)
     return n;
 }
 
+/* True when every name of after (a key) is a name of before, or `in` / `or` (the list or the
+ * alternative that takes the new target): nothing but targets and their syntax added. */
+static bool names_kept(const char *before, const char *after)
+{
+    size_t na, nb;
+    sib_tok *a = sib_tokens(before, &na), *b = sib_tokens(after, &nb);
+    bool kept = true;
+    for (size_t j = 0; j < nb && kept; j++) {
+        if (!b[j].ident || (b[j].n == 2 && (memcmp(b[j].s, "in", 2) == 0 || memcmp(b[j].s, "or", 2) == 0)))
+            continue;
+        if (b[j].n > 3 && memcmp(b[j].s, "gfx", 3) == 0 && isdigit((unsigned char)b[j].s[3]))
+            continue; /* a target written in a string the key keeps */
+        kept = false;
+        for (size_t i = 0; i < na && !kept; i++)
+            kept = same_token(&a[i], &b[j]);
+    }
+    free(a);
+    free(b);
+    return kept;
+}
+
 /* True when after names every gfx target before names, before names at least one, and after
  * names more. */
 static bool archs_added(const char *before, const char *after)
@@ -251,8 +284,8 @@ bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list
     }
     if (!twin)
         return false;
-    int wu = widenings(u->key), wt = widenings(twin->key);
-    if (wu > 0 && wt < wu)
+    if (widening_dropped(u->key, twin->key))
         return true;
-    return archs_added(u->shown ? u->shown : u->key, twin->shown ? twin->shown : twin->key);
+    return names_kept(u->key, twin->key) &&
+           archs_added(u->shown ? u->shown : u->key, twin->shown ? twin->shown : twin->key);
 }

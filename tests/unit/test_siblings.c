@@ -156,8 +156,9 @@ TEST(assignment_named_like_if)
  * compute-bound kernel, a scale product regrouped in the preshuffle kernel, a 64-bit widening
  * dropped from the decode kernel, gfx950 added to the forward check. None is asked of the
  * variant. Still reported beside them: a sum regrouped so the arithmetic changes
- * (`(a + b) * 2`) and a widening the decode kernel gained. */
-TEST(not_drift_own_choice) { run_case("not_drift_own_choice", "found 2 variant(s) still carrying 2 unit(s)"); }
+ * (`(a + b) * 2`), a widening the decode kernel gained, and gfx950 added to the decode path
+ * together with a new condition. */
+TEST(not_drift_own_choice) { run_case("not_drift_own_choice", "found 3 variant(s) still carrying 3 unit(s)"); }
 
 int main(void)
 {
