@@ -2,8 +2,10 @@
  * kind of the rewrite itself says it is not a fix a variant could lack, whatever the variant
  * does. Four kinds:
  * - a number re-chosen: the rewrite differs from the old unit only in integer literals (a wait
- *   count, a pipeline depth, a tile or unroll factor). Those numbers belong to the kernel that
- *   was tuned; another kernel's are its own;
+ *   count, a pipeline depth, a tile or unroll factor, a default block size). Those numbers
+ *   belong to the kernel that was tuned; another kernel's are its own. A literal that picks a
+ *   position (a subscript, a dimension argument: `shape[0]` to `shape[1]`) is not a number
+ *   re-chosen but another element, and stays a rewrite;
  * - a product or sum regrouped: the same operands under one associative operator, bracketed
  *   another way (`x * a * b` to `x * (a * b)`): a choice of evaluation order;
  * - a 64-bit widening dropped: the rewrite only takes tokens out of the old unit, a 64-bit
@@ -45,8 +47,41 @@ static bool same_token(const sib_tok *a, const sib_tok *b)
     return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
 }
 
-/* True when before and after (keys) have the same tokens but for integer literals, at least
- * one of which differs. */
+/* True when the literal t[i] picks a position rather than sizes something: it sits right in a
+ * subscript (`shape[0]`, `x[:, 1]`) or among the arguments of a call that takes dimensions
+ * (`size(0)`, `transpose(0, 1)`, `sum(-1)`). A position changed is a different element, not a
+ * re-tuning. */
+static bool picks_position(const sib_tok *t, size_t i)
+{
+    static const char *const dims[] = {"size", "stride", "dim", "transpose", "permute", "unsqueeze",
+                                       "squeeze", "select", "narrow", "flatten", "movedim", "sum",
+                                       "mean", "amax", "amin", "max", "min", "softmax", "cat", "stack",
+                                       "split", "chunk", "view", "reshape", "expand", "index_select",
+                                       "gather", "program_id", "num_programs", NULL};
+    int depth = 0;
+    for (size_t k = i; k-- > 0;) {
+        char c = t[k].n == 1 ? t[k].s[0] : '\0';
+        if (c == ')' || c == ']' || c == '}')
+            depth++;
+        else if (c == '(' || c == '[' || c == '{') {
+            if (depth-- > 0)
+                continue;
+            if (c == '[')
+                return true;
+            if (c != '(' || k == 0 || !t[k - 1].ident)
+                return false;
+            for (int d = 0; dims[d]; d++)
+                if (t[k - 1].n == strlen(dims[d]) && memcmp(t[k - 1].s, dims[d], t[k - 1].n) == 0)
+                    return true;
+            return false;
+        }
+    }
+    return false;
+}
+
+/* True when before and after (keys) have the same tokens but for integer literals that size
+ * or count something, at least one of which differs (a literal that picks a position,
+ * picks_position, is a different element when changed). */
 static bool numbers_rechosen(const char *before, const char *after)
 {
     size_t na, nb;
@@ -55,7 +90,7 @@ static bool numbers_rechosen(const char *before, const char *after)
     for (size_t i = 0; ok && i < na; i++) {
         if (same_token(&a[i], &b[i]))
             continue;
-        ok = integer_literal(&a[i]) && integer_literal(&b[i]);
+        ok = integer_literal(&a[i]) && integer_literal(&b[i]) && !picks_position(a, i);
         differs = true;
     }
     free(a);
