@@ -14,8 +14,11 @@
  *   `f(a, b)`, what a formatter adds when it splits a call one argument per line); `(a,)`,
  *   a one-item tuple, keeps its comma;
  * - a statement only wrapped another way (a call joined onto one line, or split over
- *   several): its first line and its argument lines change, the statement does not.
- * The first two and the fourth are folded into a unit's key when it is cut
+ *   several): its first line and its argument lines change, the statement does not;
+ * - an index cast written through FlyDSL's constructors: `arith.index_cast(T.i64, x)` /
+ *   `fx.Int64(x)` / `fx.Int64(x).ir_value()` (and `Int32`, `Index`), the migration aiter's
+ *   FlyDSL kernels went through.
+ * The first two, the fourth and the sixth are folded into a unit's key when it is cut
  * (siblings_units.c); the third and the fifth are asked of a lost unit against its function's
  * units in the head. */
 #include <ctype.h>
@@ -146,6 +149,73 @@ static char *fold_types(const char *key)
     return sb.buf ? sb_detach(&sb) : xstrdup("");
 }
 
+/* --- FlyDSL casts ----------------------------------------------------------------------------- */
+
+typedef struct cast_alias {
+    const char *arith; /* `arith.index_cast(` and its target type, as keyed */
+    const char *fx;    /* the FlyDSL constructor that casts the same way */
+} cast_alias;
+
+static const cast_alias CAST_ALIASES[] = {
+    {"arith.index_cast(T.i64,", "fx.Int64("},
+    {"arith.index_cast(T.i32,", "fx.Int32("},
+    {"arith.index_cast(T.index,", "fx.Index("},
+    {NULL, NULL},
+};
+
+#define CAST_DEPTH_MAX 64
+
+/* key (no white space, types already folded) with `arith.index_cast(T.i64, x)` written as
+ * FlyDSL's `fx.Int64(x)` (and `T.i32` / `Int32`, `T.index` / `Index`), and the `.ir_value()`
+ * taken of such a cast dropped (the raw MLIR value and the DSL value stand for the same
+ * cast); a new string. */
+static char *fold_casts(const char *key)
+{
+    if (!strstr(key, "arith.index_cast(") && !strstr(key, ".ir_value()"))
+        return xstrdup(key);
+    strbuf sb;
+    sb_init(&sb);
+    bool cast_at[CAST_DEPTH_MAX] = {false}; /* which open brackets are a cast's */
+    int depth = 0;
+    for (const char *p = key; *p;) {
+        bool boundary = p == key || (!str_ident_char(p[-1]) && p[-1] != '.');
+        bool matched = false;
+        for (int i = 0; boundary && CAST_ALIASES[i].arith && !matched; i++)
+            if (str_starts(p, CAST_ALIASES[i].arith)) {
+                sb_adds(&sb, CAST_ALIASES[i].fx);
+                p += strlen(CAST_ALIASES[i].arith);
+                matched = true;
+            }
+        if (!matched && boundary &&
+            (str_starts(p, "fx.Int64(") || str_starts(p, "fx.Int32(") || str_starts(p, "fx.Index("))) {
+            size_t n = strlen("fx.Int64(");
+            sb_add(&sb, p, n);
+            p += n;
+            matched = true;
+        }
+        if (matched) {
+            if (depth < CAST_DEPTH_MAX)
+                cast_at[depth] = true;
+            depth++;
+            continue;
+        }
+        if (*p == '(' || *p == '[' || *p == '{') {
+            if (depth < CAST_DEPTH_MAX)
+                cast_at[depth] = false;
+            depth++;
+        } else if ((*p == ')' || *p == ']' || *p == '}') && depth > 0) {
+            depth--;
+            if (depth < CAST_DEPTH_MAX && cast_at[depth] && str_starts(p + 1, ".ir_value()")) {
+                sb_addc(&sb, *p);
+                p += 1 + strlen(".ir_value()");
+                continue;
+            }
+        }
+        sb_addc(&sb, *p++);
+    }
+    return sb.buf ? sb_detach(&sb) : xstrdup("");
+}
+
 /* --- trailing commas ------------------------------------------------------------------------ */
 
 #define COMMA_DEPTH_MAX 64 /* brackets nested deeper keep their trailing commas */
@@ -189,8 +259,10 @@ char *sib_canonical_key(const char *flat)
     sb_free(&spaceless);
     sb_free(&folded);
     char *bare = key.buf ? sb_detach(&key) : xstrdup("");
-    char *out = fold_types(bare);
+    char *typed = fold_types(bare);
     free(bare);
+    char *out = fold_casts(typed);
+    free(typed);
     return out;
 }
 
