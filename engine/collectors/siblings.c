@@ -412,7 +412,10 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         if (in_callees(h, reach, nreach, u->key))
             continue; /* still run, through the function the change now calls */
         const sib_unit *twin = rewritten_as(u, hu, edited);
-        if (sib_condition_kept(u, twin) || sib_own_choice(u, twin, hu, edited) ||
+        size_t di = sib_first_deleted(fc->f, u->line, u->end_line);
+        int first = 0, last = 0; /* the head lines added in u's place */
+        sib_block_added(fc->f, di, &first, &last);
+        if (sib_condition_kept(u, twin) || sib_own_choice(u, twin, hu, edited, first, last) ||
             piece_moved(fc, b, h, hf, bu, hu, edited, u, twin))
             continue;
         bool dup = false;
@@ -420,7 +423,6 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             dup = strcmp(rm[k].u->key, u->key) == 0;
         if (dup)
             continue;
-        size_t di = sib_first_deleted(fc->f, u->line, u->end_line);
         sib_removed *r = ARRAY_PUSH(rm, *n, cap);
         r->u = u;
         r->prev = prev[i] < 0 ? NULL : &bu->items[prev[i]];

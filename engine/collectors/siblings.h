@@ -165,12 +165,12 @@ bool sib_rewrapped(const sib_unit *u, const sib_unit_list *before, const sib_uni
 /* --- the changed function's own choices (siblings_choices.c) ------------------------------- */
 
 /* True when the rewrite of u (a unit a function lost) is a choice of that function rather than
- * a fix: an edited unit of after (after_touched[i], the function's units in the head) is u
- * with integer literals re-chosen or a product or sum regrouped; or twin, what u was rewritten
- * as (NULL when nothing was), drops a 64-bit widening u had or adds gfx targets to those u
- * named. */
+ * a fix: an edited unit of after (after_touched[i], the function's units in the head) within
+ * head lines first..last (the lines added in u's place) is u with integer literals re-chosen
+ * or a product or sum regrouped; or twin, what u was rewritten as (NULL when nothing was),
+ * drops a 64-bit widening u had or adds gfx targets to those u named. */
 bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,
-                    const bool *after_touched);
+                    const bool *after_touched, int first, int last);
 
 /* --- one changed file (siblings_file.c) --------------------------------------------------- */
 
@@ -229,6 +229,9 @@ bool sib_piece_moved(sib_change *fc, sib_side *b, sib_side *h, const syn_func *h
 size_t sib_first_deleted(const change_file *f, int l0, int l1);
 /* The code of the added lines of the block of changed lines holding diff line i (new string). */
 char *sib_replacement(const change_file *f, size_t i);
+/* The head lines of the added lines of the block of changed lines holding diff line i, from
+ * *first to *last; false when the block adds none. */
+bool sib_block_added(const change_file *f, size_t i, int *first, int *last);
 /* True when text holds word as a whole identifier. */
 bool sib_has_word(const char *text, const char *word);
 /* True when outer is inner or encloses it. */

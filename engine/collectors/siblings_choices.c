@@ -307,13 +307,14 @@ static bool archs_added(const char *before, const char *after)
 }
 
 bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,
-                    const bool *after_touched)
+                    const bool *after_touched, int first, int last)
 {
-    /* numbers and brackets are asked of every edited unit of u's kind: the unit most like u
-     * may be another line re-tuned the same way (`- 2` and `- 2 - i` both moved by one) */
+    /* numbers and brackets are asked of every edited unit of u's kind added in u's place: the
+     * unit most like u may be another line re-tuned the same way (`- 2` and `- 2 - i` both
+     * moved by one), while a new loop elsewhere (`i < 2`) is no rewrite of an old one (`i < 4`) */
     for (size_t i = 0; i < after->n; i++) {
         const sib_unit *a = &after->items[i];
-        if (after_touched[i] && a->kind == u->kind &&
+        if (after_touched[i] && a->kind == u->kind && a->end_line >= first && a->line <= last &&
             (numbers_rechosen(u->key, a->key) || regrouped(u->key, a->key)))
             return true;
     }

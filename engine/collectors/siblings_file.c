@@ -202,6 +202,25 @@ char *sib_replacement(const change_file *f, size_t i)
     return sb.buf ? sb_detach(&sb) : xstrdup("");
 }
 
+bool sib_block_added(const change_file *f, size_t i, int *first, int *last)
+{
+    if (i >= f->nlines)
+        return false;
+    size_t s = i, e = i;
+    while (s > 0 && (f->lines[s - 1].kind == '-' || f->lines[s - 1].kind == '+'))
+        s--;
+    while (e < f->nlines && (f->lines[e].kind == '-' || f->lines[e].kind == '+'))
+        e++;
+    *first = *last = 0;
+    for (size_t k = s; k < e; k++)
+        if (f->lines[k].kind == '+') {
+            if (!*first)
+                *first = f->lines[k].new_no;
+            *last = f->lines[k].new_no;
+        }
+    return *first > 0;
+}
+
 /* True when text holds word as a whole identifier. */
 bool sib_has_word(const char *text, const char *word)
 {
