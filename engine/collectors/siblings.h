@@ -165,10 +165,10 @@ bool sib_rewrapped(const sib_unit *u, const sib_unit_list *before, const sib_uni
 /* --- the changed function's own choices (siblings_choices.c) ------------------------------- */
 
 /* True when the rewrite of u (a unit a function lost) is a choice of that function rather than
- * a fix: an edited unit of after (after_touched[i], the function's units in the head) within
- * head lines first..last (the lines added in u's place) is u with integer literals re-chosen
- * or a product or sum regrouped; or twin, what u was rewritten as (NULL when nothing was),
- * drops a 64-bit widening u had or adds gfx targets to those u named. */
+ * a fix: twin, what u was rewritten as (NULL when nothing was), or an edited unit of after
+ * (after_touched[i], the function's units in the head) within head lines first..last (the
+ * lines added in u's place) is u with integer literals re-chosen, a product or sum regrouped,
+ * a 64-bit widening taken out, or gfx targets added. */
 bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,
                     const bool *after_touched, int first, int last);
 

@@ -306,22 +306,29 @@ static bool archs_added(const char *before, const char *after)
     return true;
 }
 
+/* True when a, a unit of the head, is u rewritten by the changed function's own choice. */
+static bool chose(const sib_unit *u, const sib_unit *a)
+{
+    return numbers_rechosen(u->key, a->key) || regrouped(u->key, a->key) ||
+           widening_dropped(u->key, a->key) ||
+           (names_kept(u->key, a->key) &&
+            archs_added(u->shown ? u->shown : u->key, a->shown ? a->shown : a->key));
+}
+
 bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,
                     const bool *after_touched, int first, int last)
 {
-    /* numbers and brackets are asked of every edited unit of u's kind added in u's place: the
-     * unit most like u may be another line re-tuned the same way (`- 2` and `- 2 - i` both
-     * moved by one), while a new loop elsewhere (`i < 2`) is no rewrite of an old one (`i < 4`) */
+    /* asked of every edited unit of u's kind added in u's place, and of twin: the unit most
+     * like u may be another line re-tuned the same way (`- 2` and `- 2 - i` both moved by
+     * one), or none when the rewrite took out much of u (`.to(index_type)`); a unit added
+     * elsewhere (a new loop, `i < 2`) is no rewrite of u (`i < 4`) */
+    if (twin && chose(u, twin))
+        return true;
     for (size_t i = 0; i < after->n; i++) {
         const sib_unit *a = &after->items[i];
         if (after_touched[i] && a->kind == u->kind && a->end_line >= first && a->line <= last &&
-            (numbers_rechosen(u->key, a->key) || regrouped(u->key, a->key)))
+            chose(u, a))
             return true;
     }
-    if (!twin)
-        return false;
-    if (widening_dropped(u->key, twin->key))
-        return true;
-    return names_kept(u->key, twin->key) &&
-           archs_added(u->shown ? u->shown : u->key, twin->shown ? twin->shown : twin->key);
+    return false;
 }
