@@ -2,7 +2,8 @@
  * kind of the rewrite itself says it is not a fix a variant could lack, whatever the variant
  * does. Four kinds:
  * - a number re-chosen: the rewrite differs from the old unit only in integer literals (a wait
- *   count, a pipeline depth, a tile or unroll factor, a default block size). Those numbers
+ *   count, a pipeline depth, a tile or unroll factor, a default block size, a floating-point
+ *   constant's digits). Those numbers
  *   belong to the kernel that was tuned; another kernel's are its own. A literal that picks a
  *   position (a subscript, a dimension argument: `shape[0]` to `shape[1]`) is not a number
  *   re-chosen but another element, and stays a rewrite;
@@ -26,8 +27,9 @@
 
 /* --- numbers ------------------------------------------------------------------------------- */
 
-/* True when t is an integer literal (decimal or hexadecimal, with or without a suffix; a
- * fraction's digits count as one: `0.5` is cut `0`, `.`, `5`). */
+/* True when t is an integer literal (decimal or hexadecimal, with or without a suffix). The
+ * cutter cuts `0.5` into `0`, `.`, `5`, so a floating-point constant re-chosen (an epsilon, a
+ * scale) reads as integers re-chosen too. */
 static bool integer_literal(const sib_tok *t)
 {
     if (!isdigit((unsigned char)t->s[0]))
