@@ -382,10 +382,7 @@ static void apart_join(apart_run *a)
 {
     beside_join(&a->job);
     a->ctx->out = a->review_out;
-    for (size_t k = 0; k < a->out.n; k++)
-        findings_copy(a->review_out, &a->out.items[k]);
-    findings_clear(&a->out);
-    free(a->out.items);
+    findings_take(a->review_out, &a->out);
     a->c = NULL;
 }
 
@@ -755,10 +752,7 @@ static bool run_file_stages(collector_runner *r, const collector_inputs *in, col
         *second_took = second.rd.ntaken;
     }
     for (size_t j = 0; j < nf; j++) {
-        for (size_t k = 0; k < w.found[j].n; k++)
-            findings_copy(out, &w.found[j].items[k]);
-        findings_clear(&w.found[j]);
-        free(w.found[j].items);
+        findings_take(out, &w.found[j]);
         for (size_t i = 0; i < r->nstates; i++)
             if (!collectors_all[i]->run)
                 results_take(&frs[i], &w.slots[i * nf + j]);

@@ -88,6 +88,14 @@ finding *findings_copy(finding_list *l, const finding *src)
     return f;
 }
 
+void findings_take(finding_list *dst, finding_list *src)
+{
+    for (size_t k = 0; k < src->n; k++)
+        *ARRAY_PUSH(dst->items, dst->n, dst->cap) = src->items[k];
+    free(src->items);
+    *src = (finding_list){0};
+}
+
 void finding_clear(finding *f)
 {
     for (size_t i = 0; i < f->nexhibits; i++)

@@ -101,6 +101,9 @@ void finding_add_related(finding *f, const char *path, int line, const char *fmt
 void finding_copy(finding *dst, const finding *src);
 /* Append a deep copy of src to l and return it. */
 finding *findings_copy(finding_list *l, const finding *src);
+/* Move every finding of src to the end of dst, in order, without copying what they own; src
+ * is left empty (its array freed). */
+void findings_take(finding_list *dst, finding_list *src);
 /* Free what one finding owns (not the finding itself). */
 void finding_clear(finding *f);
 

@@ -68,6 +68,27 @@ TEST(copy_is_deep)
     findings_clear(&m);
 }
 
+TEST(take_moves_in_order_and_empties_the_source)
+{
+    finding_list dst = {0}, src = {0};
+    findings_add(&dst, "A1", SEV_INFORMATION, "a.py", 3, "first");
+    build(&src);
+    findings_add(&src, "B8", SEV_WARNING, "k.py", 9, "second");
+    size_t moved = src.n;
+    findings_take(&dst, &src);
+    CHECK_INT(src.n, 0);
+    CHECK(src.items == NULL);
+    CHECK_INT(dst.n, 1 + moved);
+    CHECK_STR(dst.items[0].message, "first");
+    CHECK_STR(dst.items[1].rule_id, "D11");
+    CHECK_INT(dst.items[1].nexhibits, 3);
+    CHECK_STR(dst.items[dst.n - 1].message, "second");
+    /* taking from an empty list changes nothing */
+    findings_take(&dst, &src);
+    CHECK_INT(dst.n, 1 + moved);
+    findings_clear(&dst); /* each finding freed once: the sanitizer build would see a double */
+}
+
 TEST(rows_are_capped_and_counted)
 {
     finding_list l = {0};
@@ -132,5 +153,6 @@ TEST(highlight_stays_in_view_on_a_long_line)
 }
 
 UNIT_MAIN("finding", UNIT_CASE(builds_each_kind), UNIT_CASE(copy_is_deep),
+          UNIT_CASE(take_moves_in_order_and_empties_the_source),
           UNIT_CASE(rows_are_capped_and_counted), UNIT_CASE(text_is_cleaned_and_cut),
           UNIT_CASE(highlight_stays_in_view_on_a_long_line))
