@@ -121,6 +121,16 @@ def main(out):
                            b'f(a,\n  b,)  # c\0f(a, b)', b"s = f'{d[\"#\"]:>{w}}'\0s = f\"{d['#']:>{w}}\"",
                            b'if a:\n\tx = 1\n  y\0if a:\n    x = 1\n']):
         write(out, 'fuzz_same_code', 'hand-%d' % i, s)
+    for i, s in enumerate([b'gl.amd.gfx1250.tdm.async_wait((NUM_BUFFERS - 1) * 2)\0'
+                           b'gl.amd.gfx1250.tdm.async_wait((NUM_BUFFERS - 2) * 2)',
+                           b'acc += tl.dot(a, b) * a_scale[:, None] * b_scale[None, :]\0'
+                           b'acc += tl.dot(a, b) * (a_scale[:, None] * b_scale[None, :])',
+                           b'x += start_m.to(index_type) * stride\0x += start_m * stride',
+                           b'ret = get_gfx() == "gfx942"\0ret = get_gfx() in ("gfx942", "gfx950")',
+                           b'a = arith.index_cast(T.i64, addr)\0a = fx.Int64(addr).ir_value()',
+                           b'n = key_cache.shape[0]\0n = key_cache.shape[1]',
+                           b'eps = 1e-6 + 0x1fULL\0eps = 1.0e-6 + 0x2full', b'((((\0))))']):
+        write(out, 'fuzz_sibling_keys', 'hand-%d' % i, s)
     for i, line in enumerate([b'D4\nx = 1  # review: ignore[D4]', b'A1\n// review: ignore[A1, B8]',
                               b'*\n# review: ignore[*]', b'HK3\nfoo  # review:ignore[ HK3 ]']):
         write(out, 'fuzz_suppress', 'hand-%d' % i, line)
