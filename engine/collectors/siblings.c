@@ -364,6 +364,56 @@ static bool in_callees(sib_side *h, const syn_func **fns, size_t n, const char *
     return false;
 }
 
+/* True when name is one of g's own parameters (gu: g's units). */
+static bool names_param(const sib_unit_list *gu, const char *s, size_t n)
+{
+    for (size_t i = 0; i < gu->n; i++)
+        if (gu->items[i].kind == SIB_PARAM && gu->items[i].name && strlen(gu->items[i].name) == n &&
+            memcmp(gu->items[i].name, s, n) == 0)
+            return true;
+    return false;
+}
+
+/* True when key a is key b but for one run of tokens of a that b writes as a single name
+ * (tokens tb[from], from = the common prefix) which gu calls a parameter: the value a computed
+ * there is now passed in. The run of a holds no `,` or `;` (one expression, not a list). */
+static bool value_now_a_param(const char *a, const char *b, const sib_unit_list *gu)
+{
+    size_t na, nb;
+    sib_tok *ta = sib_tokens(a, &na), *tb = sib_tokens(b, &nb);
+    bool yes = false;
+    size_t pre = 0, suf = 0;
+    while (pre < na && pre < nb && ta[pre].n == tb[pre].n && memcmp(ta[pre].s, tb[pre].s, ta[pre].n) == 0)
+        pre++;
+    while (suf < na - pre && suf < nb - pre && ta[na - 1 - suf].n == tb[nb - 1 - suf].n &&
+           memcmp(ta[na - 1 - suf].s, tb[nb - 1 - suf].s, ta[na - 1 - suf].n) == 0)
+        suf++;
+    if (nb - pre - suf == 1 && na > pre + suf && tb[pre].ident && names_param(gu, tb[pre].s, tb[pre].n)) {
+        yes = true;
+        for (size_t k = pre; k < na - suf && yes; k++)
+            yes = !(ta[k].n == 1 && (ta[k].s[0] == ',' || ta[k].s[0] == ';'));
+    }
+    free(ta);
+    free(tb);
+    return yes;
+}
+
+/* True when one of the n functions fns of side h (what the changed function now calls) holds u
+ * with one value turned into a parameter of that function: a kernel body moved into a device
+ * function that now takes its block index (`num_rows * blockIdx.x` there as
+ * `num_rows * bf_block_idx`). The code still runs, through the callee, with the value the
+ * caller passes. */
+static bool in_callees_as_param(sib_side *h, const syn_func **fns, size_t n, const sib_unit *u)
+{
+    for (size_t i = 0; i < n; i++) {
+        const sib_unit_list *gu = sib_units_of(h, fns[i]);
+        for (size_t k = 0; k < gu->n; k++)
+            if (gu->items[k].kind == u->kind && value_now_a_param(u->key, gu->items[k].key, gu))
+                return true;
+    }
+    return false;
+}
+
 /* The units fn (base bf, head hf) lost: counted units holding a deleted line whose key the
  * head function has fewer of, and the touched functions of the file too (not moved). */
 static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const syn_func *bf, const syn_func *hf, size_t *n,
@@ -409,7 +459,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             sib_callee_selected(u, hu, edited, b->d->lang) ||
             sib_hoisted(u, hu, edited))
             continue;
-        if (in_callees(h, reach, nreach, u->key))
+        if (in_callees(h, reach, nreach, u->key) || in_callees_as_param(h, reach, nreach, u))
             continue; /* still run, through the function the change now calls */
         const sib_unit *twin = rewritten_as(u, hu, edited);
         size_t di = sib_first_deleted(fc->f, u->line, u->end_line);

@@ -427,7 +427,7 @@ bool sib_rewritten(const sib_change *fc, const syn_func *bf, size_t nlost, size_
 }
 
 /* True when code calls name: the whole word followed by `(` (`f(`, `obj.f(`,
- * `torch.ops.aiter.f(`). */
+ * `torch.ops.aiter.f(`), or by a C++ template's arguments and then `(` (`impl<T, 4>(`). */
 static bool calls_name(const char *code, const char *name)
 {
     size_t n = strlen(name), len = strlen(code);
@@ -436,6 +436,20 @@ static bool calls_name(const char *code, const char *name)
         const char *q = p + n;
         while (*q == ' ')
             q++;
+        if (*q == '<') { /* a C++ template's arguments before the call's: `impl<T, 4>(` */
+            int depth = 0;
+            for (; *q && !strchr(";{}", *q); q++) {
+                depth += *q == '<';
+                depth -= *q == '>';
+                if (depth == 0)
+                    break;
+            }
+            if (*q != '>')
+                continue;
+            q++;
+            while (*q == ' ')
+                q++;
+        }
         if (*q == '(')
             return true;
     }

@@ -165,6 +165,16 @@ TEST(assignment_named_like_if)
  * kernel gained, and gfx950 added to the decode path together with a new condition. */
 TEST(not_drift_own_choice) { run_case("not_drift_own_choice", "found 4 variant(s) still carrying 4 unit(s)"); }
 
+/* A kernel body moved into a __device__ function that now takes the block index as a
+ * parameter (called through its template arguments, `rows_norm_impl<T, num_rows>(...,
+ * blockIdx.x)`): the row offset still runs, through the callee, with the value the kernel
+ * passes, so the scale kernel's `num_rows * blockIdx.x` is not drift from it. The 64-bit row
+ * offset the bias kernel gained is, and is reported on the scale kernel. */
+TEST(not_drift_moved_into_device_fn)
+{
+    run_case("not_drift_moved_into_device_fn", "found 1 variant(s) still carrying 1 unit(s)");
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -175,7 +185,7 @@ int main(void)
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
         UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
         UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute), UNIT_CASE(assignment_named_like_if),
-        UNIT_CASE(not_drift_own_choice),
+        UNIT_CASE(not_drift_own_choice), UNIT_CASE(not_drift_moved_into_device_fn),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
