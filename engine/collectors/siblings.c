@@ -513,10 +513,54 @@ static size_t counted_units(sib_side *s, const syn_func *fn)
 
 /* True when the change edited variant var (head side) other than by renaming, where it
  * only refers to them, module-level names the file renamed (an import given an alias). */
+/* True when var is a fake (meta) implementation of an op, by its name (`..._fake_tensors`,
+ * `..._meta`): it exists to mirror the real op's checks and shapes for torch.compile. */
+static bool fake_impl(const syn_func *var)
+{
+    static const char *const words[] = {"fake", "meta", NULL};
+    for (int w = 0; words[w]; w++) {
+        size_t n = strlen(words[w]);
+        for (const char *p = strstr(var->name, words[w]); p; p = strstr(p + 1, words[w])) {
+            bool starts = p == var->name || p[-1] == '_' || p[-1] == '.';
+            bool ends = p[n] == '\0' || p[n] == '_' || p[n] == '.';
+            if (starts && ends)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* True when every changed line of var (head side) that holds code lies in its signature: on
+ * its definition's first line or on one of its parameters. A changed line no unit covers (a
+ * comment, a blank line, a closing bracket) says nothing either way. */
+static bool signature_only(sib_change *fc, sib_side *h, const syn_func *var)
+{
+    const sib_unit_list *vu = sib_units_of(h, var);
+    for (int l = var->start_line; l <= var->end_line && l <= fc->hn; l++) {
+        if (!fc->changed[l] || l == var->name_line)
+            continue;
+        bool in_param = false, in_other = false;
+        for (size_t i = 0; i < vu->n; i++) {
+            const sib_unit *u = &vu->items[i];
+            if (u->line > l || u->end_line < l)
+                continue;
+            if (u->kind == SIB_PARAM)
+                in_param = true;
+            else
+                in_other = true;
+        }
+        if (in_other && !in_param)
+            return false;
+    }
+    return true;
+}
+
 static bool looked_at(sib_change *fc, sib_side *b, sib_side *h, const syn_func *var)
 {
     if (!sib_any_marked(fc->changed, fc->hn, var->start_line, var->end_line))
         return false;
+    if (fake_impl(var) && signature_only(fc, h, var))
+        return false; /* a fake op given the real op's new parameters: its checks not looked at */
     const syn_func *before = sib_counterpart(h->fl, var, b->fl);
     return !before || !sib_import_renamed_only(fc->added, fc->hn, fc->deleted, fc->bn, sib_units_of(b, before),
                                                sib_units_of(h, var), h->d->lang);

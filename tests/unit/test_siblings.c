@@ -175,6 +175,16 @@ TEST(not_drift_moved_into_device_fn)
     run_case("not_drift_moved_into_device_fn", "found 1 variant(s) still carrying 1 unit(s)");
 }
 
+/* A fake (meta) op whose only edits give it the real op's new parameter (and a comment beside
+ * it) mirrors the real op, and its checks were not looked at: the fake-tensor function still
+ * rejecting the layout the real one now accepts is reported (aiter#3418's shape). The meta
+ * function, whose body was edited too, was looked at; the paged function, no fake, whose only
+ * edit is the same parameter, keeps its own checks. Neither is reported. */
+TEST(fake_op_signature_mirrored)
+{
+    run_case("fake_op_signature_mirrored", "found 1 variant(s) still carrying 1 unit(s)");
+}
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -186,6 +196,7 @@ int main(void)
         UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
         UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute), UNIT_CASE(assignment_named_like_if),
         UNIT_CASE(not_drift_own_choice), UNIT_CASE(not_drift_moved_into_device_fn),
+        UNIT_CASE(fake_op_signature_mirrored),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
