@@ -16,6 +16,7 @@
 #include "engine/diff_parse.h"
 #include "engine/syntax.h"
 #include "engine/util.h"
+#include "tests/unit/runner_harness.h"
 #include "tests/unit/unit.h"
 
 #define NF 5
@@ -41,12 +42,8 @@ static void add_file(strbuf *d, const char *root, char *rel, char *head, char *h
 /* The change a diff text describes, its head files under root (frees d). */
 static change *change_of(strbuf *d, const char *root)
 {
-    char *cause = NULL;
-    change *c = diff_parse(d->buf, d->len, &cause);
-    free(cause);
+    change *c = rh_change_of_diff(d->buf, d->len, root);
     sb_free(d);
-    if (c)
-        c->head_root = xstrdup(root);
     return c;
 }
 
@@ -69,14 +66,7 @@ static size_t review(collector_runner *r, syntax_cache *syn, change *chg, const 
                      const char *const *touched)
 {
     collector_inputs in = {.chg = chg, .root = root, .syn = syn, .touched = touched};
-    finding_list out = {0};
-    size_t n = 0;
-    char **status = collector_runner_run(r, &in, &out, &n);
-    for (size_t i = 0; i < n; i++)
-        free(status[i]);
-    free(status);
-    findings_clear(&out);
-    free(out.items);
+    rh_run_discard(r, &in);
     syntax_cache_trim(syn);
     return syntax_cache_ahead_queued(syn);
 }

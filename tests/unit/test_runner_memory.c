@@ -11,6 +11,7 @@
 #include "engine/diff_parse.h"
 #include "engine/syntax.h"
 #include "engine/util.h"
+#include "tests/unit/runner_harness.h"
 #include "tests/unit/unit.h"
 
 /* A module of n small kernels-to-be, as Python text (new string). */
@@ -90,14 +91,8 @@ static change *make_change(const char *root)
         free(rel);
         free(t);
     }
-    char *cause = NULL;
-    change *c = diff_parse(d.buf, d.len, &cause);
-    if (!c)
-        fprintf(stderr, "  diff: %s\n", cause ? cause : "?");
-    free(cause);
+    change *c = rh_change_of_diff(d.buf, d.len, root);
     sb_free(&d);
-    if (c)
-        c->head_root = xstrdup(root);
     return c;
 }
 
@@ -108,14 +103,7 @@ static void review(syntax_cache *syn, change *chg, const char *root, size_t budg
     collector_runner_set_heap_budget(r, budget);
     const char *open[] = {"aiter/ops/rows_0.py", NULL};
     collector_inputs in = {.chg = chg, .root = root, .syn = syn, .open = open};
-    finding_list out = {0};
-    size_t n = 0;
-    char **status = collector_runner_run(r, &in, &out, &n);
-    for (size_t i = 0; i < n; i++)
-        free(status[i]);
-    free(status);
-    findings_clear(&out);
-    free(out.items);
+    rh_run_discard(r, &in);
     collector_runner_free(r);
 }
 
@@ -184,12 +172,8 @@ static change *big_change(const char *root, int ndefs)
         free(t);
     }
     free(body);
-    char *cause = NULL;
-    change *c = diff_parse(d.buf, d.len, &cause);
-    free(cause);
+    change *c = rh_change_of_diff(d.buf, d.len, root);
     sb_free(&d);
-    if (c)
-        c->head_root = xstrdup(root);
     return c;
 }
 
@@ -199,14 +183,7 @@ static void review_default(syntax_cache *syn, change *chg, const char *root, boo
 {
     collector_runner *r = collector_runner_new(keep);
     collector_inputs in = {.chg = chg, .root = root, .syn = syn};
-    finding_list out = {0};
-    size_t n = 0;
-    char **status = collector_runner_run(r, &in, &out, &n);
-    for (size_t i = 0; i < n; i++)
-        free(status[i]);
-    free(status);
-    findings_clear(&out);
-    free(out.items);
+    rh_run_discard(r, &in);
     collector_runner_free(r);
 }
 

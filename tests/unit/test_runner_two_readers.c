@@ -13,6 +13,7 @@
 #include "engine/diff_parse.h"
 #include "engine/syntax.h"
 #include "engine/util.h"
+#include "tests/unit/runner_harness.h"
 #include "tests/unit/unit.h"
 
 #define NPY 6
@@ -102,11 +103,9 @@ static change *make_change(const char *root)
     size_t len = 0;
     char *text = read_file(p, 1 << 20, &len, &cause);
     free(p);
-    change *c = text ? diff_parse(text, len, &cause) : NULL;
-    free(text);
     free(cause);
-    if (c)
-        c->head_root = xstrdup(root);
+    change *c = text ? rh_change_of_diff(text, len, root) : NULL;
+    free(text);
     return c;
 }
 
