@@ -364,20 +364,10 @@ static bool in_callees(sib_side *h, const syn_func **fns, size_t n, const char *
     return false;
 }
 
-/* True when name is one of g's own parameters (gu: g's units). */
-static bool names_param(const sib_unit_list *gu, const char *s, size_t n)
-{
-    for (size_t i = 0; i < gu->n; i++)
-        if (gu->items[i].kind == SIB_PARAM && gu->items[i].name && strlen(gu->items[i].name) == n &&
-            memcmp(gu->items[i].name, s, n) == 0)
-            return true;
-    return false;
-}
-
-/* True when key a is key b but for one run of tokens of a that b writes as a single name
- * (tokens tb[from], from = the common prefix) which gu calls a parameter: the value a computed
- * there is now passed in. The run of a holds no `,` or `;` (one expression, not a list). */
-static bool value_now_a_param(const char *a, const char *b, const sib_unit_list *gu)
+/* True when key a is key b but for one run of tokens of a that b writes as a single name,
+ * a parameter of g (side h): the value a computed there is now passed in. The run of a holds
+ * no `,` or `;` (one expression, not a list). */
+static bool value_now_a_param(const char *a, const char *b, sib_side *h, const syn_func *g)
 {
     size_t na, nb;
     sib_tok *ta = sib_tokens(a, &na), *tb = sib_tokens(b, &nb);
@@ -388,8 +378,10 @@ static bool value_now_a_param(const char *a, const char *b, const sib_unit_list 
     while (suf < na - pre && suf < nb - pre && ta[na - 1 - suf].n == tb[nb - 1 - suf].n &&
            memcmp(ta[na - 1 - suf].s, tb[nb - 1 - suf].s, ta[na - 1 - suf].n) == 0)
         suf++;
-    if (nb - pre - suf == 1 && na > pre + suf && tb[pre].ident && names_param(gu, tb[pre].s, tb[pre].n)) {
-        yes = true;
+    if (nb - pre - suf == 1 && na > pre + suf && tb[pre].ident) {
+        char *name = xstrndup(tb[pre].s, tb[pre].n);
+        yes = sib_has_param(h, g, name);
+        free(name);
         for (size_t k = pre; k < na - suf && yes; k++)
             yes = !(ta[k].n == 1 && (ta[k].s[0] == ',' || ta[k].s[0] == ';'));
     }
@@ -408,7 +400,7 @@ static bool in_callees_as_param(sib_side *h, const syn_func **fns, size_t n, con
     for (size_t i = 0; i < n; i++) {
         const sib_unit_list *gu = sib_units_of(h, fns[i]);
         for (size_t k = 0; k < gu->n; k++)
-            if (gu->items[k].kind == u->kind && value_now_a_param(u->key, gu->items[k].key, gu))
+            if (gu->items[k].kind == u->kind && value_now_a_param(u->key, gu->items[k].key, h, fns[i]))
                 return true;
     }
     return false;
@@ -517,17 +509,7 @@ static size_t counted_units(sib_side *s, const syn_func *fn)
  * `..._meta`): it exists to mirror the real op's checks and shapes for torch.compile. */
 static bool fake_impl(const syn_func *var)
 {
-    static const char *const words[] = {"fake", "meta", NULL};
-    for (int w = 0; words[w]; w++) {
-        size_t n = strlen(words[w]);
-        for (const char *p = strstr(var->name, words[w]); p; p = strstr(p + 1, words[w])) {
-            bool starts = p == var->name || p[-1] == '_' || p[-1] == '.';
-            bool ends = p[n] == '\0' || p[n] == '_' || p[n] == '.';
-            if (starts && ends)
-                return true;
-        }
-    }
-    return false;
+    return sib_name_has_word(var->name, "fake") || sib_name_has_word(var->name, "meta");
 }
 
 /* True when every changed line of var (head side) that holds code lies in its signature: on

@@ -264,6 +264,10 @@ bool sib_delegates_to(sib_change *fc, sib_side *h, const syn_func *fn, const syn
  * they call in turn (a registered op's wrapper and the method it runs), as an array of *n
  * (free the array). */
 const syn_func **sib_reached(sib_change *fc, sib_side *h, const syn_func *fn, size_t *n);
+/* True when f (a function of side h) has a parameter of this name. */
+bool sib_has_param(sib_side *h, const syn_func *f, const char *name);
+/* True when one of name's underscore-separated words, lower-cased, is word (lower case). */
+bool sib_name_has_word(const char *name, const char *word);
 /* True when the variant's unit x calls another function of the file than the call r rewrote,
  * and the change gave that rewritten call's callee parameters (b: the base side) x's callee
  * lacks: the rewrite

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/collectors/index_eval.h"
 #include "engine/collectors/siblings.h"
 #include "engine/util.h"
 
@@ -205,16 +206,17 @@ static bool regrouped(const char *before, const char *after)
 
 /* --- widening --------------------------------------------------------------------------------- */
 
-/* True when t names a 64-bit index type (`int64` of `tl.int64`, `i64` of `T.i64`, `Int64`,
- * `index_type`, `int64_t`, `size_t`, `long`, ...). */
+/* True when t names a 64-bit index type: a spelling index_width knows (`int64` of
+ * `tl.int64`, `i64` of `T.i64`, `Int64`, `int64_t`, `size_t`, `long`, ...), or Triton's
+ * `index_type`, the constexpr aiter's kernels set to `tl.int64` when offsets may pass 2^31. */
 static bool widening_word(const sib_tok *t)
 {
-    static const char *const words[] = {"int64", "Int64", "i64", "int64_t", "uint64_t", "index_type",
-                                        "size_t", "long", "index_t", NULL};
-    for (int i = 0; t->ident && words[i]; i++)
-        if (t->n == strlen(words[i]) && memcmp(t->s, words[i], t->n) == 0)
-            return true;
-    return false;
+    if (!t->ident)
+        return false;
+    char *w = xstrndup(t->s, t->n);
+    bool wide = ir_wide_type(w) || strcmp(w, "index_type") == 0;
+    free(w);
+    return wide;
 }
 
 /* True when after is before with tokens taken out and nothing else, and a 64-bit index type

@@ -211,6 +211,17 @@ static char **words(const char *name, size_t *n)
     return out;
 }
 
+bool sib_name_has_word(const char *name, const char *word)
+{
+    size_t n;
+    char **w = words(name, &n);
+    bool has = false;
+    for (size_t i = 0; i < n && !has; i++)
+        has = strcmp(w[i], word) == 0;
+    parts_free(w);
+    return has;
+}
+
 /* words[from, to) joined with '_' as a new string. */
 static char *join(char **w, size_t from, size_t to)
 {

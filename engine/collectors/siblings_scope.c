@@ -19,7 +19,6 @@
 #define SWEEP_SHARE 10       /* under this percentage of its units and of its lines lost, a long
                                 function had one fix applied at many sites, not a rewrite */
 
-static bool has_param(sib_side *h, const syn_func *f, const char *name);
 static bool list_mentions(const sib_unit_list *l, const char *name);
 
 /* Append a copy of name to names (*n of them, *cap allocated) unless it is there already;
@@ -191,7 +190,7 @@ static bool renamed_from_shared(sib_side *b, sib_side *h, const syn_func *fn, co
         if (strcmp(l->items[i].name, name) == 0) {
             const char *old = param_at(b, before, k), *other = param_at(h, v, k);
             return old && other && strcmp(old, name) != 0 && (strcmp(old, other) == 0 || same_root(old, other)) &&
-                   !has_param(h, fn, old);
+                   !sib_has_param(h, fn, old);
         }
         k++;
     }
@@ -514,7 +513,7 @@ static const syn_func *first_callee(const sib_side *h, const char *code, const s
 }
 
 /* True when f has a parameter named name. */
-static bool has_param(sib_side *h, const syn_func *f, const char *name)
+bool sib_has_param(sib_side *h, const syn_func *f, const char *name)
 {
     const sib_unit_list *l = sib_units_of(h, f);
     for (size_t i = 0; i < l->n; i++)
@@ -536,9 +535,9 @@ bool sib_callee_extended(sib_side *b, sib_side *h, const sib_removed *r, const s
     bool gained = false;
     for (size_t i = 0; i < l->n; i++) {
         const sib_unit *p = &l->items[i];
-        if (p->kind != SIB_PARAM || !p->name || has_param(b, before, p->name))
+        if (p->kind != SIB_PARAM || !p->name || sib_has_param(b, before, p->name))
             continue;
-        if (has_param(h, other, p->name))
+        if (sib_has_param(h, other, p->name))
             return false; /* the variant's callee takes it too: it could be passed there */
         gained = true;
     }
