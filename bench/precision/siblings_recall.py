@@ -18,6 +18,12 @@ denominator and are named in the output.
 
   siblings_recall.py AITER_GIT --triage /work/aiter-tools/triage.py --out DIR [--work DIR]
                      [--prs FILE] [--only N ...] [--verbose]
+
+Without the original at hand, --recorded scores the same run against the pairs already judged
+in siblings_pairs.tsv: the denominator is the pairs recorded true for the PRs of --prs (every
+live pair of the fresh3, fresh4 and fresh5 sets was judged, so there it is the same figure).
+
+  siblings_recall.py AITER_GIT --recorded --out DIR --prs FILE [--verbose]
 """
 import argparse
 import importlib.util
@@ -211,16 +217,51 @@ def raised(ours, work, path, sib):
                for q, a, b in sp)
 
 
+def recorded(a):
+    """Recall against the true pairs of siblings_pairs.tsv, head files read from AITER_GIT."""
+    judged = read_pairs()
+    prs = set(read_prs(a.prs))
+    live = hit = 0
+    for (n, path, changed, sib), (verdict, _why) in sorted(judged.items()):
+        jpath = os.path.join(a.out, "%d.json" % n)
+        if n not in prs or verdict != "true" or not os.path.exists(jpath):
+            continue
+        with open(jpath) as f:
+            head = json.load(f)["ledger"]["head"]
+        live += 1
+        flagged = our_lines(jpath).get(path)
+        ok = False
+        if flagged:
+            try:
+                sp, _ = spans(git(a.aiter, "show", "%s:%s" % (head, path)))
+            except RuntimeError:
+                sp = []
+            ok = any(q.split(".")[-1] == sib and any(x < m - 1 <= y for m in flagged)
+                     for q, x, y in sp)
+        hit += ok
+        if a.verbose or not ok:
+            print("%s %d %s %s -> %s" % ("HIT " if ok else "missed", n, path, changed, sib))
+    pct = 100.0 * hit / live if live else float("nan")
+    print("%d PRs; pairs recorded true: %d; raised by review-lsp: %d of %d = %.1f%%"
+          % (len(prs), live, hit, live, pct))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("aiter")
-    ap.add_argument("--triage", required=True)
+    ap.add_argument("--triage")
+    ap.add_argument("--recorded", action="store_true",
+                    help="score against the true pairs of siblings_pairs.tsv, not the original")
     ap.add_argument("--out", required=True, help="a ledger.py run's output directory")
     ap.add_argument("--work", default="/work/aiter-wt/siblings")
     ap.add_argument("--prs", default=PRS)
     ap.add_argument("--only", type=int, nargs="*")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
+    if a.recorded:
+        return recorded(a)
+    if not a.triage:
+        ap.error("--triage is needed unless --recorded is given")
     tri = load_triage(a.triage)
     judged = read_pairs()
     prs = [n for n in read_prs(a.prs) if not a.only or n in a.only]
