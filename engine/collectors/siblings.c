@@ -150,6 +150,13 @@ static bool anchored(const sib_removed *r, const sib_unit *vprev, const sib_unit
     return same_folded(r->prev, vprev, wa, wb) || same_folded(r->next, vnext, wa, wb);
 }
 
+/* True when var is a fake (meta) implementation of an op, by its name (`..._fake_tensors`,
+ * `..._meta`): it exists to mirror the real op's checks and shapes for torch.compile. */
+static bool fake_impl(const syn_func *var)
+{
+    return sib_name_has_word(var->name, "fake") || sib_name_has_word(var->name, "meta");
+}
+
 /* What variant v carries of the units fn lost, as a pair (its list owned by the caller). */
 static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v,
                        const sib_removed *rm, size_t nrm)
@@ -171,6 +178,8 @@ static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
             continue;
         char *fx = sib_fold(x->key, wb);
         for (size_t k = 0; k < nrm; k++) {
+            if (rm[k].own_value && !fake_impl(v))
+                continue;
             if (strcmp(fx, folded[k]) == 0 &&
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
@@ -474,6 +483,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             r->at = r->at < hf->start_line ? hf->start_line : hf->end_line;
         r->repl = di < fc->f->nlines ? sib_replacement(fc->f, di) : xstrdup("");
         r->di = di;
+        r->own_value = sib_reads_new_local(b->d, twin, bu, hu, edited, first, last, h->d->lang);
         if (twin) {
             char *both = xasprintf("%s%s\n", r->repl, twin->code);
             free(r->repl);
@@ -505,13 +515,6 @@ static size_t counted_units(sib_side *s, const syn_func *fn)
 
 /* True when the change edited variant var (head side) other than by renaming, where it
  * only refers to them, module-level names the file renamed (an import given an alias). */
-/* True when var is a fake (meta) implementation of an op, by its name (`..._fake_tensors`,
- * `..._meta`): it exists to mirror the real op's checks and shapes for torch.compile. */
-static bool fake_impl(const syn_func *var)
-{
-    return sib_name_has_word(var->name, "fake") || sib_name_has_word(var->name, "meta");
-}
-
 /* True when every changed line of var (head side) that holds code lies in its signature: on
  * its definition's first line or on one of its parameters. A changed line no unit covers (a
  * comment, a blank line, a closing bracket) says nothing either way. */

@@ -171,6 +171,17 @@ bool sib_rewrapped(const sib_unit *u, const sib_unit_list *before, const sib_uni
  * a 64-bit widening taken out, or gfx targets added. */
 bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,
                     const bool *after_touched, int first, int last);
+/* True when what a function rewrote a unit it lost as (twin; when NULL, every edited unit of
+ * after within head lines first..last, the lines added in the unit's place; before and after:
+ * its units in the base and the head, after_touched[i] the edited ones) reads a local that
+ * another edited unit of the function binds to a value it did not compute before, a name new
+ * to the file (absent from base, the file's base document), and
+ * every name new to the file that code or that unit uses is a local the function's edited
+ * units bind or a parameter: the function restructured its own computation around a value
+ * only it has. */
+bool sib_reads_new_local(const syntax_doc *base, const sib_unit *twin, const sib_unit_list *before,
+                         const sib_unit_list *after, const bool *after_touched, int first, int last,
+                         syn_lang lang);
 
 /* --- one changed file (siblings_file.c) --------------------------------------------------- */
 
@@ -248,6 +259,8 @@ typedef struct sib_removed {
     int at;                     /* head line where it changed */
     char *repl;                 /* the added lines of its block */
     size_t di;                  /* diff index of its first deleted line (f->nlines: none) */
+    bool own_value;             /* rewritten to read a value only fn computes (sib_reads_new_local):
+                                   not asked of variants, but for a fake op mirroring fn */
 } sib_removed;
 
 /* True when code mentions one of names (n of them). */

@@ -15,7 +15,19 @@
  * - an architecture added: the rewrite names every gfx target the old unit named and more,
  *   and no other name (`== "gfx942"` to `in ("gfx942", "gfx950")`): the changed function is
  *   enabled on a new target, which says nothing about whether the variant has a kernel for
- *   it. */
+ *   it.
+ * A fifth kind needs the function around the rewrite, not only the two units (sib_reads_new_local):
+ * - a value the function now computes itself: what the unit was rewritten as (or, when nothing
+ *   reads like a rewrite of it, every line added in its place) reads a local
+ *   that another statement the change added to the function binds (beside it or further
+ *   off), a name new to the file
+ *   (`get_splitk(K_elems, ...)` after `K_elems = 2 * K_bytes`, `for (i < OUT_PER_LANE)` after
+ *   `constexpr int OUT_PER_LANE = ...`; not a local that only renames a value the function had,
+ *   `M, K_bytes = x.shape` for `M, K = x.shape`), and every other name new to the file it uses, there
+ *   or in the statement binding that local, is a local the change binds or a parameter. The
+ *   function's own computation was restructured around a value only it has; the line alone
+ *   is nothing a variant could copy. A rewrite that calls something new on the way (a helper
+ *   the variants could share, a new intrinsic) is not of this kind. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,6 +329,146 @@ static bool chose(const sib_unit *u, const sib_unit *a)
            widening_dropped(u->key, a->key) ||
            (names_kept(u->key, a->key) &&
             archs_added(u->shown ? u->shown : u->key, a->shown ? a->shown : a->key));
+}
+
+/* --- a value the function now computes itself ------------------------------------------------ */
+
+/* The names a function's edited units bind, each with the unit binding it first. */
+typedef struct bound_names {
+    char **names;
+    const sib_unit **by;
+    size_t n, cap, capby;
+} bound_names;
+
+static const sib_unit *binder(const bound_names *bn, const char *s, size_t len)
+{
+    for (size_t i = 0; i < bn->n; i++)
+        if (strlen(bn->names[i]) == len && memcmp(bn->names[i], s, len) == 0)
+            return bn->by[i];
+    return NULL;
+}
+
+static void add_bound(bound_names *bn, const sib_unit *u, syn_lang lang)
+{
+    char **bound = sib_bound_names(u, lang);
+    for (size_t k = 0; bound && bound[k]; k++)
+        if (!binder(bn, bound[k], strlen(bound[k]))) {
+            size_t n = bn->n;
+            *ARRAY_PUSH(bn->names, bn->n, bn->cap) = xstrdup(bound[k]);
+            *ARRAY_PUSH(bn->by, n, bn->capby) = u;
+        }
+    sib_names_free(bound);
+}
+
+static void bound_names_free(bound_names *bn)
+{
+    for (size_t i = 0; i < bn->n; i++)
+        free(bn->names[i]);
+    free(bn->names);
+    free(bn->by);
+}
+
+/* What the function's added code around a rewrite is made of (see sib_reads_new_local). */
+typedef struct own_code {
+    const syntax_doc *base;
+    const sib_unit_list *before, *after; /* the function's units in the base and the head */
+    bound_names bound; /* the locals the function's edited units bind */
+} own_code;
+
+/* True when the identifier s[0..len) is absent from the file's base text (comments and
+ * strings included, so a name a comment already used is not new). */
+static bool new_to_file(const own_code *oc, const char *s, size_t len)
+{
+    static const char *const keywords[] = {"constexpr", "const", "static", "auto", "unsigned", "signed",
+                                           "int", "long", "float", "double", "bool", "char", "void",
+                                           "and", "or", "not", "in", "is", "if", "else", "None",
+                                           "True", "False", "lambda", "for", "return", "sizeof",
+                                           "typename", "template", NULL};
+    for (int i = 0; keywords[i]; i++)
+        if (strlen(keywords[i]) == len && memcmp(keywords[i], s, len) == 0)
+            return false; /* the language's own words are never a new name */
+    char *w = xstrndup(s, len);
+    bool is_new = !str_find_word(oc->base->text, oc->base->len, w);
+    free(w);
+    return is_new;
+}
+
+/* True when s[0..len) is the function's own: a local its added code binds, or a parameter. */
+static bool own_name(const own_code *oc, const char *s, size_t len)
+{
+    if (binder(&oc->bound, s, len))
+        return true;
+    for (size_t i = 0; i < oc->after->n; i++) {
+        const sib_unit *a = &oc->after->items[i];
+        if (a->kind == SIB_PARAM && a->name && strlen(a->name) == len && memcmp(a->name, s, len) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* True when u binds a value the function already computed in the base under another name
+ * (`M, K_bytes = x.shape` for `M, K = x.shape`): a local renamed, no new value. */
+static bool renamed_binding(const own_code *oc, const sib_unit *u)
+{
+    const char *rs = right_side(u->key);
+    if (rs == u->key)
+        return false;
+    for (size_t i = 0; i < oc->before->n; i++) {
+        const char *key = oc->before->items[i].key, *rb = right_side(key);
+        if (rb != key && strcmp(rb, rs) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* True when every name new to the file that unit a (added code) uses is the function's own;
+ * false when one is not (a new helper, intrinsic or attribute: maybe a fix the variants could
+ * share). With reads, also sets *reads when a reads a local another unit binds, and counts
+ * that local as the function's own only when the unit binding it passes the same test. */
+static bool only_own_new_names(const own_code *oc, const sib_unit *a, bool *reads)
+{
+    size_t nt;
+    sib_tok *t = sib_tokens(a->code, &nt);
+    bool ok = true;
+    for (size_t k = 0; k < nt && ok; k++) {
+        if (!t[k].ident || isdigit((unsigned char)t[k].s[0]) || !new_to_file(oc, t[k].s, t[k].n))
+            continue;
+        const sib_unit *by = binder(&oc->bound, t[k].s, t[k].n);
+        if (by && by != a && reads) {
+            /* a flag set from a string (`need_fp8_out = out_s == "fp8"`) is a mode: whether
+             * a variant has it too is the mode rule's question (siblings_scope.c) */
+            ok = !strchr(by->code, '"') && !strchr(by->code, '\'') && only_own_new_names(oc, by, NULL);
+            *reads = *reads || (ok && !renamed_binding(oc, by));
+        } else {
+            ok = own_name(oc, t[k].s, t[k].n);
+        }
+    }
+    free(t);
+    return ok;
+}
+
+bool sib_reads_new_local(const syntax_doc *base, const sib_unit *twin, const sib_unit_list *before,
+                         const sib_unit_list *after, const bool *after_touched, int first, int last,
+                         syn_lang lang)
+{
+    if (!twin && (first <= 0 || last < first))
+        return false;
+    own_code oc = {.base = base, .before = before, .after = after};
+    for (size_t i = 0; i < after->n; i++)
+        if (after_touched[i])
+            add_bound(&oc.bound, &after->items[i], lang);
+    bool reads = false, ok = true;
+    if (twin) {
+        ok = only_own_new_names(&oc, twin, &reads);
+    } else {
+        for (size_t i = 0; i < after->n && ok; i++) {
+            const sib_unit *a = &after->items[i];
+            if (after_touched[i] && a->end_line >= first && a->line <= last)
+                ok = only_own_new_names(&oc, a, &reads);
+        }
+    }
+    bound_names_free(&oc.bound);
+    return ok && reads;
 }
 
 bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,

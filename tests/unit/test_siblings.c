@@ -77,11 +77,11 @@ TEST(not_drift_routed) { run_case("not_drift_routed", "found 2 variant(s) still 
 
 /* Parameters renamed throughout the preshuffle entry (`x` to `x_fp4`) are not a rewrite of
  * it, and a variant whose only edit is an import alias applied to its kernel launch was not
- * looked at: the split-K sizing moved to element K in the preshuffle entry is still reported
- * on the plain entry. */
+ * looked at: the split-K partials the preshuffle entry now zeroes are still reported on the
+ * plain entry. The split-K sizing it now reads from its own `K_elems` is its own value. */
 TEST(renamed_not_rewritten)
 {
-    run_case("renamed_not_rewritten", "found 1 variant(s) still carrying 2 unit(s)");
+    run_case("renamed_not_rewritten", "found 1 variant(s) still carrying 1 unit(s)");
 }
 
 /* One fix applied at the fifteen loads of a long kernel (a 64-bit KV offset) loses many units
@@ -185,6 +185,15 @@ TEST(fake_op_signature_mirrored)
     run_case("fake_op_signature_mirrored", "found 1 variant(s) still carrying 1 unit(s)");
 }
 
+/* A rewrite that reads a value the changed function now computes itself, in a local the
+ * change binds and nothing new feeds: split-K sized from `K_elems = 2 * K` in the preshuffle
+ * entry, a HIP loop bound taken from `constexpr int OUT_PER_LANE`, a layout check extended by
+ * the new `is_vec_k_col_v`. The plain entry, the experimental kernel and the paged op keep
+ * their own values: not reported. Still reported: the norm wrapper that reads rows through the
+ * new helper `_as_rows` (a fix the other wrapper could share), and the fake-tensor op, which
+ * mirrors the real op's checks and still rejects the new layout. */
+TEST(not_drift_own_value) { run_case("not_drift_own_value", "found 2 variant(s) still carrying 2 unit(s)"); }
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -196,7 +205,7 @@ int main(void)
         UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
         UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute), UNIT_CASE(assignment_named_like_if),
         UNIT_CASE(not_drift_own_choice), UNIT_CASE(not_drift_moved_into_device_fn),
-        UNIT_CASE(fake_op_signature_mirrored),
+        UNIT_CASE(fake_op_signature_mirrored), UNIT_CASE(not_drift_own_value),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
