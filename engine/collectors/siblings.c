@@ -157,6 +157,60 @@ static bool fake_impl(const syn_func *var)
     return sib_name_has_word(var->name, "fake") || sib_name_has_word(var->name, "meta");
 }
 
+/* The callee of the call an argument unit u of l is passed in: the name the first line of its
+ * statement opens (`f` in `y += obj.f(`, `k` in `k[grid](`), as a new string; NULL when u is
+ * no argument of l or the first line opens no call. */
+static char *arg_callee(const sib_unit_list *l, const sib_unit *u)
+{
+    if (u < l->items || u >= l->items + l->n || u->kind != SIB_ARG)
+        return NULL;
+    const sib_unit *end = l->items + l->n;
+    for (const sib_unit *st = u + 1; st < end; st++) {
+        if (st->kind != SIB_STMT || st->line > u->line || st->end_line < u->end_line)
+            continue;
+        const sib_unit *hd = st + 1;
+        if (hd >= end || hd->kind != SIB_HEAD || hd->line != st->line)
+            return NULL;
+        const char *c = hd->code, *p = strrchr(c, '(');
+        if (!p)
+            return NULL;
+        while (p > c && p[-1] == ' ')
+            p--;
+        if (p > c && p[-1] == ']') { /* a launch grid: `k[grid](` */
+            int depth = 0;
+            do {
+                p--;
+                depth += *p == ']';
+                depth -= *p == '[';
+            } while (p > c && depth > 0);
+        }
+        const char *e = p;
+        while (p > c && str_ident_char(p[-1]))
+            p--;
+        return e > p ? xstrndup(p, (size_t)(e - p)) : NULL;
+    }
+    return NULL;
+}
+
+/* False when x (a unit of variant units vu) and u (a unit fn lost, of base units bu) are
+ * arguments passed in calls to different functions, their naming words (wa for u's side, wb
+ * for x's) folded out: the same argument text means nothing outside its call. */
+static bool same_call(const sib_unit_list *bu, const sib_unit *u, const sib_unit_list *vu, const sib_unit *x,
+                      const char *wa, const char *wb)
+{
+    char *cu = arg_callee(bu, u), *cx = arg_callee(vu, x);
+    bool same = true;
+    if (cu && cx) {
+        char *fu = sib_fold(cu, wa), *fx = sib_fold(cx, wb);
+        same = strcmp(fu, fx) == 0;
+        free(fu);
+        free(fx);
+    }
+    free(cu);
+    free(cx);
+    return same;
+}
+
 /* What variant v carries of the units fn lost, as a pair (its list owned by the caller). */
 static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func *fn, const syn_func *v,
                        const sib_removed *rm, size_t nrm)
@@ -167,6 +221,8 @@ static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
     for (size_t i = 0; i < nrm; i++)
         folded[i] = sib_fold(rm[i].u->key, wa);
     const sib_unit_list *vu = sib_units_of(h, v);
+    const syn_func *bf = sib_counterpart(h->fl, fn, b->fl);
+    const sib_unit_list *bu = bf ? sib_units_of(b, bf) : NULL;
     size_t nown;
     char **own = sib_own_names(fc, b, h, fn, v, &nown);
     int *prev = xcalloc(vu->n ? vu->n : 1, sizeof *prev), *next = xcalloc(vu->n ? vu->n : 1, sizeof *next);
@@ -183,7 +239,8 @@ static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
             if (strcmp(fx, folded[k]) == 0 &&
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
-                !sib_explained(&rm[k], own, nown, h->d->lang) && !sib_callee_extended(b, h, &rm[k], x) && !sib_named_for_fn(&rm[k], h, wa, wb)) {
+                !sib_explained(&rm[k], own, nown, h->d->lang) && !sib_callee_extended(b, h, &rm[k], x) && !sib_named_for_fn(&rm[k], h, wa, wb) &&
+                (!bu || same_call(bu, rm[k].u, vu, x, wa, wb))) {
                 *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at, .di = rm[k].di};
                 break;
             }

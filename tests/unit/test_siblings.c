@@ -194,6 +194,12 @@ TEST(fake_op_signature_mirrored)
  * mirrors the real op's checks and still rejects the new layout. */
 TEST(not_drift_own_value) { run_case("not_drift_own_value", "found 2 variant(s) still carrying 2 unit(s)"); }
 
+/* An argument means nothing outside its call: the atomic-add epilogue's address slice is
+ * rewritten, and the store epilogue, which passes the same slice text to another function
+ * (`store_vec8`, not `atomic_add_vec8`), is not asked to follow. The ksplit epilogue, which
+ * passes it to the same function, is reported (aiter#3582's shape). */
+TEST(not_drift_other_call) { run_case("not_drift_other_call", "found 1 variant(s) still carrying 1 unit(s)"); }
+
 int main(void)
 {
     static const unit_case cases[] = {
@@ -206,6 +212,7 @@ int main(void)
         UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute), UNIT_CASE(assignment_named_like_if),
         UNIT_CASE(not_drift_own_choice), UNIT_CASE(not_drift_moved_into_device_fn),
         UNIT_CASE(fake_op_signature_mirrored), UNIT_CASE(not_drift_own_value),
+        UNIT_CASE(not_drift_other_call),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
