@@ -340,6 +340,7 @@ typedef struct bound_names {
     size_t n, cap, capby;
 } bound_names;
 
+/* The unit binding the name s[0..len), or NULL when bn holds no such name. */
 static const sib_unit *binder(const bound_names *bn, const char *s, size_t len)
 {
     for (size_t i = 0; i < bn->n; i++)
@@ -348,6 +349,7 @@ static const sib_unit *binder(const bound_names *bn, const char *s, size_t len)
     return NULL;
 }
 
+/* Add the locals u binds to bn, those bound already left with their first binder. */
 static void add_bound(bound_names *bn, const sib_unit *u, syn_lang lang)
 {
     char **bound = sib_bound_names(u, lang);
