@@ -23,7 +23,9 @@
  *   off), a name new to the file
  *   (`get_splitk(K_elems, ...)` after `K_elems = 2 * K_bytes`, `for (i < OUT_PER_LANE)` after
  *   `constexpr int OUT_PER_LANE = ...`; not a local that only renames a value the function had,
- *   `M, K_bytes = x.shape` for `M, K = x.shape`), and every other name new to the file it uses, there
+ *   `M, K_bytes = x.shape` for `M, K = x.shape`; nor one widened to 64 bits or otherwise made
+ *   safe, by a bounds test, a mask, a clamp or a cast, which is the fix itself), and every other
+ *   name new to the file it uses, there
  *   or in the statement binding that local, is a local the change binds or a parameter. The
  *   function's own computation was restructured around a value only it has; the line alone
  *   is nothing a variant could copy. A rewrite that calls something new on the way (a helper
@@ -423,6 +425,44 @@ static bool renamed_binding(const own_code *oc, const sib_unit *u)
     return false;
 }
 
+/* True when code names a 64-bit index type (widening_word). */
+static bool widens(const char *code)
+{
+    size_t nt;
+    sib_tok *t = sib_tokens(code, &nt);
+    bool wide = false;
+    for (size_t k = 0; k < nt && !wide; k++)
+        wide = widening_word(&t[k]);
+    free(t);
+    return wide;
+}
+
+/* True when code makes a value safe rather than computing a new one: it tests an order (`<`,
+ * `>`, `<=`, `>=`; not a shift or `->`: a bounds test), names a mask, clamps (`min`, `max`,
+ * `clamp`, `minimum`, `maximum`) or casts (`.to(`, `cast`). A C++ template's brackets read as
+ * an order test, which only keeps a line compared. */
+static bool makes_safe(const char *code)
+{
+    static const char *const words[] = {"min", "max", "clamp", "minimum", "maximum", NULL};
+    if (strstr(code, "mask") || strstr(code, ".to(") || strstr(code, "cast"))
+        return true;
+    for (int i = 0; words[i]; i++)
+        if (sib_has_word(code, words[i]))
+            return true;
+    for (const char *p = code; *p; p++) {
+        if (*p != '<' && *p != '>')
+            continue;
+        if (p[1] == *p) {
+            p++; /* a shift */
+            continue;
+        }
+        if (*p == '>' && p > code && p[-1] == '-')
+            continue; /* a member access */
+        return true;
+    }
+    return false;
+}
+
 /* True when every name new to the file that unit a (added code) uses is the function's own;
  * false when one is not (a new helper, intrinsic or attribute: maybe a fix the variants could
  * share). With reads, also sets *reads when a reads a local another unit binds, and counts
@@ -438,8 +478,11 @@ static bool only_own_new_names(const own_code *oc, const sib_unit *a, bool *read
         const sib_unit *by = binder(&oc->bound, t[k].s, t[k].n);
         if (by && by != a && reads) {
             /* a flag set from a string (`need_fp8_out = out_s == "fp8"`) is a mode: whether
-             * a variant has it too is the mode rule's question (siblings_scope.c) */
-            ok = !strchr(by->code, '"') && !strchr(by->code, '\'') && only_own_new_names(oc, by, NULL);
+             * a variant has it too is the mode rule's question (siblings_scope.c); a local
+             * widened to 64 bits (`row64 = row.to(tl.int64)`) or otherwise made safe (a
+             * bounds test `in_rows = offs < n`, a mask, a clamp, a cast) is the fix itself */
+            ok = !strchr(by->code, '"') && !strchr(by->code, '\'') && !widens(by->code) &&
+                 !makes_safe(by->code) && only_own_new_names(oc, by, NULL);
             *reads = *reads || (ok && !renamed_binding(oc, by));
         } else {
             ok = own_name(oc, t[k].s, t[k].n);
@@ -461,7 +504,7 @@ bool sib_reads_new_local(const syntax_doc *base, const sib_unit *twin, const sib
             add_bound(&oc.bound, &after->items[i], lang);
     bool reads = false, ok = true;
     if (twin) {
-        ok = only_own_new_names(&oc, twin, &reads);
+        ok = !widens(twin->code) && only_own_new_names(&oc, twin, &reads);
     } else {
         for (size_t i = 0; i < after->n && ok; i++) {
             const sib_unit *a = &after->items[i];

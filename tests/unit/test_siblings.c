@@ -190,9 +190,11 @@ TEST(fake_op_signature_mirrored)
  * entry, a HIP loop bound taken from `constexpr int OUT_PER_LANE`, a layout check extended by
  * the new `is_vec_k_col_v`. The plain entry, the experimental kernel and the paged op keep
  * their own values: not reported. Still reported: the norm wrapper that reads rows through the
- * new helper `_as_rows` (a fix the other wrapper could share), and the fake-tensor op, which
- * mirrors the real op's checks and still rejects the new layout. */
-TEST(not_drift_own_value) { run_case("not_drift_own_value", "found 2 variant(s) still carrying 2 unit(s)"); }
+ * new helper `_as_rows` (a fix the other wrapper could share), the fake-tensor op, which
+ * mirrors the real op's checks and still rejects the new layout, the prefill offsets, whose
+ * decode twin now reads a row widened to 64 bits in a new local (`row64`), and the prefill
+ * load, whose decode twin is now masked by a new local bounds test (`in_rows = offs < n`). */
+TEST(not_drift_own_value) { run_case("not_drift_own_value", "found 4 variant(s) still carrying 4 unit(s)"); }
 
 /* An argument means nothing outside its call: the atomic-add epilogue's address slice is
  * rewritten, and the store epilogue, which passes the same slice text to another function
