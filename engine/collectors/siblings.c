@@ -47,6 +47,7 @@
 
 #include "engine/collector.h"
 #include "engine/py_outline.h"
+#include "engine/collectors/guards.h"
 #include "engine/collectors/siblings.h"
 #include "engine/collectors/siblings_memo.h"
 #include "engine/diff_lines.h"
@@ -141,13 +142,41 @@ static bool same_folded(const sib_unit *a, const sib_unit *b, const char *wa, co
     return same;
 }
 
-/* True when the variant's unit sits among the same code as the lost one did: its previous or
- * its next neighbour matches. Copied code keeps its surroundings; a generic line that only
- * happens to recur (`if quant_type == QuantType.per_1x32:` in another dispatch) does not. */
-static bool anchored(const sib_removed *r, const sib_unit *vprev, const sib_unit *vnext, const char *wa,
-                     const char *wb)
+/* True when units a (folded with wa) and b (folded with wb) are both assignments that bind the
+ * same names, whatever values they assign (`config = {...}` in both). */
+static bool same_binding(const sib_unit *a, const sib_unit *b, const char *wa, const char *wb, syn_lang lang)
 {
-    return same_folded(r->prev, vprev, wa, wb) || same_folded(r->next, vnext, wa, wb);
+    if (!a || !b)
+        return false;
+    char **na = sib_bound_names(a, lang), **nb = sib_bound_names(b, lang);
+    bool same = na && nb;
+    size_t i = 0;
+    for (; same && na[i] && nb[i]; i++) {
+        char *fa = sib_fold(na[i], wa), *fb = sib_fold(nb[i], wb);
+        same = strcmp(fa, fb) == 0;
+        free(fa);
+        free(fb);
+    }
+    same = same && !na[i] && !nb[i];
+    sib_names_free(na);
+    sib_names_free(nb);
+    return same;
+}
+
+/* True when the variant's unit sits among the same code as the lost one did: its previous or
+ * its next neighbour matches, or, for a check (an assert, a TORCH_CHECK), both neighbours bind
+ * the same names as the lost one's did (copied code whose values the variant chose
+ * differently: `config = {...}` then the assert then `grid = ...`). Copied code keeps its
+ * surroundings; a generic line that only happens to recur (`if quant_type ==
+ * QuantType.per_1x32:` in another dispatch) does not. A check means the same whatever values
+ * feed it; another statement between re-valued neighbours (an index computed from other
+ * coordinates) may not. */
+static bool anchored(const sib_removed *r, const sib_unit *vprev, const sib_unit *vnext, const char *wa,
+                     const char *wb, syn_lang lang)
+{
+    return same_folded(r->prev, vprev, wa, wb) || same_folded(r->next, vnext, wa, wb) ||
+           (guards_kind(r->u->code) == GK_CHECK && same_binding(r->prev, vprev, wa, wb, lang) &&
+            same_binding(r->next, vnext, wa, wb, lang));
 }
 
 /* True when var is a fake (meta) implementation of an op, by its name (`..._fake_tensors`,
@@ -238,7 +267,7 @@ static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
                 continue;
             if (strcmp(fx, folded[k]) == 0 &&
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
-                         next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb) &&
+                         next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb, h->d->lang) &&
                 !sib_explained(&rm[k], own, nown, h->d->lang) && !sib_callee_extended(b, h, &rm[k], x) && !sib_named_for_fn(&rm[k], h, wa, wb) &&
                 (!bu || same_call(bu, rm[k].u, vu, x, wa, wb))) {
                 *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at, .di = rm[k].di};
@@ -472,6 +501,36 @@ static bool in_callees_as_param(sib_side *h, const syn_func **fns, size_t n, con
     return false;
 }
 
+/* The head units of hf (hu, edited: those the change edited) and of every function
+ * enclosing it, each with its edited units marked: what a kernel nested in a builder can read
+ * (scope[0] is hf's; free with edited_scope_free). */
+static sib_edited_units *edited_scope(sib_change *fc, sib_side *h, const syn_func *hf, const sib_unit_list *hu,
+                                      const bool *edited, size_t *n)
+{
+    sib_edited_units *sc = NULL;
+    size_t cap = 0;
+    *n = 0;
+    *ARRAY_PUSH(sc, *n, cap) = (sib_edited_units){hu, edited};
+    for (size_t i = 0; i < h->fl->n; i++) {
+        const syn_func *g = &h->fl->items[i];
+        if (g == hf || !sib_within(g, hf))
+            continue;
+        const sib_unit_list *gu = sib_units_of(h, g);
+        bool *t = xcalloc(gu->n ? gu->n : 1, sizeof *t);
+        for (size_t k = 0; k < gu->n; k++)
+            t[k] = sib_any_marked(fc->added, fc->hn, gu->items[k].line, gu->items[k].end_line);
+        *ARRAY_PUSH(sc, *n, cap) = (sib_edited_units){gu, t};
+    }
+    return sc;
+}
+
+static void edited_scope_free(sib_edited_units *sc, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        free((bool *)sc[i].touched);
+    free(sc);
+}
+
 /* The units fn (base bf, head hf) lost: counted units holding a deleted line whose key the
  * head function has fewer of, and the touched functions of the file too (not moved). */
 static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const syn_func *bf, const syn_func *hf, size_t *n,
@@ -490,6 +549,8 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
     const syn_func **reach = sib_reached(fc, h, hf, &nreach);
     bool *renamed = xcalloc((size_t)fc->bn + 2, sizeof *renamed);
     sib_locals *bl = NULL, *hl = NULL; /* built for the first unit that needs them */
+    sib_edited_units *scope = NULL;    /* likewise */
+    size_t nscope = 0;
     for (size_t i = 0; i < bu->n; i++) {
         const sib_unit *u = &bu->items[i];
         if (!u->counts || !sib_any_marked(fc->deleted, fc->bn, u->line, u->end_line))
@@ -540,7 +601,9 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             r->at = r->at < hf->start_line ? hf->start_line : hf->end_line;
         r->repl = di < fc->f->nlines ? sib_replacement(fc->f, di) : xstrdup("");
         r->di = di;
-        r->own_value = sib_reads_new_local(b->d, twin, bu, hu, edited, first, last, h->d->lang);
+        if (!scope)
+            scope = edited_scope(fc, h, hf, hu, edited, &nscope);
+        r->own_value = sib_reads_new_local(b->d, twin, bu, scope, nscope, first, last, h->d->lang);
         if (twin) {
             char *both = xasprintf("%s%s\n", r->repl, twin->code);
             free(r->repl);
@@ -549,6 +612,8 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
     }
     sib_locals_free(bl);
     sib_locals_free(hl);
+    if (scope)
+        edited_scope_free(scope, nscope);
     *renamed_lines = 0;
     for (int l = 1; l <= fc->bn; l++)
         *renamed_lines += renamed[l];

@@ -171,17 +171,22 @@ bool sib_rewrapped(const sib_unit *u, const sib_unit_list *before, const sib_uni
  * a 64-bit widening taken out, or gfx targets added. */
 bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,
                     const bool *after_touched, int first, int last);
+/* The head units of one function and which of them the change edited. */
+typedef struct sib_edited_units {
+    const sib_unit_list *units;
+    const bool *touched;
+} sib_edited_units;
 /* True when what a function rewrote a unit it lost as (twin; when NULL, every edited unit of
- * after within head lines first..last, the lines added in the unit's place; before and after:
- * its units in the base and the head, after_touched[i] the edited ones) reads a local that
- * another edited unit of the function binds to a value it did not compute before, a name new
- * to the file (absent from base, the file's base document), and
- * every name new to the file that code or that unit uses is a local the function's edited
- * units bind or a parameter: the function restructured its own computation around a value
- * only it has. */
+ * the function within head lines first..last, the lines added in the unit's place) reads a
+ * local that another edited unit of the function, or of a function enclosing it (a kernel
+ * reads its builder's locals), binds to a value it did not compute before, a name new to the
+ * file (absent from base, the file's base document), and every name new to the file that code
+ * or that unit uses is a local those edited units bind or a parameter: the function
+ * restructured its own computation around a value only it has. before: the function's units
+ * in the base; scope[0]: its units in the head with the edited ones marked, then those of the
+ * functions enclosing it (nscope in all). */
 bool sib_reads_new_local(const syntax_doc *base, const sib_unit *twin, const sib_unit_list *before,
-                         const sib_unit_list *after, const bool *after_touched, int first, int last,
-                         syn_lang lang);
+                         const sib_edited_units *scope, size_t nscope, int first, int last, syn_lang lang);
 
 /* --- one changed file (siblings_file.c) --------------------------------------------------- */
 

@@ -20,7 +20,8 @@
  * - a value the function now computes itself: what the unit was rewritten as (or, when nothing
  *   reads like a rewrite of it, every line added in its place) reads a local
  *   that another statement the change added to the function binds (beside it or further
- *   off), a name new to the file
+ *   off, or in a builder enclosing it: a kernel reads its builder's locals), a name new to
+ *   the file
  *   (`get_splitk(K_elems, ...)` after `K_elems = 2 * K_bytes`, `for (i < OUT_PER_LANE)` after
  *   `constexpr int OUT_PER_LANE = ...`; not a local that only renames a value the function had,
  *   `M, K_bytes = x.shape` for `M, K = x.shape`; nor one widened to 64 bits or otherwise made
@@ -375,8 +376,10 @@ static void bound_names_free(bound_names *bn)
 /* What the function's added code around a rewrite is made of (see sib_reads_new_local). */
 typedef struct own_code {
     const syntax_doc *base;
-    const sib_unit_list *before, *after; /* the function's units in the base and the head */
-    bound_names bound; /* the locals the function's edited units bind */
+    const sib_unit_list *before;   /* the function's units in the base */
+    const sib_edited_units *scope; /* in the head: the function's, then its enclosing ones' */
+    size_t nscope;
+    bound_names bound; /* the locals the edited units of those functions bind */
 } own_code;
 
 /* True when the identifier s[0..len) is absent from the file's base text (comments and
@@ -397,16 +400,18 @@ static bool new_to_file(const own_code *oc, const char *s, size_t len)
     return is_new;
 }
 
-/* True when s[0..len) is the function's own: a local its added code binds, or a parameter. */
+/* True when s[0..len) is the function's own: a local its added code (or an enclosing
+ * function's) binds, or a parameter of it or of a function enclosing it. */
 static bool own_name(const own_code *oc, const char *s, size_t len)
 {
     if (binder(&oc->bound, s, len))
         return true;
-    for (size_t i = 0; i < oc->after->n; i++) {
-        const sib_unit *a = &oc->after->items[i];
-        if (a->kind == SIB_PARAM && a->name && strlen(a->name) == len && memcmp(a->name, s, len) == 0)
-            return true;
-    }
+    for (size_t k = 0; k < oc->nscope; k++)
+        for (size_t i = 0; i < oc->scope[k].units->n; i++) {
+            const sib_unit *a = &oc->scope[k].units->items[i];
+            if (a->kind == SIB_PARAM && a->name && strlen(a->name) == len && memcmp(a->name, s, len) == 0)
+                return true;
+        }
     return false;
 }
 
@@ -493,22 +498,23 @@ static bool only_own_new_names(const own_code *oc, const sib_unit *a, bool *read
 }
 
 bool sib_reads_new_local(const syntax_doc *base, const sib_unit *twin, const sib_unit_list *before,
-                         const sib_unit_list *after, const bool *after_touched, int first, int last,
-                         syn_lang lang)
+                         const sib_edited_units *scope, size_t nscope, int first, int last, syn_lang lang)
 {
-    if (!twin && (first <= 0 || last < first))
+    if (nscope == 0 || (!twin && (first <= 0 || last < first)))
         return false;
-    own_code oc = {.base = base, .before = before, .after = after};
-    for (size_t i = 0; i < after->n; i++)
-        if (after_touched[i])
-            add_bound(&oc.bound, &after->items[i], lang);
+    own_code oc = {.base = base, .before = before, .scope = scope, .nscope = nscope};
+    for (size_t k = 0; k < nscope; k++)
+        for (size_t i = 0; i < scope[k].units->n; i++)
+            if (scope[k].touched[i])
+                add_bound(&oc.bound, &scope[k].units->items[i], lang);
+    const sib_unit_list *after = scope[0].units;
     bool reads = false, ok = true;
     if (twin) {
         ok = !widens(twin->code) && only_own_new_names(&oc, twin, &reads);
     } else {
         for (size_t i = 0; i < after->n && ok; i++) {
             const sib_unit *a = &after->items[i];
-            if (after_touched[i] && a->end_line >= first && a->line <= last)
+            if (scope[0].touched[i] && a->end_line >= first && a->line <= last)
                 ok = only_own_new_names(&oc, a, &reads);
         }
     }

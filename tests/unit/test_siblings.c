@@ -193,14 +193,27 @@ TEST(fake_op_signature_mirrored)
  * new helper `_as_rows` (a fix the other wrapper could share), the fake-tensor op, which
  * mirrors the real op's checks and still rejects the new layout, the prefill offsets, whose
  * decode twin now reads a row widened to 64 bits in a new local (`row64`), and the prefill
- * load, whose decode twin is now masked by a new local bounds test (`in_rows = offs < n`). */
-TEST(not_drift_own_value) { run_case("not_drift_own_value", "found 4 variant(s) still carrying 4 unit(s)"); }
+ * load, whose decode twin is now masked by a new local bounds test (`in_rows = offs < n`).
+ * A kernel nested in a builder reads its builder's locals: stage 2's body sized from the new
+ * `lds_stride_bytes` its builder binds is its own value (stage 1's body not reported), while
+ * the body sized from `padded_k_bytes`, which a new helper computes, is still asked of stage 1. */
+TEST(not_drift_own_value) { run_case("not_drift_own_value", "found 5 variant(s) still carrying 5 unit(s)"); }
 
 /* An argument means nothing outside its call: the atomic-add epilogue's address slice is
  * rewritten, and the store epilogue, which passes the same slice text to another function
  * (`store_vec8`, not `atomic_add_vec8`), is not asked to follow. The ksplit epilogue, which
  * passes it to the same function, is reported (aiter#3582's shape). */
 TEST(not_drift_other_call) { run_case("not_drift_other_call", "found 1 variant(s) still carrying 1 unit(s)"); }
+/* A check the stage-1 entry dropped (moved into a new helper that first clamps the chunk), still
+ * in the ragged entry between an assignment to `cfg` and one to `grid` whose values differ
+ * from stage 1's: the same bindings around it anchor it (aiter#3617's shape). The varlen
+ * entry's copy, followed by other code, is not anchored and not reported; nor is an index
+ * computation (not a check) between the same bindings with other values (`coord = ...`,
+ * `idx_bytes = ...`), rewritten in the mxfp4 loader only. */
+TEST(carried_between_same_bindings)
+{
+    run_case("carried_between_same_bindings", "found 1 variant(s) still carrying 1 unit(s)");
+}
 
 int main(void)
 {
@@ -214,7 +227,7 @@ int main(void)
         UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute), UNIT_CASE(assignment_named_like_if),
         UNIT_CASE(not_drift_own_choice), UNIT_CASE(not_drift_moved_into_device_fn),
         UNIT_CASE(fake_op_signature_mirrored), UNIT_CASE(not_drift_own_value),
-        UNIT_CASE(not_drift_other_call),
+        UNIT_CASE(not_drift_other_call), UNIT_CASE(carried_between_same_bindings),
     };
     int rc = unit_main("siblings", cases, sizeof cases / sizeof cases[0]);
     return rc;
