@@ -606,18 +606,43 @@ static TSNode enclosing_def(TSNode n)
     return none;
 }
 
+/* What reaches_reduction answered for one (name, depth) within one body: a kernel whose
+ * locals feed one another (`x1 = x0 * w`, `x2 = x1 + b`, ...) would otherwise be rescanned once
+ * per path between them, which grows as their count to the power of the depth followed. */
+typedef struct reach_entry {
+    char *name;
+    int depth;
+    bool hit;
+    int red;
+    char *redname;
+} reach_entry;
+
+typedef struct reach_memo {
+    reach_entry *items;
+    size_t n, cap;
+} reach_memo;
+
+static void reach_memo_free(reach_memo *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->items[i].name);
+        free(m->items[i].redname);
+    }
+    free(m->items);
+}
+
 /* True when n (a value) reaches a max/min reduction in the function without passing through
  * tl.where; *red gets the reduction's line. Follows locals assigned from it. */
 static bool reaches_reduction(const syntax_doc *d, TSNode body, const char *name, int depth,
-                              int *red, char **redname);
+                              int *red, char **redname, reach_memo *m);
 
 /* Look for reductions of name (or of locals derived from it) inside n. */
 static bool scan_uses(const syntax_doc *d, TSNode n, const char *name, int depth, int *red,
-                      char **redname, TSNode body)
+                      char **redname, TSNode body, reach_memo *m)
 {
     /* innermost first, so tl.maximum(m, tl.max(x)) names the max that reads x */
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (scan_uses(d, ts_node_named_child(n, i), name, depth, red, redname, body))
+        if (scan_uses(d, ts_node_named_child(n, i), name, depth, red, redname, body, m))
             return true;
     if (syntax_node_is(n, "call")) {
         char *c = callee_name(d, n);
@@ -677,7 +702,7 @@ static bool scan_uses(const syntax_doc *d, TSNode n, const char *name, int depth
             }
             if (uses && !where) {
                 char *l = syntax_node_text(d, left);
-                bool r = reaches_reduction(d, body, l, depth + 1, red, redname);
+                bool r = reaches_reduction(d, body, l, depth + 1, red, redname, m);
                 free(l);
                 if (r)
                     return true;
@@ -687,11 +712,35 @@ static bool scan_uses(const syntax_doc *d, TSNode n, const char *name, int depth
     return false;
 }
 
-/* Entry of the use scan over a whole body. */
+/* Entry of the use scan over a whole body, answered once per (name, depth) (m: the answers so
+ * far for this body). */
 static bool reaches_reduction(const syntax_doc *d, TSNode body, const char *name, int depth,
-                              int *red, char **redname)
+                              int *red, char **redname, reach_memo *m)
 {
-    return scan_uses(d, body, name, depth, red, redname, body);
+    for (size_t i = 0; i < m->n; i++) {
+        const reach_entry *e = &m->items[i];
+        if (e->depth == depth && strcmp(e->name, name) == 0) {
+            if (e->hit) {
+                *red = e->red;
+                free(*redname);
+                *redname = xstrdup(e->redname);
+            }
+            return e->hit;
+        }
+    }
+    int r = 0;
+    char *rn = NULL;
+    bool hit = scan_uses(d, body, name, depth, &r, &rn, body, m);
+    *ARRAY_PUSH(m->items, m->n, m->cap) =
+        (reach_entry){.name = xstrdup(name), .depth = depth, .hit = hit, .red = r, .redname = rn ? xstrdup(rn) : NULL};
+    if (hit) {
+        *red = r;
+        free(*redname);
+        *redname = rn;
+    } else {
+        free(rn);
+    }
+    return hit;
 }
 
 /* True when name is reassigned through tl.where on a line in (from, to]: the masked lanes
@@ -867,8 +916,10 @@ static void judge_call(collector_ctx *ctx, const change_file *f, const syntax_do
             TSNode left = syntax_node_field(p, "left");
             if (syntax_node_is(left, "identifier")) {
                 char *nm = syntax_node_text(d, left);
-                hit = reaches_reduction(d, body, nm, 0, &red, &redname) &&
+                reach_memo m = {0};
+                hit = reaches_reduction(d, body, nm, 0, &red, &redname, &m) &&
                       !neutralised(d, body, nm, c->line, red);
+                reach_memo_free(&m);
                 free(nm);
             }
         }
