@@ -369,13 +369,20 @@ static char *resolve(const gscope *sc, const char *name)
                 return v;
         }
     }
+    /* then the file's own lines: those outside every function, and preprocessor lines
+     * anywhere; the functions are listed in the order they start, so one pass beside the lines
+     * tells which lines some function holds (the last line any function started so far
+     * reaches) */
     char *found = NULL;
+    size_t fi = 0, nl = strlen(name);
+    int held_to = 0;
     for (int k = 1; k <= d->nlines; k++) {
+        for (; sc->funcs && fi < sc->funcs->n && sc->funcs->items[fi].start_line <= k; fi++)
+            if (sc->funcs->items[fi].end_line > held_to)
+                held_to = sc->funcs->items[fi].end_line;
         size_t len;
         const char *t = syntax_line_text(d, k, &len);
-        if (!t || !memmem(t, len, name, strlen(name)))
-            continue;
-        if (sc->funcs && guards_function_at(sc->funcs, k) && !(t[0] == '#'))
+        if (!t || (k <= held_to && t[0] != '#') || !memmem(t, len, name, nl))
             continue;
         char *j = joined_line(d, k);
         char *v = definition_on(j, name);
