@@ -16,13 +16,12 @@
 #define RL_GUARDS_H
 
 #include "engine/collector.h"
+#include "engine/collectors/guard_kind.h"
 #include "engine/strset.h"
 #include "engine/syntax.h"
 
 #define GUARDS_QUOTE_MAX 120
 #define GUARDS_EVIDENCE_MAX 3
-
-typedef enum gkind { GK_NONE, GK_CHECK, GK_ZERO, GK_CONTIG } gkind;
 
 /* A changed file as the collector sees it: head and base text, parsed when possible. */
 typedef struct gfile {
@@ -109,8 +108,6 @@ void guards_gfile_trees(gfile *gf);
 /* Position of word w in s as a whole identifier (or as a prefix of one when prefix is set),
  * or NULL (borrowed from s). */
 const char *guards_find_word(const char *s, const char *w, bool prefix);
-/* The kind of guard a line of code holds (strings and comments already blanked). */
-gkind guards_kind(const char *code);
 /* True when a line of code allocates without initialising. */
 bool guards_is_empty_alloc(const char *code);
 /* A copy of s without any white space. */

@@ -47,7 +47,7 @@
 
 #include "engine/collector.h"
 #include "engine/py_outline.h"
-#include "engine/collectors/guards.h"
+#include "engine/collectors/guard_kind.h"
 #include "engine/collectors/siblings.h"
 #include "engine/collectors/siblings_memo.h"
 #include "engine/diff_lines.h"
