@@ -501,6 +501,15 @@ static bool in_callees_as_param(sib_side *h, const syn_func **fns, size_t n, con
     return false;
 }
 
+/* Which units of l (a head function's) the change edited: a new array of l->n flags. */
+static bool *edited_flags(const sib_change *fc, const sib_unit_list *l)
+{
+    bool *t = xcalloc(l->n ? l->n : 1, sizeof *t);
+    for (size_t k = 0; k < l->n; k++)
+        t[k] = sib_any_marked(fc->added, fc->hn, l->items[k].line, l->items[k].end_line);
+    return t;
+}
+
 /* The head units of hf (hu, edited: those the change edited) and of every function
  * enclosing it, each with its edited units marked: what a kernel nested in a builder can read
  * (scope[0] is hf's; free with edited_scope_free). */
@@ -516,10 +525,7 @@ static sib_edited_units *edited_scope(sib_change *fc, sib_side *h, const syn_fun
         if (g == hf || !sib_within(g, hf))
             continue;
         const sib_unit_list *gu = sib_units_of(h, g);
-        bool *t = xcalloc(gu->n ? gu->n : 1, sizeof *t);
-        for (size_t k = 0; k < gu->n; k++)
-            t[k] = sib_any_marked(fc->added, fc->hn, gu->items[k].line, gu->items[k].end_line);
-        *ARRAY_PUSH(sc, *n, cap) = (sib_edited_units){gu, t};
+        *ARRAY_PUSH(sc, *n, cap) = (sib_edited_units){gu, edited_flags(fc, gu)};
     }
     return sc;
 }
@@ -542,9 +548,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
     const sib_unit_list *bu = sib_units_of(b, bf), *hu = sib_units_of(h, hf);
     int *prev = xcalloc(bu->n ? bu->n : 1, sizeof *prev), *next = xcalloc(bu->n ? bu->n : 1, sizeof *next);
     sib_neighbours(bu, prev, next);
-    bool *edited = xcalloc(hu->n ? hu->n : 1, sizeof *edited);
-    for (size_t i = 0; i < hu->n; i++)
-        edited[i] = sib_any_marked(fc->added, fc->hn, hu->items[i].line, hu->items[i].end_line);
+    bool *edited = edited_flags(fc, hu);
     size_t nreach;
     const syn_func **reach = sib_reached(fc, h, hf, &nreach);
     bool *renamed = xcalloc((size_t)fc->bn + 2, sizeof *renamed);
