@@ -12,6 +12,7 @@ report at Warning (see README "Precision").
   ledger.py run AITER_GIT [--bin build/review-lsp] [--out build/precision] [--prs FILE] [--jobs 2]
   ledger.py sample --rule D9 [--n 25] [--seed 19] [--out build/precision]
   ledger.py report [--out build/precision] [--markdown] [--write-policy rules/precision.txt]
+  ledger.py report --pool DIR=PRS_FILE ... [--markdown]   (several runs' PRs as one)
   ledger.py show PR [--out build/precision]           (the findings of one PR)
   ledger.py compare --out DIR --against DIR [--status] (which PRs' findings two runs disagree on)
 
@@ -243,12 +244,28 @@ def cmd_sample(a):
                                              f["collector_severity"]))
 
 
+def report_findings(a):
+    """The findings report reads: the run --out of the PRs of --prs, or, with --pool, every
+    run given as DIR=PRS_FILE (disjoint sets of PRs, reviewed by one binary), merged into one."""
+    runs = [(a.out, a.prs)]
+    if a.pool:
+        runs = []
+        for spec in a.pool:
+            out, sep, prs = spec.partition("=")
+            if not sep or not out or not prs:
+                sys.exit("--pool wants DIR=PRS_FILE, got %r" % spec)
+            runs.append((os.path.abspath(out), prs))
+    findings = {}
+    for out, prs in runs:
+        findings.update(load_findings(out, read_prs(prs)))
+    return findings
+
+
 def rule_stats(a):
     """Per rule: findings, findings its collector raises as Warning, and the judged rows that
     still fire — over all severities ("firing", "true", ...) and over those still raised as
     Warnings ("w_firing", "w_true", ...), which is what the severity policy certifies."""
-    prs = read_prs(a.prs)
-    findings = load_findings(a.out, prs)
+    findings = report_findings(a)
     reviewed = len(findings)
     stats = {}
 
@@ -339,8 +356,7 @@ def cmd_report(a):
         for r in rows:
             print("%-18s %8d %6.1f %8d %6d %6d %5d %5d %7d %6s %8s %6s %s" % r)
     # A judged true finding the binary no longer raises is a loss of recall: name each one.
-    prs = read_prs(a.prs)
-    findings = load_findings(a.out, prs)
+    findings = report_findings(a)
     lost = [r for r in read_judged() if r["verdict"] == "true" and r["pr"] in findings
             and firing_severity(findings, r) is None]
     print("%sjudged true findings no longer raised: %d" % ("" if not a.markdown else "\n", len(lost)))
@@ -454,6 +470,8 @@ def main():
             s.add_argument("--severity")
         if name == "report":
             s.add_argument("--markdown", action="store_true")
+            s.add_argument("--pool", nargs="+", metavar="DIR=PRS_FILE",
+                           help="report over several runs at once (disjoint PR sets), instead of --out/--prs")
             s.add_argument("--write-policy")
         if name == "show":
             s.add_argument("pr", type=int)
