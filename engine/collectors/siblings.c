@@ -579,6 +579,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             continue; /* the same value under a new name */
         if (sib_renamed(u, hu, edited) || sib_dead_store(b->d, bf, u) || sib_unused_param(b->d, bf, u) ||
             sib_respelled(u, hu, edited, b->d->lang) || sib_rewrapped(u, bu, hu) ||
+            sib_kwarg_into_dict(u, fc->f, hf->start_line, hf->end_line, b->d->lang) ||
             sib_callee_selected(u, hu, edited, b->d->lang) ||
             sib_hoisted(u, hu, edited))
             continue;

@@ -161,6 +161,10 @@ bool sib_respelled(const sib_unit *u, const sib_unit_list *after, const bool *af
  * units in the base) belongs to a statement the function still holds as often in after (its
  * units in the head): the statement was only wrapped another way (joined onto one line). */
 bool sib_rewrapped(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after);
+/* True when u (a Python keyword argument `NAME=value` a function lost) reappears among the
+ * lines f added within head lines first..last as a dict entry `"NAME": value`: the call now
+ * takes its keywords from a dict (`**kw`), the argument moved. */
+bool sib_kwarg_into_dict(const sib_unit *u, const change_file *f, int first, int last, syn_lang lang);
 
 /* --- the changed function's own choices (siblings_choices.c) ------------------------------- */
 

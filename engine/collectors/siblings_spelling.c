@@ -17,10 +17,13 @@
  *   several): its first line and its argument lines change, the statement does not;
  * - an index cast written through FlyDSL's constructors: `arith.index_cast(T.i64, x)` /
  *   `fx.Int64(x)` / `fx.Int64(x).ir_value()` (and `Int32`, `Index`), the migration aiter's
- *   FlyDSL kernels went through.
+ *   FlyDSL kernels went through;
+ * - a Python keyword argument moved into a dict the call now splats: `BLOCK_M=BLOCK_M,` /
+ *   `"BLOCK_M": BLOCK_M,` in `kw = {...}` then `k[grid](*args, **kw)`, the same name bound
+ *   to the same value.
  * The first two, the fourth and the sixth are folded into a unit's key when it is cut
- * (siblings_units.c); the third and the fifth are asked of a lost unit against its function's
- * units in the head. */
+ * (siblings_units.c); the third, the fifth and the seventh are asked of a lost unit against
+ * its function in the head. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,4 +360,76 @@ bool sib_rewrapped(const sib_unit *u, const sib_unit_list *before, const sib_uni
         return false;
     const sib_unit *s = holding_statement(u, before);
     return s && statements_keyed(after, s->key) >= statements_keyed(before, s->key);
+}
+
+/* --- keyword arguments moved into a dict ------------------------------------------------------ */
+
+/* s with every white space character dropped, as a new string. */
+static char *squeezed(const char *s, size_t n)
+{
+    char *out = xmalloc(n + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isspace((unsigned char)s[i]))
+            out[k++] = s[i];
+    out[k] = '\0';
+    return out;
+}
+
+/* True when entry (`"NAME":value`, squeezed) occurs in text (squeezed) as one entry of a dict:
+ * after `{` or `,`, before `,` or `}`, its key quoted with either quote. */
+static bool has_entry(const char *text, const char *name, const char *value)
+{
+    for (int q = 0; q < 2; q++) {
+        char *entry = xasprintf("%c%s%c:%s", q ? '\'' : '"', name, q ? '\'' : '"', value);
+        size_t n = strlen(entry);
+        bool found = false;
+        for (const char *p = strstr(text, entry); p && !found; p = strstr(p + 1, entry)) {
+            char before = p == text ? '\n' : p[-1], after = p[n];
+            found = (before == '{' || before == ',' || before == '\n') &&
+                    (after == ',' || after == '}' || after == '\n' || after == '\0');
+        }
+        free(entry);
+        if (found)
+            return true;
+    }
+    return false;
+}
+
+bool sib_kwarg_into_dict(const sib_unit *u, const change_file *f, int first, int last, syn_lang lang)
+{
+    if (lang != SYN_PYTHON || u->kind != SIB_ARG || !u->shown)
+        return false;
+    const char *p = u->shown;
+    size_t nlen = 0;
+    while (str_ident_char(p[nlen]))
+        nlen++;
+    if (nlen == 0 || isdigit((unsigned char)p[0]))
+        return false;
+    const char *eq = p + nlen;
+    while (*eq == ' ')
+        eq++;
+    if (eq[0] != '=' || eq[1] == '=')
+        return false;
+    char *name = xstrndup(p, nlen);
+    char *value = squeezed(eq + 1, strlen(eq + 1));
+    size_t vl = strlen(value);
+    if (vl > 0 && value[vl - 1] == ',')
+        value[--vl] = '\0';
+    strbuf added;
+    sb_init(&added);
+    for (size_t i = 0; i < f->nlines; i++) {
+        const diff_line *l = &f->lines[i];
+        if (l->kind != '+' || l->new_no < first || l->new_no > last)
+            continue;
+        char *sq = squeezed(l->text, l->len);
+        sb_adds(&added, sq);
+        sb_addc(&added, '\n');
+        free(sq);
+    }
+    bool moved = vl > 0 && added.len > 0 && has_entry(added.buf, name, value);
+    sb_free(&added);
+    free(name);
+    free(value);
+    return moved;
 }
