@@ -501,6 +501,96 @@ static bool in_callees_as_param(sib_side *h, const syn_func **fns, size_t n, con
     return false;
 }
 
+/* The keyword arguments (`name=value`, at bracket depth 0) of the argument list that starts
+ * after the `(` at open in key, as ranges into key: starts in at[], lengths in len[], at most
+ * cap of them; their number. 0 when the list does not close. */
+static size_t keyword_args(const char *open, const char **at, size_t *len, size_t cap)
+{
+    size_t n = 0;
+    int depth = 0;
+    const char *arg = open + 1;
+    for (const char *p = open + 1; *p; p++) {
+        if (*p == '(' || *p == '[' || *p == '{')
+            depth++;
+        else if ((*p == ')' || *p == ']' || *p == '}') && depth > 0)
+            depth--;
+        else if (depth == 0 && (*p == ',' || *p == ')')) {
+            const char *q = arg;
+            while (q < p && str_ident_char(*q))
+                q++;
+            if (q > arg && q < p && q[0] == '=' && q[1] != '=' && n < cap) {
+                at[n] = arg;
+                len[n++] = (size_t)(p - arg);
+            }
+            if (*p == ')')
+                return n;
+            arg = p + 1;
+        }
+    }
+    return 0;
+}
+
+/* The callee of key when key (a Python statement) assigns the result of one call with keyword
+ * arguments, `x = mod.f(a, k=v)`: the dotted name, as a new string, and the `(` after it in
+ * *open; NULL otherwise. */
+static char *assigned_call(const char *key, const char **open)
+{
+    const char *eq = key;
+    while (*eq && (str_ident_char(*eq) || *eq == ',' || *eq == '.'))
+        eq++;
+    if (eq == key || eq[0] != '=' || eq[1] == '=')
+        return NULL;
+    const char *c = eq + 1, *e = c;
+    while (str_ident_char(*e) || (*e == '.' && str_ident_char(e[1])))
+        e++;
+    if (e == c || *e != '(' || key[strlen(key) - 1] != ')')
+        return NULL;
+    *open = e;
+    return xstrndup(c, (size_t)(e - c));
+}
+
+/* True when one of the n functions fns of side h that the change added to the file (a helper
+ * with no counterpart in base side b) makes the call u (a Python statement assigning one call's
+ * result, with keyword arguments) made, to the same callee with the same keyword arguments:
+ * the computation moved into the new helper (`partial(get_quant(t), transpose_scale=True)`
+ * cached by `_get_quant_func_transpose(t)`), whatever the helper now passes positionally. */
+static bool in_new_callee_as_call(sib_side *b, sib_side *h, const syn_func **fns, size_t n, const sib_unit *u)
+{
+    enum { MAX_KW = 16 };
+    const char *open;
+    char *callee = h->d->lang == SYN_PYTHON && u->kind == SIB_STMT ? assigned_call(u->key, &open) : NULL;
+    if (!callee)
+        return false;
+    const char *kw[MAX_KW];
+    size_t kwl[MAX_KW], nkw = keyword_args(open, kw, kwl, MAX_KW);
+    bool moved = false;
+    size_t cl = strlen(callee);
+    for (size_t i = 0; i < n && nkw > 0 && !moved; i++) {
+        if (sib_counterpart(h->fl, fns[i], b->fl))
+            continue;
+        const sib_unit_list *gu = sib_units_of(h, fns[i]);
+        for (size_t k = 0; k < gu->n && !moved; k++) {
+            const char *key = gu->items[k].key;
+            for (const char *p = strstr(key, callee); p && !moved; p = strstr(p + 1, callee)) {
+                if ((p > key && (str_ident_char(p[-1]) || p[-1] == '.')) || p[cl] != '(')
+                    continue;
+                const char *gkw[MAX_KW];
+                size_t gkwl[MAX_KW], ng = keyword_args(p + cl, gkw, gkwl, MAX_KW);
+                size_t same = 0;
+                for (size_t a = 0; a < nkw; a++)
+                    for (size_t c = 0; c < ng; c++)
+                        if (kwl[a] == gkwl[c] && memcmp(kw[a], gkw[c], kwl[a]) == 0) {
+                            same++;
+                            break;
+                        }
+                moved = same == nkw;
+            }
+        }
+    }
+    free(callee);
+    return moved;
+}
+
 /* Which units of l (a head function's) the change edited: a new array of l->n flags. */
 static bool *edited_flags(const sib_change *fc, const sib_unit_list *l)
 {
@@ -583,7 +673,8 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             sib_callee_selected(u, hu, edited, b->d->lang) ||
             sib_hoisted(u, hu, edited))
             continue;
-        if (in_callees(h, reach, nreach, u->key) || in_callees_as_param(h, reach, nreach, u))
+        if (in_callees(h, reach, nreach, u->key) || in_callees_as_param(h, reach, nreach, u) ||
+            in_new_callee_as_call(b, h, reach, nreach, u))
             continue; /* still run, through the function the change now calls */
         const sib_unit *twin = rewritten_as(u, hu, edited);
         size_t di = sib_first_deleted(fc->f, u->line, u->end_line);
