@@ -591,6 +591,15 @@ static bool in_new_callee_as_call(sib_side *b, sib_side *h, const syn_func **fns
     return moved;
 }
 
+/* True when an edited unit of hu (edited[i]) has this key: the code written again. */
+static bool written_in(const char *key, const sib_unit_list *hu, const bool *edited)
+{
+    for (size_t i = 0; i < hu->n; i++)
+        if (edited[i] && strcmp(hu->items[i].key, key) == 0)
+            return true;
+    return false;
+}
+
 /* Which units of l (a head function's) the change edited: a new array of l->n flags. */
 static bool *edited_flags(const sib_change *fc, const sib_unit_list *l)
 {
@@ -700,6 +709,8 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         if (!scope)
             scope = edited_scope(fc, h, hf, hu, edited, &nscope);
         r->own_value = sib_reads_new_local(b->d, twin, bu, scope, nscope, first, last, h->d->lang);
+        r->dropped_from_moved = !twin && r->prev && r->next && written_in(r->prev->key, hu, edited) &&
+                                written_in(r->next->key, hu, edited);
         if (twin) {
             char *both = xasprintf("%s%s\n", r->repl, twin->code);
             free(r->repl);

@@ -270,12 +270,16 @@ typedef struct sib_removed {
     size_t di;                  /* diff index of its first deleted line (f->nlines: none) */
     bool own_value;             /* rewritten to read a value only fn computes (sib_reads_new_local):
                                    not asked of variants, but for a fake op mirroring fn */
+    bool dropped_from_moved;    /* dropped outright (nothing rewrites it) from code the change
+                                   moved: both its neighbours are written again in fn's edited
+                                   units (a block re-nested under a new branch lost this line) */
 } sib_removed;
 
 /* True when code mentions one of names (n of them). */
 bool sib_mentions_any(const char *code, char *const *names, size_t n);
 /* True when the rewrite of r follows names only the changed function has (own, nown of them):
- * its replacement uses one, or r bound one. */
+ * its replacement uses one, or r bound one. Never for a unit dropped from moved code: a new
+ * branch explains what it holds, not a line the re-nested old path no longer has. */
 bool sib_explained(const sib_removed *r, char *const *own, size_t nown, syn_lang lang);
 /* The names only fn (head side) has against variant v, as new strings in an array of *n (free
  * each, then the array). */

@@ -43,10 +43,12 @@ bool sib_mentions_any(const char *code, char *const *names, size_t n)
 }
 
 /* True when the rewrite of r follows names only the changed function has: its replacement
- * uses one, or r bound one (a local the function now takes as a parameter instead). */
+ * uses one, or r bound one (a local the function now takes as a parameter instead). A line
+ * dropped from code the change re-nested (r->dropped_from_moved) is not explained by the new
+ * branch: `if xbf16: ... else: <the old path>` where the old path lost a line. */
 bool sib_explained(const sib_removed *r, char *const *own, size_t nown, syn_lang lang)
 {
-    if (nown == 0)
+    if (nown == 0 || r->dropped_from_moved)
         return false;
     if (sib_mentions_any(r->repl, own, nown))
         return true;
