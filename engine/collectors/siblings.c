@@ -78,6 +78,7 @@ typedef struct carried {
     const syn_func *fn; /* the changed function */
     int at;             /* the head line where it changed there */
     size_t di;          /* diff index of the deleted line there (for the evidence) */
+    const char *shown;  /* how the message quotes it (borrowed from u) */
 } carried;
 
 /* What one variant carries, from one changed function or several (`_2d` and `_4d` fixed the
@@ -270,7 +271,7 @@ static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb, h->d->lang) &&
                 !sib_explained(&rm[k], own, nown, h->d->lang) && !sib_callee_extended(b, h, &rm[k], x) && !sib_named_for_fn(&rm[k], h, wa, wb) &&
                 (!bu || same_call(bu, rm[k].u, vu, x, wa, wb))) {
-                *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at, .di = rm[k].di};
+                *ARRAY_PUSH(np.cs, np.ncs, np.cap) = (carried){.u = x, .fn = fn, .at = rm[k].at, .di = rm[k].di, .shown = x->shown};
                 break;
             }
         }
@@ -348,12 +349,12 @@ static void emit_pair(collector_ctx *ctx, const change_file *f, const char *head
                                "`%s` still has %s this change rewrote in %s: `%s`%s — fix %s here "
                                "too or say why %s",
                                shown_name(p->v, cs[0].fn), ncs == 1 ? "a line" : "lines", fns.buf,
-                               cs[0].u->shown, more,
+                               cs[0].shown, more,
                                ncs == 1 ? "it" : "them", ncs == 1 ? "it differs" : "they differ");
     free(more);
     sb_free(&fns);
     for (size_t i = 0; i < ncs && i < RELATED_MAX; i++)
-        finding_add_related(fi, path, cs[i].u->line, "still has `%s`", cs[i].u->shown);
+        finding_add_related(fi, path, cs[i].u->line, "still has `%s`", cs[i].shown);
     if (ncs > RELATED_MAX)
         finding_add_related(fi, path, cs[RELATED_MAX].u->line, "and %zu more line(s)", ncs - RELATED_MAX);
     for (size_t i = 0; i < ncs; i++) {
@@ -813,6 +814,48 @@ static bool open_variant(sib_change *fc, sib_side *b, sib_side *h, const syn_fun
     return looked[v] == 2;
 }
 
+/* Add to ps the parameters of variants still annotated with a name the change stopped
+ * importing, where a changed function (ch, fc->ntb of them) retyped its parameter of the same
+ * name away from it (siblings_unimported.c). Every variant is asked, one the change looked at
+ * too: the module does not import until they follow, whatever the author meant to keep. */
+static void unimported_carries(sib_change *fc, sib_side *b, sib_side *h, const changed *ch, pairs *ps)
+{
+    size_t nn;
+    char **names = sib_unimported_names(b->d, h->d, &nn);
+    for (size_t t = 0; t < fc->ntb && names; t++) {
+        if (!ch[t].hf)
+            continue;
+        const sib_unit_list *bu = sib_units_of(b, ch[t].bf), *hu = sib_units_of(h, ch[t].hf);
+        for (size_t i = 0; i < bu->n; i++) {
+            const sib_unit *p = &bu->items[i];
+            const char *gone = NULL;
+            sib_unit_list one = {.items = (sib_unit *)p, .n = 1};
+            if (p->kind != SIB_PARAM || !p->name || !sib_any_marked(fc->deleted, fc->bn, p->line, p->end_line) ||
+                !sib_param_annotated_with(&one, names, nn, &gone))
+                continue;
+            const sib_unit *now = sib_param_named(hu, p->name);
+            if (!now || (now->ann && sib_has_word(now->ann, gone)))
+                continue; /* the parameter went, or still names it */
+            for (size_t v = 0; v < h->fl->n; v++) {
+                const syn_func *var = &h->fl->items[v];
+                if (!sib_is_variant(ch[t].hf, var))
+                    continue;
+                const sib_unit *x = sib_param_named(sib_units_of(h, var), p->name);
+                if (!x || !x->ann || !x->ann_shown || !sib_has_word(x->ann, gone))
+                    continue;
+                pair np = {.v = var};
+                *ARRAY_PUSH(np.cs, np.ncs, np.cap) =
+                    (carried){.u = x, .fn = ch[t].hf, .at = now->line,
+                              .di = sib_first_deleted(fc->f, p->line, p->end_line), .shown = x->ann_shown};
+                add_pair(ps, np);
+            }
+        }
+    }
+    for (size_t i = 0; i < nn; i++)
+        free(names[i]);
+    free(names);
+}
+
 /* Compare every touched function of the file with its variants (head: the file's head text,
  * for the evidence). What a function lost is read only when it has a variant to compare
  * with, or when a function of its family has one (its rewrite then covers the family). */
@@ -866,6 +909,7 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
                 free(np.cs);
         }
     }
+    unimported_carries(fc, b, h, ch, &ps);
     for (size_t t = 0; t < fc->ntb; t++) {
         for (size_t i = 0; i < ch[t].nrm; i++)
             free(ch[t].rm[i].repl);

@@ -39,6 +39,11 @@ typedef struct sib_unit {
     char *code;         /* its code as keyed, white space collapsed to single spaces */
     char *shown;        /* its code with strings as written, white space collapsed, for messages */
     char *name;         /* SIB_PARAM: the parameter's name; else NULL */
+    char *ann;          /* Python SIB_PARAM: its type annotation, white space dropped (left out
+                           of key, code and shown: it does nothing once the function runs);
+                           else NULL */
+    char *ann_shown;    /* with ann: the parameter as written, annotation included, white space
+                           collapsed, for messages */
     bool counts;        /* substantial enough to be compared (the reference's line filters) */
 } sib_unit;
 
@@ -165,6 +170,20 @@ bool sib_rewrapped(const sib_unit *u, const sib_unit_list *before, const sib_uni
  * lines f added within head lines first..last as a dict entry `"NAME": value`: the call now
  * takes its keywords from a dict (`**kw`), the argument moved. */
 bool sib_kwarg_into_dict(const sib_unit *u, const change_file *f, int first, int last, syn_lang lang);
+
+/* --- names the change stopped importing (siblings_unimported.c) ---------------------------- */
+
+/* The names a Python file's base binds by an import that its head binds nowhere (no import,
+ * no def, class or module-level assignment of that name): `Enum` once `from .enum import
+ * ActivationType, Enum` lost it. A new array of *n new strings (free each, then the array);
+ * NULL for other languages or when there are none. */
+char **sib_unimported_names(const syntax_doc *base, const syntax_doc *head, size_t *n);
+/* The first parameter unit of l whose annotation names one of names (the name in *which),
+ * NULL when none does. */
+const sib_unit *sib_param_annotated_with(const sib_unit_list *l, char *const *names, size_t n,
+                                         const char **which);
+/* The parameter unit of l of this name, NULL when none. */
+const sib_unit *sib_param_named(const sib_unit_list *l, const char *name);
 
 /* --- the changed function's own choices (siblings_choices.c) ------------------------------- */
 

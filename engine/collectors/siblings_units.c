@@ -658,6 +658,28 @@ static bool annotation_cut(const syntax_doc *d, TSNode p, cut *out)
     return true;
 }
 
+/* Keep on u (a parameter unit just cut with its annotation left out, ann the cut) the
+ * annotation's code, white space dropped, and the parameter as written with it. */
+static void keep_annotation(walk *w, sib_unit *u, uint32_t start, uint32_t end, const cut *ann)
+{
+    strbuf key, flat, shown;
+    sb_init(&key);
+    sb_init(&flat);
+    sb_init(&shown);
+    int first, last;
+    unit_text(w, ann->start, ann->end, NULL, 0, &key, &flat, &shown, &first, &last);
+    u->ann = sb_detach(&key);
+    sb_free(&flat);
+    sb_free(&shown);
+    sb_init(&key);
+    sb_init(&flat);
+    sb_init(&shown);
+    unit_text(w, start, end, NULL, 0, &key, &flat, &shown, &first, &last);
+    u->ann_shown = sb_detach(&shown);
+    sb_free(&key);
+    sb_free(&flat);
+}
+
 /* The parameter list node of a function definition (null node if none). */
 static TSNode param_list(TSNode def)
 {
@@ -733,8 +755,10 @@ void sib_units(const syntax_doc *d, const syn_func *fn, sib_unit_list *out)
                 continue;
             cut ann;
             bool cut_ann = annotation_cut(d, p, &ann);
-            add_unit(&w, SIB_PARAM, ts_node_start_byte(p), ts_node_end_byte(p), cut_ann ? &ann : NULL,
-                     cut_ann ? 1 : 0, param_name(d, p));
+            if (add_unit(&w, SIB_PARAM, ts_node_start_byte(p), ts_node_end_byte(p), cut_ann ? &ann : NULL,
+                         cut_ann ? 1 : 0, param_name(d, p)) &&
+                cut_ann)
+                keep_annotation(&w, &w.out->items[w.out->n - 1], ts_node_start_byte(p), ts_node_end_byte(p), &ann);
         }
     }
     /* a C++ template's parameters name its API too (`typename DTYPE_B`), but are never lost
@@ -766,6 +790,8 @@ void sib_unit_list_free(sib_unit_list *l)
         free(l->items[i].code);
         free(l->items[i].shown);
         free(l->items[i].name);
+        free(l->items[i].ann);
+        free(l->items[i].ann_shown);
     }
     free(l->items);
     l->items = NULL;

@@ -71,6 +71,10 @@ TEST(dropped_from_renested_path)
 {
     run_case("dropped_from_renested_path", "found 1 variant(s) still carrying 1 unit(s)");
 }
+TEST(annotation_names_unimported)
+{
+    run_case("annotation_names_unimported", "found 1 variant(s) still carrying 1 unit(s)");
+}
 TEST(not_drift_respelled) { run_case("not_drift_respelled", "found 3 variant(s) still carrying 4 unit(s)"); }
 
 /* Functions meant to differ: a method now routed through a registered op whose wrapper runs
@@ -229,7 +233,7 @@ int main(void)
         UNIT_CASE(hip_3841),      UNIT_CASE(triton_2d_3d),  UNIT_CASE(methods),
         UNIT_CASE(not_drift),     UNIT_CASE(filters),       UNIT_CASE(param_dropped),
         UNIT_CASE(kwarg_rewritten), UNIT_CASE(tuple_unpack), UNIT_CASE(asm_twin),
-        UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled), UNIT_CASE(dropped_from_renested_path), UNIT_CASE(not_drift_call_moved_into_new_helper),
+        UNIT_CASE(builder_kernel), UNIT_CASE(not_drift_units), UNIT_CASE(not_drift_respelled), UNIT_CASE(annotation_names_unimported), UNIT_CASE(dropped_from_renested_path), UNIT_CASE(not_drift_call_moved_into_new_helper),
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
         UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
         UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute), UNIT_CASE(assignment_named_like_if),

@@ -1,0 +1,123 @@
+/* Names a change stopped importing, for the sibling-drift collector: when a Python change
+ * drops a name from its imports and retypes the parameters that used it (aiter#2339: `from
+ * .enum import ActivationType, Enum` lost `Enum`, `activation: Optional[Enum]` became
+ * `Optional[int]`), a variant whose parameter is still annotated with that name is broken, not
+ * kept on purpose: the annotation is evaluated when the `def` runs, so importing the module
+ * raises NameError. Annotations are otherwise left out of the units compared (they do nothing
+ * once the function runs), so these carries are looked for apart (siblings.c). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/collectors/siblings.h"
+#include "engine/strset.h"
+#include "engine/util.h"
+
+/* The name an import binds: its alias, the imported name, or for `import a.b` the first
+ * component `a`; NULL for a star import and an #include. */
+static char *bound_name(const syn_import *im)
+{
+    if (im->is_include)
+        return NULL;
+    if (im->alias)
+        return xstrdup(im->alias);
+    if (im->name)
+        return strcmp(im->name, "*") == 0 ? NULL : xstrdup(im->name);
+    const char *m = im->module ? im->module : "";
+    size_t k = strcspn(m, ".");
+    return k ? xstrndup(m, k) : NULL;
+}
+
+/* The names d's imports bind, added to set. True when one is a star import (anything may be
+ * bound then). */
+static bool imported_names(const syntax_doc *d, strset *set)
+{
+    syn_import_list l = {0};
+    syntax_imports(d, &l);
+    bool star = false;
+    for (size_t i = 0; i < l.n; i++) {
+        star = star || (l.items[i].name && strcmp(l.items[i].name, "*") == 0);
+        char *nm = bound_name(&l.items[i]);
+        if (nm)
+            strset_add(set, nm);
+        free(nm);
+    }
+    syn_import_list_free(&l);
+    return star;
+}
+
+/* True when some line of d may bind name: its first word (after `def ` or `class `) is name,
+ * followed by `=`, `:`, `(` or `,` (`name = ...`, `name: T = ...`, `def name(`, `a, name =`
+ * only when name comes first). Read loosely on purpose: a name taken as bound only keeps a
+ * carry out. */
+static bool defines(const syntax_doc *d, const char *name)
+{
+    size_t nl = strlen(name);
+    for (int l = 1; l <= d->nlines; l++) {
+        size_t len;
+        const char *t = syntax_line_text(d, l, &len);
+        if (!t)
+            continue;
+        const char *e = t + len, *p = t;
+        while (p < e && isspace((unsigned char)*p))
+            p++;
+        if ((size_t)(e - p) > 4 && strncmp(p, "def ", 4) == 0)
+            p += 4;
+        else if ((size_t)(e - p) > 6 && strncmp(p, "class ", 6) == 0)
+            p += 6;
+        while (p < e && *p == ' ')
+            p++;
+        if ((size_t)(e - p) <= nl || strncmp(p, name, nl) != 0 || str_ident_char(p[nl]))
+            continue;
+        const char *q = p + nl;
+        while (q < e && *q == ' ')
+            q++;
+        if (q < e && (*q == '=' || *q == ':' || *q == '(' || *q == ','))
+            return true;
+    }
+    return false;
+}
+
+char **sib_unimported_names(const syntax_doc *base, const syntax_doc *head, size_t *n)
+{
+    *n = 0;
+    if (!base || !head || base->lang != SYN_PYTHON || head->lang != SYN_PYTHON)
+        return NULL;
+    strset before = {0}, after = {0};
+    imported_names(base, &before);
+    bool star = imported_names(head, &after);
+    char **out = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < before.n && !star; i++) {
+        const char *nm = before.items[i];
+        if (strset_find(&after, nm) < 0 && !defines(head, nm))
+            *ARRAY_PUSH(out, *n, cap) = xstrdup(nm);
+    }
+    strset_free(&before);
+    strset_free(&after);
+    return out;
+}
+
+const sib_unit *sib_param_annotated_with(const sib_unit_list *l, char *const *names, size_t n,
+                                         const char **which)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const sib_unit *u = &l->items[i];
+        if (u->kind != SIB_PARAM || !u->ann)
+            continue;
+        for (size_t k = 0; k < n; k++)
+            if (sib_has_word(u->ann, names[k])) {
+                *which = names[k];
+                return u;
+            }
+    }
+    return NULL;
+}
+
+const sib_unit *sib_param_named(const sib_unit_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].kind == SIB_PARAM && l->items[i].name && strcmp(l->items[i].name, name) == 0)
+            return &l->items[i];
+    return NULL;
+}
