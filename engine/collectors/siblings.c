@@ -691,6 +691,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         int first = 0, last = 0; /* the head lines added in u's place */
         sib_block_added(fc->f, di, &first, &last);
         if (sib_condition_kept(u, twin) || sib_own_choice(u, twin, hu, edited, first, last) ||
+            sib_labelled_optimisation(fc->f, di) ||
             piece_moved(fc, b, h, hf, bu, hu, edited, u, twin))
             continue;
         bool dup = false;

@@ -192,6 +192,10 @@ const sib_unit *sib_param_named(const sib_unit_list *l, const char *name);
  * (after_touched[i], the function's units in the head) within head lines first..last (the
  * lines added in u's place) is u with integer literals re-chosen, a product or sum regrouped,
  * a 64-bit widening taken out, or gfx targets added. */
+/* True when the run of changed lines holding diff line di (a line of the lost unit) adds a
+ * comment calling the rewrite an optimisation (performance, faster, a speed-up): the author's
+ * own word that it is a choice for this function, not a fix. */
+bool sib_labelled_optimisation(const change_file *f, size_t di);
 bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,
                     const bool *after_touched, int first, int last);
 /* The head units of one function and which of them the change edited. */

@@ -30,7 +30,13 @@
  *   or in the statement binding that local, is a local the change binds or a parameter. The
  *   function's own computation was restructured around a value only it has; the line alone
  *   is nothing a variant could copy. A rewrite that calls something new on the way (a helper
- *   the variants could share, a new intrinsic) is not of this kind. */
+ *   the variants could share, a new intrinsic) is not of this kind.
+ * A sixth kind is read from the author's own words (sib_labelled_optimisation):
+ * - an optimisation by its comment: the run of changed lines that rewrote the unit adds a
+ *   comment calling the rewrite an optimisation, a performance change, faster or a speed-up
+ *   (aiter#3247: "Optimization (vs. eagerly scaled qk): defer the descale until softmax").
+ *   The variant's code was right before the change and still is; taking the optimisation
+ *   there too is a choice for its own kernel, not a fix left behind. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +46,56 @@
 #include "engine/util.h"
 
 #define ARCHS_MAX 16
+
+/* --- optimisations by their comment -------------------------------------------------------- */
+
+/* True when text (one line) is a comment, or ends in one, whose words call something an
+ * optimisation: `optimiz`/`optimis`, `performance`, `faster`, `speedup`/`speed-up`/`speed up`,
+ * or the word `perf`. */
+static bool comment_says_optimisation(const char *text, size_t len, syn_lang lang)
+{
+    const char *c = NULL;
+    for (size_t i = 0; i < len && !c; i++)
+        if ((lang == SYN_PYTHON && text[i] == '#') ||
+            (lang != SYN_PYTHON && i + 1 < len && text[i] == '/' && (text[i + 1] == '/' || text[i + 1] == '*')))
+            c = text + i;
+    if (!c && lang != SYN_PYTHON) { /* a line inside a block comment: ` * ...` */
+        size_t i = 0;
+        while (i < len && isspace((unsigned char)text[i]))
+            i++;
+        if (i < len && text[i] == '*')
+            c = text + i;
+    }
+    if (!c)
+        return false;
+    size_t n = len - (size_t)(c - text);
+    char *low = xstrndup(c, n);
+    for (char *p = low; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    static const char *const words[] = {"optimiz", "optimis", "performance", "faster", "speedup",
+                                        "speed-up", "speed up", NULL};
+    bool yes = str_find_word(low, n, "perf") != NULL;
+    for (int k = 0; words[k] && !yes; k++)
+        yes = strstr(low, words[k]) != NULL;
+    free(low);
+    return yes;
+}
+
+bool sib_labelled_optimisation(const change_file *f, size_t di)
+{
+    if (di >= f->nlines)
+        return false;
+    size_t s = di, e = di;
+    while (s > 0 && (f->lines[s - 1].kind == '-' || f->lines[s - 1].kind == '+'))
+        s--;
+    while (e < f->nlines && (f->lines[e].kind == '-' || f->lines[e].kind == '+'))
+        e++;
+    syn_lang lang = syntax_lang_of_path(f->path);
+    for (size_t k = s; k < e; k++)
+        if (f->lines[k].kind == '+' && comment_says_optimisation(f->lines[k].text, f->lines[k].len, lang))
+            return true;
+    return false;
+}
 
 /* --- numbers ------------------------------------------------------------------------------- */
 

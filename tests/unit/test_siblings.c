@@ -175,7 +175,7 @@ TEST(assignment_named_like_if)
  * NUM_BUFFERS (a new loop it gained elsewhere, alike but for its numbers, is no rewrite of
  * it), a sum regrouped so the arithmetic changes (`(a + b) * 2`), a widening the decode
  * kernel gained, and gfx950 added to the decode path together with a new condition. */
-TEST(not_drift_own_choice) { run_case("not_drift_own_choice", "found 4 variant(s) still carrying 4 unit(s)"); }
+TEST(not_drift_own_choice) { run_case("not_drift_own_choice", "found 5 variant(s) still carrying 5 unit(s)"); }
 
 /* A kernel body moved into a __device__ function that now takes the block index as a
  * parameter (called through its template arguments, `rows_norm_impl<T, num_rows>(...,
