@@ -270,6 +270,9 @@ bool sib_piece_moved(sib_change *fc, sib_side *b, sib_side *h, const syn_func *h
                      const sib_unit *twin);
 /* The diff index of the first deleted line within base lines [l0, l1], or f->nlines. */
 size_t sib_first_deleted(const change_file *f, int l0, int l1);
+/* The run of changed lines (deleted or added, no context between) holding diff line i of f,
+ * as diff indices [*s, *e). */
+void sib_changed_run(const change_file *f, size_t i, size_t *s, size_t *e);
 /* The code of the added lines of the block of changed lines holding diff line i (new string). */
 char *sib_replacement(const change_file *f, size_t i);
 /* The head lines of the added lines of the block of changed lines holding diff line i, from

@@ -85,11 +85,8 @@ bool sib_labelled_optimisation(const change_file *f, size_t di)
 {
     if (di >= f->nlines)
         return false;
-    size_t s = di, e = di;
-    while (s > 0 && (f->lines[s - 1].kind == '-' || f->lines[s - 1].kind == '+'))
-        s--;
-    while (e < f->nlines && (f->lines[e].kind == '-' || f->lines[e].kind == '+'))
-        e++;
+    size_t s, e;
+    sib_changed_run(f, di, &s, &e);
     syn_lang lang = syntax_lang_of_path(f->path);
     for (size_t k = s; k < e; k++)
         if (f->lines[k].kind == '+' && comment_says_optimisation(f->lines[k].text, f->lines[k].len, lang))

@@ -180,15 +180,21 @@ size_t sib_first_deleted(const change_file *f, int l0, int l1)
     return f->nlines;
 }
 
+void sib_changed_run(const change_file *f, size_t i, size_t *s, size_t *e)
+{
+    *s = *e = i;
+    while (*s > 0 && (f->lines[*s - 1].kind == '-' || f->lines[*s - 1].kind == '+'))
+        (*s)--;
+    while (*e < f->nlines && (f->lines[*e].kind == '-' || f->lines[*e].kind == '+'))
+        (*e)++;
+}
+
 /* The code of the added lines of the block of changed lines holding diff line i (comments
  * and strings blanked: a comment naming a parameter explains nothing), as one string. */
 char *sib_replacement(const change_file *f, size_t i)
 {
-    size_t s = i, e = i;
-    while (s > 0 && (f->lines[s - 1].kind == '-' || f->lines[s - 1].kind == '+'))
-        s--;
-    while (e < f->nlines && (f->lines[e].kind == '-' || f->lines[e].kind == '+'))
-        e++;
+    size_t s, e;
+    sib_changed_run(f, i, &s, &e);
     strbuf sb;
     sb_init(&sb);
     syn_lang lang = syntax_lang_of_path(f->path);
@@ -206,11 +212,8 @@ bool sib_block_added(const change_file *f, size_t i, int *first, int *last)
 {
     if (i >= f->nlines)
         return false;
-    size_t s = i, e = i;
-    while (s > 0 && (f->lines[s - 1].kind == '-' || f->lines[s - 1].kind == '+'))
-        s--;
-    while (e < f->nlines && (f->lines[e].kind == '-' || f->lines[e].kind == '+'))
-        e++;
+    size_t s, e;
+    sib_changed_run(f, i, &s, &e);
     *first = *last = 0;
     for (size_t k = s; k < e; k++)
         if (f->lines[k].kind == '+') {
