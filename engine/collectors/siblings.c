@@ -79,6 +79,7 @@ typedef struct carried {
     int at;             /* the head line where it changed there */
     size_t di;          /* diff index of the deleted line there (for the evidence) */
     const char *shown;  /* how the message quotes it (borrowed from u) */
+    const char *gone;   /* a name it uses that the change stopped importing, or NULL (borrowed) */
 } carried;
 
 /* What one variant carries, from one changed function or several (`_2d` and `_4d` fixed the
@@ -345,12 +346,14 @@ static void emit_pair(collector_ctx *ctx, const change_file *f, const char *head
             sb_addf(&fns, "%s`%s`", nfns++ ? " and " : "", shown_name(cs[i].fn, p->v));
     }
     char *more = ncs > 1 ? xasprintf(" (and %zu more)", ncs - 1) : xstrdup("");
+    char *gone = cs[0].gone ? xasprintf(", which names `%s`, no longer imported", cs[0].gone) : xstrdup("");
     finding *fi = findings_add(ctx->out, "A1", SEV_INFORMATION, path, cs[0].u->line,
-                               "`%s` still has %s this change rewrote in %s: `%s`%s — fix %s here "
+                               "`%s` still has %s this change rewrote in %s: `%s`%s%s — fix %s here "
                                "too or say why %s",
                                shown_name(p->v, cs[0].fn), ncs == 1 ? "a line" : "lines", fns.buf,
-                               cs[0].shown, more,
+                               cs[0].shown, gone, more,
                                ncs == 1 ? "it" : "them", ncs == 1 ? "it differs" : "they differ");
+    free(gone);
     free(more);
     sb_free(&fns);
     for (size_t i = 0; i < ncs && i < RELATED_MAX; i++)
@@ -817,13 +820,14 @@ static bool open_variant(sib_change *fc, sib_side *b, sib_side *h, const syn_fun
 
 /* Add to ps the parameters of variants still annotated with a name the change stopped
  * importing, where a changed function (ch, fc->ntb of them) retyped its parameter of the same
- * name away from it (siblings_unimported.c). Every variant is asked, one the change looked at
- * too: the module does not import until they follow, whatever the author meant to keep. */
-static void unimported_carries(sib_change *fc, sib_side *b, sib_side *h, const changed *ch, pairs *ps)
+ * name away from it (siblings_unimported.c; names: the nn names the change stopped
+ * importing, borrowed by the carries until they are reported). Every variant is asked, one the
+ * change looked at too: the module does not import until they follow, whatever the author
+ * meant to keep. */
+static void unimported_carries(sib_change *fc, sib_side *b, sib_side *h, const changed *ch, char *const *names,
+                               size_t nn, pairs *ps)
 {
-    size_t nn;
-    char **names = sib_unimported_names(b->d, h->d, &nn);
-    for (size_t t = 0; t < fc->ntb && names; t++) {
+    for (size_t t = 0; t < fc->ntb && nn; t++) {
         if (!ch[t].hf)
             continue;
         const sib_unit_list *bu = sib_units_of(b, ch[t].bf), *hu = sib_units_of(h, ch[t].hf);
@@ -847,14 +851,12 @@ static void unimported_carries(sib_change *fc, sib_side *b, sib_side *h, const c
                 pair np = {.v = var};
                 *ARRAY_PUSH(np.cs, np.ncs, np.cap) =
                     (carried){.u = x, .fn = ch[t].hf, .at = now->line,
-                              .di = sib_first_deleted(fc->f, p->line, p->end_line), .shown = x->ann_shown};
+                              .di = sib_first_deleted(fc->f, p->line, p->end_line), .shown = x->ann_shown,
+                              .gone = gone};
                 add_pair(ps, np);
             }
         }
     }
-    for (size_t i = 0; i < nn; i++)
-        free(names[i]);
-    free(names);
 }
 
 /* Compare every touched function of the file with its variants (head: the file's head text,
@@ -910,7 +912,9 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
                 free(np.cs);
         }
     }
-    unimported_carries(fc, b, h, ch, &ps);
+    size_t nn;
+    char **gone = sib_unimported_names(b->d, h->d, &nn);
+    unimported_carries(fc, b, h, ch, gone, nn, &ps);
     for (size_t t = 0; t < fc->ntb; t++) {
         for (size_t i = 0; i < ch[t].nrm; i++)
             free(ch[t].rm[i].repl);
@@ -930,6 +934,9 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
         free(ps.items[i].cs);
     }
     free(ps.items);
+    for (size_t i = 0; i < nn; i++)
+        free(gone[i]);
+    free(gone);
 }
 
 /* The units kept between reviews (the server's), made on first use; NULL in a batch review. */
