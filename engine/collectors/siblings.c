@@ -913,7 +913,7 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
         }
     }
     size_t nn;
-    char **gone = sib_unimported_names(b->d, h->d, &nn);
+    char **gone = sib_unimported_names(b->d, h->d, fc->deleted, fc->bn, &nn);
     unimported_carries(fc, b, h, ch, gone, nn, &ps);
     for (size_t t = 0; t < fc->ntb; t++) {
         for (size_t i = 0; i < ch[t].nrm; i++)

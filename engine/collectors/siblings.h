@@ -173,11 +173,14 @@ bool sib_kwarg_into_dict(const sib_unit *u, const change_file *f, int first, int
 
 /* --- names the change stopped importing (siblings_unimported.c) ---------------------------- */
 
-/* The names a Python file's base binds by an import that its head binds nowhere (no import,
- * no def, class or module-level assignment of that name): `Enum` once `from .enum import
- * ActivationType, Enum` lost it. A new array of *n new strings (free each, then the array);
- * NULL for other languages or when there are none. */
-char **sib_unimported_names(const syntax_doc *base, const syntax_doc *head, size_t *n);
+/* The names a Python file's base binds at module level (a column-0 import, def, class or
+ * assignment, as py_outline reads them) that its head binds nowhere (no import of it at any
+ * depth, no def, class or assignment of it): `Enum` once `from .enum import ActivationType,
+ * Enum` lost it. Read only when a base line the change deleted (deleted[l], l up to bn) may
+ * be part of an import. A new array of *n new strings (free each,
+ * then the array); NULL for other languages or when there are none. */
+char **sib_unimported_names(const syntax_doc *base, const syntax_doc *head, const bool *deleted, int bn,
+                            size_t *n);
 /* The first parameter unit of l whose annotation names one of names (the name in *which),
  * NULL when none does. */
 const sib_unit *sib_param_annotated_with(const sib_unit_list *l, char *const *names, size_t n,

@@ -10,46 +10,14 @@
 #include <string.h>
 
 #include "engine/collectors/siblings.h"
+#include "engine/py_outline.h"
 #include "engine/strset.h"
 #include "engine/util.h"
 
-/* The name an import binds: its alias, the imported name, or for `import a.b` the first
- * component `a`; NULL for a star import and an #include. */
-static char *bound_name(const syn_import *im)
-{
-    if (im->is_include)
-        return NULL;
-    if (im->alias)
-        return xstrdup(im->alias);
-    if (im->name)
-        return strcmp(im->name, "*") == 0 ? NULL : xstrdup(im->name);
-    const char *m = im->module ? im->module : "";
-    size_t k = strcspn(m, ".");
-    return k ? xstrndup(m, k) : NULL;
-}
-
-/* The names d's imports bind, added to set. True when one is a star import (anything may be
- * bound then). */
-static bool imported_names(const syntax_doc *d, strset *set)
-{
-    syn_import_list l = {0};
-    syntax_imports(d, &l);
-    bool star = false;
-    for (size_t i = 0; i < l.n; i++) {
-        star = star || (l.items[i].name && strcmp(l.items[i].name, "*") == 0);
-        char *nm = bound_name(&l.items[i]);
-        if (nm)
-            strset_add(set, nm);
-        free(nm);
-    }
-    syn_import_list_free(&l);
-    return star;
-}
-
-/* True when some line of d may bind name: its first word (after `def ` or `class `) is name,
- * followed by `=`, `:`, `(` or `,` (`name = ...`, `name: T = ...`, `def name(`, `a, name =`
- * only when name comes first). Read loosely on purpose: a name taken as bound only keeps a
- * carry out. */
+/* True when some line of d may bind name: an import statement naming it (at any depth: inside
+ * a try or an if too), or a line whose first word (after `def ` or `class `) is name followed
+ * by `=`, `:`, `(` or `,` (`name = ...`, `name: T = ...`, `def name(`; `a, name =` only when
+ * name comes first). Read loosely on purpose: a name taken as bound only keeps a carry out. */
 static bool defines(const syntax_doc *d, const char *name)
 {
     size_t nl = strlen(name);
@@ -67,6 +35,9 @@ static bool defines(const syntax_doc *d, const char *name)
             p += 6;
         while (p < e && *p == ' ')
             p++;
+        if ((strncmp(p, "import ", 7) == 0 || strncmp(p, "from ", 5) == 0) &&
+            str_find_word(p, (size_t)(e - p), name))
+            return true; /* imported here, maybe inside a try or an if */
         if ((size_t)(e - p) <= nl || strncmp(p, name, nl) != 0 || str_ident_char(p[nl]))
             continue;
         const char *q = p + nl;
@@ -78,17 +49,48 @@ static bool defines(const syntax_doc *d, const char *name)
     return false;
 }
 
-char **sib_unimported_names(const syntax_doc *base, const syntax_doc *head, size_t *n)
+/* True when line l of d may be part of an import statement: it starts with `import ` or
+ * `from `, or holds nothing but a name list's item (`    Enum,`, `    QuantType as QT`), as
+ * the lines inside `from m import (...)` do. A cheap look before the texts are read. */
+static bool may_be_import_line(const syntax_doc *d, int l)
+{
+    size_t len;
+    const char *t = syntax_line_text(d, l, &len);
+    if (!t)
+        return false;
+    const char *p = t, *e = t + len;
+    while (p < e && isspace((unsigned char)*p))
+        p++;
+    if ((size_t)(e - p) > 5 && (strncmp(p, "import ", 7) == 0 || strncmp(p, "from ", 5) == 0))
+        return true;
+    for (; p < e && *p != '#'; p++) /* a comment after the item ends it */
+        if (!str_ident_char(*p) && !strchr(" \t\r,.()", *p))
+            return false;
+    return true;
+}
+
+/* True when one of the base lines the change deleted (deleted[l] for line l of bn) may be part
+ * of an import statement: only then can a name stop being imported. */
+static bool deletes_an_import(const syntax_doc *base, const bool *deleted, int bn)
+{
+    for (int l = 1; l <= bn; l++)
+        if (deleted[l] && may_be_import_line(base, l))
+            return true;
+    return false;
+}
+
+char **sib_unimported_names(const syntax_doc *base, const syntax_doc *head, const bool *deleted, int bn, size_t *n)
 {
     *n = 0;
-    if (!base || !head || base->lang != SYN_PYTHON || head->lang != SYN_PYTHON)
+    if (!base || !head || base->lang != SYN_PYTHON || head->lang != SYN_PYTHON ||
+        !deletes_an_import(base, deleted, bn))
         return NULL;
     strset before = {0}, after = {0};
-    imported_names(base, &before);
-    bool star = imported_names(head, &after);
+    py_toplevel_names(base->text, base->len, &before);
+    py_toplevel_names(head->text, head->len, &after);
     char **out = NULL;
     size_t cap = 0;
-    for (size_t i = 0; i < before.n && !star; i++) {
+    for (size_t i = 0; i < before.n; i++) {
         const char *nm = before.items[i];
         if (strset_find(&after, nm) < 0 && !defines(head, nm))
             *ARRAY_PUSH(out, *n, cap) = xstrdup(nm);
