@@ -818,6 +818,17 @@ static bool open_variant(sib_change *fc, sib_side *b, sib_side *h, const syn_fun
     return looked[v] == 2;
 }
 
+/* True when the change deleted a line of the signature (from `def` to its body) of one of the
+ * touched functions (ch, fc->ntb of them) that still exists: where a parameter may have been
+ * retyped. */
+static bool signature_line_deleted(const sib_change *fc, const changed *ch)
+{
+    for (size_t t = 0; t < fc->ntb; t++)
+        if (ch[t].hf && sib_any_marked(fc->deleted, fc->bn, ch[t].bf->name_line, ch[t].bf->body_line - 1))
+            return true;
+    return false;
+}
+
 /* Add to ps the parameters of variants still annotated with a name the change stopped
  * importing, where a changed function (ch, fc->ntb of them) retyped its parameter of the same
  * name away from it (siblings_unimported.c; names: the nn names the change stopped
@@ -912,8 +923,10 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
                 free(np.cs);
         }
     }
-    size_t nn;
-    char **gone = sib_unimported_names(b->d, h->d, fc->deleted, fc->bn, &nn);
+    size_t nn = 0;
+    char **gone = NULL;
+    if (signature_line_deleted(fc, ch))
+        gone = sib_unimported_names(b->d, h->d, fc->deleted, fc->bn, &nn);
     unimported_carries(fc, b, h, ch, gone, nn, &ps);
     for (size_t t = 0; t < fc->ntb; t++) {
         for (size_t i = 0; i < ch[t].nrm; i++)
