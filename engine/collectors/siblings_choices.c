@@ -49,35 +49,29 @@
 
 /* --- optimisations by their comment -------------------------------------------------------- */
 
-/* True when text (one line) is a comment, or ends in one, whose words call something an
- * optimisation: `optimiz`/`optimis`, `performance`, `faster`, `speedup`/`speed-up`/`speed up`,
- * or the word `perf`. */
+/* True when the comments of text (one line; what syntax_text_nocomment blanks, so a `#` in a
+ * string is no comment) call something an optimisation: `optimiz`/`optimis`, `performance`,
+ * `faster`, `speedup`/`speed-up`/`speed up`, or the word `perf`. */
 static bool comment_says_optimisation(const char *text, size_t len, syn_lang lang)
 {
-    const char *c = NULL;
-    for (size_t i = 0; i < len && !c; i++)
-        if ((lang == SYN_PYTHON && text[i] == '#') ||
-            (lang != SYN_PYTHON && i + 1 < len && text[i] == '/' && (text[i + 1] == '/' || text[i + 1] == '*')))
-            c = text + i;
-    if (!c && lang != SYN_PYTHON) { /* a line inside a block comment: ` * ...` */
-        size_t i = 0;
-        while (i < len && isspace((unsigned char)text[i]))
-            i++;
-        if (i < len && text[i] == '*')
-            c = text + i;
-    }
-    if (!c)
-        return false;
-    size_t n = len - (size_t)(c - text);
-    char *low = xstrndup(c, n);
-    for (char *p = low; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
+    char *code = syntax_text_nocomment(lang, text, len);
+    size_t first = len, last = 0; /* the span its comments were blanked over */
+    for (size_t i = 0; i < len; i++)
+        if (code[i] != text[i]) {
+            first = first < i ? first : i;
+            last = i;
+        }
+    free(code);
+    strbuf low;
+    sb_init(&low);
+    for (size_t i = first; i <= last && i < len; i++)
+        sb_addc(&low, (char)tolower((unsigned char)text[i]));
     static const char *const words[] = {"optimiz", "optimis", "performance", "faster", "speedup",
                                         "speed-up", "speed up", NULL};
-    bool yes = str_find_word(low, n, "perf") != NULL;
-    for (int k = 0; words[k] && !yes; k++)
-        yes = strstr(low, words[k]) != NULL;
-    free(low);
+    bool yes = low.len > 0 && str_find_word(low.buf, low.len, "perf") != NULL;
+    for (int k = 0; words[k] && !yes && low.len > 0; k++)
+        yes = strstr(low.buf, words[k]) != NULL;
+    sb_free(&low);
     return yes;
 }
 
