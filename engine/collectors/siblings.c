@@ -505,93 +505,64 @@ static bool in_callees_as_param(sib_side *h, const syn_func **fns, size_t n, con
     return false;
 }
 
-/* The keyword arguments (`name=value`, at bracket depth 0) of the argument list that starts
- * after the `(` at open in key, as ranges into key: starts in at[], lengths in len[], at most
- * cap of them; their number. 0 when the list does not close. */
-static size_t keyword_args(const char *open, const char **at, size_t *len, size_t cap)
+/* text with every white space character made a space, as sib_canonical_key wants it: the
+ * canonical key of an argument's value, which may span lines (a new string). */
+static char *value_key(const char *text)
 {
-    size_t n = 0;
-    int depth = 0;
-    const char *arg = open + 1;
-    for (const char *p = open + 1; *p; p++) {
-        if (*p == '(' || *p == '[' || *p == '{')
-            depth++;
-        else if ((*p == ')' || *p == ']' || *p == '}') && depth > 0)
-            depth--;
-        else if (depth == 0 && (*p == ',' || *p == ')')) {
-            const char *q = arg;
-            while (q < p && str_ident_char(*q))
-                q++;
-            if (q > arg && q < p && q[0] == '=' && q[1] != '=' && n < cap) {
-                at[n] = arg;
-                len[n++] = (size_t)(p - arg);
-            }
-            if (*p == ')')
-                return n;
-            arg = p + 1;
-        }
-    }
-    return 0;
+    char *flat = xstrdup(text);
+    for (char *p = flat; *p; p++)
+        if (isspace((unsigned char)*p))
+            *p = ' ';
+    char *key = sib_canonical_key(flat);
+    free(flat);
+    return key;
 }
 
-/* The callee of key when key (a Python statement) assigns the result of one call with keyword
- * arguments, `x = mod.f(a, k=v)`: the dotted name, as a new string, and the `(` after it in
- * *open; NULL otherwise. */
-static char *assigned_call(const char *key, const char **open)
+/* True when call g passes every keyword argument of call c with the same value. */
+static bool same_keywords(const syn_call *c, const syn_call *g)
 {
-    const char *eq = key;
-    while (*eq && (str_ident_char(*eq) || *eq == ',' || *eq == '.'))
-        eq++;
-    if (eq == key || eq[0] != '=' || eq[1] == '=')
-        return NULL;
-    const char *c = eq + 1, *e = c;
-    while (str_ident_char(*e) || (*e == '.' && str_ident_char(e[1])))
-        e++;
-    if (e == c || *e != '(' || key[strlen(key) - 1] != ')')
-        return NULL;
-    *open = e;
-    return xstrndup(c, (size_t)(e - c));
+    bool all = true;
+    for (size_t a = 0; a < c->nargs && all; a++) {
+        if (!c->args[a].keyword)
+            continue;
+        const syn_arg *ga = syntax_call_arg(g, -1, c->args[a].keyword);
+        char *ka = value_key(c->args[a].text), *kg = ga ? value_key(ga->text) : NULL;
+        all = kg && strcmp(ka, kg) == 0;
+        free(ka);
+        free(kg);
+    }
+    return all;
 }
 
 /* True when one of the n functions fns of side h that the change added to the file (a helper
- * with no counterpart in base side b) makes the call u (a Python statement assigning one call's
- * result, with keyword arguments) made, to the same callee with the same keyword arguments:
- * the computation moved into the new helper (`partial(get_quant(t), transpose_scale=True)`
- * cached by `_get_quant_func_transpose(t)`), whatever the helper now passes positionally. */
+ * with no counterpart in base side b) makes the call u (a Python statement of b's doc) made on
+ * its first line, with keyword arguments: the same callee with the same keyword values. The
+ * computation moved into the new helper (`partial(get_quant(t), transpose_scale=True)` cached
+ * by `_get_quant_func_transpose(t)`), whatever the helper now passes positionally. */
 static bool in_new_callee_as_call(sib_side *b, sib_side *h, const syn_func **fns, size_t n, const sib_unit *u)
 {
-    enum { MAX_KW = 16 };
-    const char *open;
-    char *callee = h->d->lang == SYN_PYTHON && u->kind == SIB_STMT ? assigned_call(u->key, &open) : NULL;
-    if (!callee)
+    if (h->d->lang != SYN_PYTHON || u->kind != SIB_STMT)
         return false;
-    const char *kw[MAX_KW];
-    size_t kwl[MAX_KW], nkw = keyword_args(open, kw, kwl, MAX_KW);
+    bool fresh = false;
+    for (size_t i = 0; i < n && !fresh; i++)
+        fresh = sib_counterpart(h->fl, fns[i], b->fl) == NULL;
+    if (!fresh)
+        return false;
+    syn_call_list lost = {0};
+    syntax_calls(b->d, u->line, u->line, &lost);
+    const syn_call *c = lost.n ? &lost.items[0] : NULL; /* the outermost: the first to start */
     bool moved = false;
-    size_t cl = strlen(callee);
-    for (size_t i = 0; i < n && nkw > 0 && !moved; i++) {
-        if (sib_counterpart(h->fl, fns[i], b->fl))
-            continue;
-        const sib_unit_list *gu = sib_units_of(h, fns[i]);
-        for (size_t k = 0; k < gu->n && !moved; k++) {
-            const char *key = gu->items[k].key;
-            for (const char *p = strstr(key, callee); p && !moved; p = strstr(p + 1, callee)) {
-                if ((p > key && (str_ident_char(p[-1]) || p[-1] == '.')) || p[cl] != '(')
-                    continue;
-                const char *gkw[MAX_KW];
-                size_t gkwl[MAX_KW], ng = keyword_args(p + cl, gkw, gkwl, MAX_KW);
-                size_t same = 0;
-                for (size_t a = 0; a < nkw; a++)
-                    for (size_t c = 0; c < ng; c++)
-                        if (kwl[a] == gkwl[c] && memcmp(kw[a], gkw[c], kwl[a]) == 0) {
-                            same++;
-                            break;
-                        }
-                moved = same == nkw;
-            }
+    if (c && c->nargs > c->npositional)
+        for (size_t i = 0; i < n && !moved; i++) {
+            if (sib_counterpart(h->fl, fns[i], b->fl))
+                continue;
+            syn_call_list there = {0};
+            syntax_calls(h->d, fns[i]->start_line, fns[i]->end_line, &there);
+            for (size_t k = 0; k < there.n && !moved; k++)
+                moved = strcmp(there.items[k].callee, c->callee) == 0 && same_keywords(c, &there.items[k]);
+            syn_call_list_free(&there);
         }
-    }
-    free(callee);
+    syn_call_list_free(&lost);
     return moved;
 }
 
