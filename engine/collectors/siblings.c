@@ -505,19 +505,6 @@ static bool in_callees_as_param(sib_side *h, const syn_func **fns, size_t n, con
     return false;
 }
 
-/* text with every white space character made a space, as sib_canonical_key wants it: the
- * canonical key of an argument's value, which may span lines (a new string). */
-static char *value_key(const char *text)
-{
-    char *flat = xstrdup(text);
-    for (char *p = flat; *p; p++)
-        if (isspace((unsigned char)*p))
-            *p = ' ';
-    char *key = sib_canonical_key(flat);
-    free(flat);
-    return key;
-}
-
 /* True when call g passes every keyword argument of call c with the same value. */
 static bool same_keywords(const syn_call *c, const syn_call *g)
 {
@@ -526,7 +513,8 @@ static bool same_keywords(const syn_call *c, const syn_call *g)
         if (!c->args[a].keyword)
             continue;
         const syn_arg *ga = syntax_call_arg(g, -1, c->args[a].keyword);
-        char *ka = value_key(c->args[a].text), *kg = ga ? value_key(ga->text) : NULL;
+        char *ka = sib_text_key(c->args[a].text, strlen(c->args[a].text)),
+             *kg = ga ? sib_text_key(ga->text, strlen(ga->text)) : NULL;
         all = kg && strcmp(ka, kg) == 0;
         free(ka);
         free(kg);

@@ -155,6 +155,9 @@ char *sib_fold(const char *key, const char *word);
  * floating-point literal in one spelling (`0.25f` and `.25` alike) and MLIR type classes
  * written as their FlyDSL alias (`ir.IndexType.get()` as `T.index`). A new string. */
 char *sib_canonical_key(const char *flat);
+/* The same for any text (len bytes; white space of every kind, newlines included): how two
+ * pieces of code that may span lines are compared as keys. A new string. */
+char *sib_text_key(const char *text, size_t len);
 /* True when after is before (both keys) with trailing zero-literal arguments appended to some
  * of its argument lists (`f<A, B>(x)` to `f<A, B, 0>(x)`, `g(x)` to `g(x, nullptr)`): the
  * callee's defaults written out. */

@@ -364,19 +364,18 @@ bool sib_rewrapped(const sib_unit *u, const sib_unit_list *before, const sib_uni
 
 /* --- keyword arguments moved into a dict ------------------------------------------------------ */
 
-/* s with every white space character dropped, as a new string. */
-static char *squeezed(const char *s, size_t n)
+char *sib_text_key(const char *text, size_t len)
 {
-    char *out = xmalloc(n + 1);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!isspace((unsigned char)s[i]))
-            out[k++] = s[i];
-    out[k] = '\0';
-    return out;
+    char *flat = xstrndup(text, len);
+    for (char *p = flat; *p; p++)
+        if (isspace((unsigned char)*p))
+            *p = ' ';
+    char *key = sib_canonical_key(flat);
+    free(flat);
+    return key;
 }
 
-/* True when entry (`"NAME":value`, squeezed) occurs in text (squeezed) as one entry of a dict:
+/* True when entry (`"NAME":value`, keyed) occurs in text (keyed lines) as one entry of a dict:
  * after `{` or `,`, before `,` or `}`, its key quoted with either quote. */
 static bool has_entry(const char *text, const char *name, const char *value)
 {
@@ -412,7 +411,7 @@ bool sib_kwarg_into_dict(const sib_unit *u, const change_file *f, int first, int
     if (eq[0] != '=' || eq[1] == '=')
         return false;
     char *name = xstrndup(p, nlen);
-    char *value = squeezed(eq + 1, strlen(eq + 1));
+    char *value = sib_text_key(eq + 1, strlen(eq + 1));
     size_t vl = strlen(value);
     if (vl > 0 && value[vl - 1] == ',')
         value[--vl] = '\0';
@@ -422,7 +421,7 @@ bool sib_kwarg_into_dict(const sib_unit *u, const change_file *f, int first, int
         const diff_line *l = &f->lines[i];
         if (l->kind != '+' || l->new_no < first || l->new_no > last)
             continue;
-        char *sq = squeezed(l->text, l->len);
+        char *sq = sib_text_key(l->text, l->len);
         sb_adds(&added, sq);
         sb_addc(&added, '\n');
         free(sq);
