@@ -777,13 +777,13 @@ static bool open_variant(sib_change *fc, sib_side *b, sib_side *h, const syn_fun
     return looked[v] == 2;
 }
 
-/* True when the change deleted a line of the signature (from `def` to its body) of one of the
- * touched functions (ch, fc->ntb of them) that still exists: where a parameter may have been
- * retyped. */
+/* True when the change deleted a line of the signature (from `def` to the first line of its
+ * body, which is the `def` line itself for a one-line stub) of one of the touched functions
+ * (ch, fc->ntb of them) that still exists: where a parameter may have been retyped. */
 static bool signature_line_deleted(const sib_change *fc, const changed *ch)
 {
     for (size_t t = 0; t < fc->ntb; t++)
-        if (ch[t].hf && sib_any_marked(fc->deleted, fc->bn, ch[t].bf->name_line, ch[t].bf->body_line - 1))
+        if (ch[t].hf && sib_any_marked(fc->deleted, fc->bn, ch[t].bf->name_line, ch[t].bf->body_line))
             return true;
     return false;
 }
