@@ -265,8 +265,8 @@ static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
             continue;
         char *fx = sib_fold(x->key, wb);
         for (size_t k = 0; k < nrm; k++) {
-            if (rm[k].own_value && !fake_impl(v))
-                continue;
+            if ((rm[k].own_value && !fake_impl(v)) || (rm[k].follows && sib_list_binds(vu, rm[k].follows, h->d->lang, NULL)))
+                continue; /* the variant reads its own value where fn's changed */
             if (strcmp(fx, folded[k]) == 0 &&
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb, h->d->lang) &&
@@ -653,7 +653,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
         int first = 0, last = 0; /* the head lines added in u's place */
         sib_block_added(fc->f, di, &first, &last);
         if (sib_condition_kept(u, twin) || sib_own_choice(u, twin, hu, edited, first, last) ||
-            sib_labelled_optimisation(fc->f, di) ||
+            sib_labelled_optimisation(fc->f, di) || sib_version_branch_retired(u, bu, hu) ||
             piece_moved(fc, b, h, hf, bu, hu, edited, u, twin))
             continue;
         bool dup = false;
@@ -680,6 +680,10 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             free(r->repl);
             r->repl = both;
         }
+        /* a line deleted with nothing in its place followed nothing */
+        r->follows = twin || !str_blank_n(r->repl, strlen(r->repl))
+                         ? sib_follows_rebound(u, r->repl, twin ? twin->line : r->at, bu, hu, edited, h->d->lang)
+                         : NULL;
     }
     sib_locals_free(bl);
     sib_locals_free(hl);
@@ -888,8 +892,10 @@ static void compare_file(collector_ctx *ctx, sib_change *fc, sib_side *b, sib_si
         gone = sib_unimported_names(b->d, h->d, fc->deleted, fc->bn, &nn);
     unimported_carries(fc, b, h, ch, gone, nn, &ps);
     for (size_t t = 0; t < fc->ntb; t++) {
-        for (size_t i = 0; i < ch[t].nrm; i++)
+        for (size_t i = 0; i < ch[t].nrm; i++) {
             free(ch[t].rm[i].repl);
+            free(ch[t].rm[i].follows);
+        }
         free(ch[t].rm);
     }
     free(ch);

@@ -193,17 +193,24 @@ const sib_unit *sib_param_named(const sib_unit_list *l, const char *name);
 
 /* --- the changed function's own choices (siblings_choices.c) ------------------------------- */
 
-/* True when the rewrite of u (a unit a function lost) is a choice of that function rather than
- * a fix: twin, what u was rewritten as (NULL when nothing was), or an edited unit of after
- * (after_touched[i], the function's units in the head) within head lines first..last (the
- * lines added in u's place) is u with integer literals re-chosen, a product or sum regrouped,
- * a 64-bit widening taken out, or gfx targets added. */
 /* True when the run of changed lines holding diff line di (a line of the lost unit) adds a
  * comment calling the rewrite an optimisation (performance, faster, a speed-up): the author's
  * own word that it is a choice for this function, not a fix. */
 bool sib_labelled_optimisation(const change_file *f, size_t di);
+/* True when the rewrite of u (a unit a function lost) is a choice of that function rather than
+ * a fix: twin, what u was rewritten as (NULL when nothing was), or an edited unit of after
+ * (after_touched[i], the function's units in the head) within head lines first..last (the
+ * lines added in u's place) is u with integer literals re-chosen, a product or sum regrouped,
+ * a 64-bit widening taken out, gfx targets added, or a cache policy added to a memory access
+ * (a non-temporal template argument, `cache_modifier=` or `eviction_policy=`; not `.cv` or
+ * `volatile`, which change what a load sees). */
 bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,
                     const bool *after_touched, int first, int last);
+/* True when u (a unit a function lost; before: its units in the base, after: in the head) sat
+ * under an `if`/`elif`/`while`/`for` testing a toolchain version (a name holding `version`)
+ * that no unit of the head function names: code for a version the change stopped
+ * supporting. */
+bool sib_version_branch_retired(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after);
 /* The head units of one function and which of them the change edited. */
 typedef struct sib_edited_units {
     const sib_unit_list *units;
@@ -220,6 +227,18 @@ typedef struct sib_edited_units {
  * functions enclosing it (nscope in all). */
 bool sib_reads_new_local(const syntax_doc *base, const sib_unit *twin, const sib_unit_list *before,
                          const sib_edited_units *scope, size_t nscope, int first, int last, syn_lang lang);
+/* The first local that u (a unit a function lost and rewrote; before: the function's units in
+ * the base) reads and its rewrite no longer does (repl: the lines added in u's place, the
+ * rewrite included), which another unit of before binds and whose last binding above head
+ * line at (where u was rewritten) in the head function the change bound anew (after,
+ * after_touched): computed another way, or put under a branch or loop the change edited (made
+ * conditional). The line followed the local. A new string, NULL when none. A variant binding the same name itself reads its own value there
+ * (aiter#4470: `x_scales_desc` built only under a new `if X_SCALE_TDM:`, so the buffer's shape
+ * stopped reading it). */
+char *sib_follows_rebound(const sib_unit *u, const char *repl, int at, const sib_unit_list *before,
+                          const sib_unit_list *after, const bool *after_touched, syn_lang lang);
+/* True when a unit of l other than skip binds name. */
+bool sib_list_binds(const sib_unit_list *l, const char *name, syn_lang lang, const sib_unit *skip);
 
 /* --- one changed file (siblings_file.c) --------------------------------------------------- */
 
@@ -302,11 +321,16 @@ typedef struct sib_removed {
     size_t di;                  /* diff index of its first deleted line (f->nlines: none) */
     bool own_value;             /* rewritten to read a value only fn computes (sib_reads_new_local):
                                    not asked of variants, but for a fake op mirroring fn */
+    char *follows;              /* a local fn re-bound that the rewrite stopped reading
+                                   (sib_follows_rebound): not asked of a variant binding it */
     bool dropped_from_moved;    /* dropped outright (nothing rewrites it) from code the change
                                    moved: both its neighbours are written again in fn's edited
                                    units (a block re-nested under a new branch lost this line) */
 } sib_removed;
 
+/* True when code starts a statement that controls a block (`if`, `elif`, `while`, `for`,
+ * `with`). */
+bool sib_controls_block(const char *code);
 /* True when code mentions one of names (n of them). */
 bool sib_mentions_any(const char *code, char *const *names, size_t n);
 /* True when the rewrite of r follows names only the changed function has (own, nown of them):

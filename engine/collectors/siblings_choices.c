@@ -1,6 +1,6 @@
 /* Rewrites that are the changed function's own choice, for the sibling-drift collector: the
  * kind of the rewrite itself says it is not a fix a variant could lack, whatever the variant
- * does. Four kinds:
+ * does. Five kinds:
  * - a number re-chosen: the rewrite differs from the old unit only in integer literals (a wait
  *   count, a pipeline depth, a tile or unroll factor, a default block size, a floating-point
  *   constant's digits). Those numbers
@@ -15,8 +15,13 @@
  * - an architecture added: the rewrite names every gfx target the old unit named and more,
  *   and no other name (`== "gfx942"` to `in ("gfx942", "gfx950")`): the changed function is
  *   enabled on a new target, which says nothing about whether the variant has a kernel for
- *   it.
- * A fifth kind needs the function around the rewrite, not only the two units (sib_reads_new_local):
+ *   it;
+ * - a cache policy added: the rewrite only adds (or changes) how a load or store uses the
+ *   cache: a non-temporal template argument (`load_vector_nbytes<T, N, 16, GROUP_NT>`,
+ *   aiter#3145), Triton's `cache_modifier=` or `eviction_policy=`. That is how fast the data comes, not
+ *   which data; `.cv` and `volatile`, which decide what a load sees of another program's
+ *   writes, stay rewrites.
+ * A sixth kind needs the function around the rewrite, not only the two units (sib_reads_new_local):
  * - a value the function now computes itself: what the unit was rewritten as (or, when nothing
  *   reads like a rewrite of it, every line added in its place) reads a local
  *   that another statement the change added to the function binds (beside it or further
@@ -31,15 +36,29 @@
  *   function's own computation was restructured around a value only it has; the line alone
  *   is nothing a variant could copy. A rewrite that calls something new on the way (a helper
  *   the variants could share, a new intrinsic) is not of this kind.
- * A sixth kind is read from the author's own words (sib_labelled_optimisation):
+ * A seventh kind is read from the author's own words (sib_labelled_optimisation):
  * - an optimisation by its comment: the run of changed lines that rewrote the unit adds a
  *   comment calling the rewrite an optimisation, a performance change, faster or a speed-up
  *   (aiter#3247: "Optimization (vs. eagerly scaled qk): defer the descale until softmax").
  *   The variant's code was right before the change and still is; taking the optimisation
- *   there too is a choice for its own kernel, not a fix left behind. */
+ *   there too is a choice for its own kernel, not a fix left behind.
+ * A ninth is read from the branch around the old line (sib_version_branch_retired):
+ * - code for a toolchain version retired: the lost line sat under a test of a toolchain
+ *   version (`if TRITON_VERSION_GE_3_6_0:` ... `else:`, `if not TRITON_VERSION_GE_3_6_0:`)
+ *   and the function names that version nowhere now, keeping the other path (aiter#2692). The line
+ *   served an old Triton or ROCm; a variant that never had the test wrote its own code for
+ *   the one toolchain it runs on, and it is no fix left behind.
+ * An eighth needs the function around the rewrite too, and is asked of each variant
+ * (sib_follows_rebound):
+ * - a line that followed a local bound anew: the rewrite stops reading a local whose binding
+ *   the change put under a new branch or computed another way (aiter#4470: the scale
+ *   descriptor built only `if X_SCALE_TDM:`, so the buffer's shape stopped reading it). A
+ *   variant binding that local itself reads its own value there; one handed it by a caller
+ *   is still asked. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/collectors/index_eval.h"
 #include "engine/collectors/siblings.h"
@@ -372,13 +391,113 @@ static bool archs_added(const char *before, const char *after)
     return true;
 }
 
+/* --- cache policies ------------------------------------------------------------------------ */
+
+/* Where a string literal starting at s (a quote) ends: past its closing quote, or at the end of
+ * the text when it has none. */
+static const char *string_end(const char *s)
+{
+    char q = *s;
+    const char *e = s + 1;
+    while (*e && *e != q)
+        e += e[0] == '\\' && e[1] ? 2 : 1;
+    return *e ? e + 1 : e;
+}
+
+/* True when identifier s[0..n) names a non-temporal cache policy: `NT`, a name ending in `_NT`
+ * (aiter's `GROUP_NT`), or one holding `nontemporal` in any case. */
+static bool nontemporal_name(const char *s, size_t n)
+{
+    if ((n == 2 && memcmp(s, "NT", 2) == 0) || (n > 3 && memcmp(s + n - 3, "_NT", 3) == 0))
+        return true;
+    static const char word[] = "nontemporal";
+    for (size_t i = 0; i + sizeof word - 1 <= n; i++)
+        if (strncasecmp(s + i, word, sizeof word - 1) == 0)
+            return true;
+    return false;
+}
+
+/* text (a unit as shown, strings as written) without its cache-policy arguments, white space
+ * dropped: a Python keyword `cache_modifier="…"` or `eviction_policy="…"`, or a trailing C++
+ * argument naming a non-temporal policy (`, GROUP_NT>` / `, NT)`), each with the comma before
+ * it. *n counts the arguments taken out; *coherent is set when one asks for a coherent read (a
+ * `.cv` modifier: a spin loop reading another program's writes) or the text says `volatile`,
+ * which is about what the load sees, not how fast. */
+static char *without_cache_policy(const char *text, int *n, bool *coherent)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (const char *p = text; *p;) {
+        if (*p == '"' || *p == '\'') {
+            const char *e = string_end(p);
+            sb_add(&sb, p, (size_t)(e - p));
+            p = e;
+            continue;
+        }
+        if (!str_ident_char(*p) || (p > text && str_ident_char(p[-1]))) {
+            if (*p != ' ')
+                sb_addc(&sb, *p);
+            p++;
+            continue;
+        }
+        const char *e = p;
+        while (str_ident_char(*e))
+            e++;
+        size_t len = (size_t)(e - p);
+        if (len == 8 && memcmp(p, "volatile", 8) == 0)
+            *coherent = true;
+        const char *q = e;
+        while (*q == ' ')
+            q++;
+        bool keyword = (len == 14 && memcmp(p, "cache_modifier", 14) == 0) ||
+                       (len == 15 && memcmp(p, "eviction_policy", 15) == 0);
+        const char *after = NULL; /* past the policy argument, when p starts one */
+        if (keyword && *q == '=' && q[1] != '=') {
+            q++;
+            while (*q == ' ')
+                q++;
+            if (*q == '"' || *q == '\'') {
+                after = string_end(q);
+                if (strncmp(q + 1, ".cv", 3) == 0)
+                    *coherent = true;
+            }
+        } else if (nontemporal_name(p, len) && (*q == '>' || *q == ')')) {
+            after = e;
+        }
+        if (after && sb.len > 0 && sb.buf[sb.len - 1] == ',') {
+            sb.len--; /* the comma that led to it */
+            sb.buf[sb.len] = '\0';
+            (*n)++;
+            p = after;
+            continue;
+        }
+        sb_add(&sb, p, len);
+        p = e;
+    }
+    return sb_detach(&sb);
+}
+
+/* True when after is before with only a cache-policy argument added or changed on a memory
+ * access (without_cache_policy), none of them asking for a coherent read. */
+static bool cache_policy_chosen(const char *before, const char *after)
+{
+    int nb = 0, na = 0;
+    bool coherent = false;
+    char *b = without_cache_policy(before, &nb, &coherent), *a = without_cache_policy(after, &na, &coherent);
+    bool chosen = na > 0 && !coherent && strcmp(a, b) == 0;
+    free(b);
+    free(a);
+    return chosen;
+}
+
 /* True when a, a unit of the head, is u rewritten by the changed function's own choice. */
 static bool chose(const sib_unit *u, const sib_unit *a)
 {
     return numbers_rechosen(u->key, a->key) || regrouped(u->key, a->key) ||
            widening_dropped(u->key, a->key) ||
            (names_kept(u->key, a->key) &&
-            archs_added(u->shown ? u->shown : u->key, a->shown ? a->shown : a->key));
+            archs_added(u->shown ? u->shown : u->key, a->shown ? a->shown : a->key)) ||
+           cache_policy_chosen(u->shown ? u->shown : u->code, a->shown ? a->shown : a->code);
 }
 
 /* --- a value the function now computes itself ------------------------------------------------ */
@@ -567,6 +686,118 @@ bool sib_reads_new_local(const syntax_doc *base, const sib_unit *twin, const sib
     }
     bound_names_free(&oc.bound);
     return ok && reads;
+}
+
+/* --- code for a toolchain version retired -------------------------------------------------- */
+
+/* The first identifier of code naming a toolchain version, one holding `version` in any case
+ * (`TRITON_VERSION_GE_3_6_0`, `__version__`, `HIP_VERSION_MAJOR`), as a new string; NULL when
+ * none does. */
+static char *version_name(const char *code)
+{
+    size_t nt;
+    sib_tok *t = sib_tokens(code, &nt);
+    char *name = NULL;
+    for (size_t k = 0; k < nt && !name; k++)
+        for (size_t i = 0; t[k].ident && i + 7 <= t[k].n && !name; i++)
+            if (strncasecmp(t[k].s + i, "version", 7) == 0)
+                name = xstrndup(t[k].s, t[k].n);
+    free(t);
+    return name;
+}
+
+bool sib_version_branch_retired(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after)
+{
+    for (size_t i = 0; i < before->n; i++) {
+        const sib_unit *s = &before->items[i];
+        if (s == u || s->kind != SIB_STMT || s->line >= u->line || s->block_end < u->end_line ||
+            !sib_controls_block(s->code))
+            continue;
+        char *v = version_name(s->code);
+        bool retired = v != NULL;
+        for (size_t k = 0; k < after->n && retired; k++)
+            retired = !sib_has_word(after->items[k].code, v);
+        free(v);
+        if (retired)
+            return true;
+    }
+    return false;
+}
+
+/* --- a line that follows a local bound anew ------------------------------------------------ */
+
+/* True when unit x binds name. */
+static bool binds(const sib_unit *x, const char *name, syn_lang lang)
+{
+    char **bound = sib_bound_names(x, lang);
+    bool yes = false;
+    for (size_t k = 0; bound && bound[k] && !yes; k++)
+        yes = strcmp(bound[k], name) == 0;
+    sib_names_free(bound);
+    return yes;
+}
+
+/* True when the last unit of after binding name that starts before head line at was bound
+ * anew by the change: edited (after_touched) and either computed another way (no unit of
+ * before binds it with the same key) or put under a branch or loop the change edited (made
+ * conditional). A binding edited only because the diff re-aligned it is neither. */
+static bool bound_anew(const sib_unit_list *before, const sib_unit_list *after, const bool *after_touched,
+                       const char *name, int at, syn_lang lang)
+{
+    const sib_unit *last = NULL;
+    for (size_t i = 0; i < after->n; i++) {
+        const sib_unit *x = &after->items[i];
+        if (x->line < at && (!last || x->line >= last->line) && binds(x, name, lang))
+            last = x;
+    }
+    if (!last || !after_touched[last - after->items])
+        return false;
+    bool same_key = false;
+    for (size_t i = 0; i < before->n && !same_key; i++)
+        same_key = strcmp(before->items[i].key, last->key) == 0 && binds(&before->items[i], name, lang);
+    if (!same_key)
+        return true;
+    for (size_t i = 0; i < after->n; i++) {
+        const sib_unit *s = &after->items[i];
+        if (after_touched[i] && s->kind == SIB_STMT && s->line < last->line && s->block_end >= last->end_line &&
+            sib_controls_block(s->code))
+            return true;
+    }
+    return false;
+}
+
+bool sib_list_binds(const sib_unit_list *l, const char *name, syn_lang lang, const sib_unit *skip)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (&l->items[i] != skip && binds(&l->items[i], name, lang))
+            return true;
+    return false;
+}
+
+char *sib_follows_rebound(const sib_unit *u, const char *repl, int at, const sib_unit_list *before,
+                          const sib_unit_list *after, const bool *after_touched, syn_lang lang)
+{
+    size_t nt;
+    sib_tok *t = sib_tokens(u->code, &nt);
+    char **own = sib_bound_names(u, lang);
+    char *found = NULL;
+    for (size_t k = 0; k < nt && !found; k++) {
+        if (!t[k].ident || (k > 0 && t[k - 1].n == 1 && t[k - 1].s[0] == '.') ||
+            (k + 1 < nt && t[k + 1].n == 1 && t[k + 1].s[0] == '('))
+            continue; /* not a variable read: an attribute, a call */
+        char *name = xstrndup(t[k].s, t[k].n);
+        bool binds_it = false;
+        for (size_t j = 0; own && own[j] && !binds_it; j++)
+            binds_it = strcmp(own[j], name) == 0;
+        if (!binds_it && !sib_has_word(repl, name) && sib_list_binds(before, name, lang, u) &&
+            bound_anew(before, after, after_touched, name, at, lang))
+            found = name;
+        else
+            free(name);
+    }
+    sib_names_free(own);
+    free(t);
+    return found;
 }
 
 bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,

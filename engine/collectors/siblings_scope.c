@@ -92,9 +92,7 @@ static bool starts_with_keyword(const char *code, const char *const *kw)
     return false;
 }
 
-/* True when code starts a statement that controls a block (`if`, `elif`, `while`, `for`,
- * `with`). */
-static bool controls_block(const char *code)
+bool sib_controls_block(const char *code)
 {
     static const char *const kw[] = {"if", "elif", "while", "for", "with", NULL};
     return starts_with_keyword(code, kw);
@@ -112,7 +110,7 @@ static void add_derived(sib_change *fc, sib_side *h, const sib_unit_list *l, cha
         for (size_t j = 0; j < l->n && !own; j++) {
             const sib_unit *c = &l->items[j];
             own = c->kind == SIB_STMT && c->line < u->line && u->line <= c->block_end &&
-                  controls_block(c->code) && sib_any_marked(fc->added, fc->hn, c->line, c->end_line) &&
+                  sib_controls_block(c->code) && sib_any_marked(fc->added, fc->hn, c->line, c->end_line) &&
                   sib_mentions_any(c->code, *names, *n);
         }
         if (!own)

@@ -57,12 +57,6 @@ TEST(builder_kernel) { run_case("builder_kernel", "found 1 variant(s) still carr
  * an unrelated condition of another variant; loop bodies moved into a helper the change adds. */
 TEST(not_drift_units) { run_case("not_drift_units", "nothing found"); }
 
-/* Rewrites that only spell the same code another way are not drift: a call's trailing
- * defaults written out as zeros, a float literal given a suffix or another spelling, a comment
- * added, FlyDSL's `T.index` / `T.f32` for the MLIR type classes, `fx.Int64(x).ir_value()` for
- * `arith.index_cast(T.i64, x)`. A template argument that is not zero, a real change to an
- * offset and a cast whose width changed (`T.i32` to `fx.Int64`), in the same functions, are
- * still reported. */
 TEST(not_drift_call_moved_into_new_helper)
 {
     run_case("not_drift_call_moved_into_new_helper", "found 1 variant(s) still carrying 1 unit(s)");
@@ -75,6 +69,12 @@ TEST(annotation_names_unimported)
 {
     run_case("annotation_names_unimported", "found 2 variant(s) still carrying 2 unit(s)");
 }
+/* Rewrites that only spell the same code another way are not drift: a call's trailing
+ * defaults written out as zeros, a float literal given a suffix or another spelling, a comment
+ * added, FlyDSL's `T.index` / `T.f32` for the MLIR type classes, `fx.Int64(x).ir_value()` for
+ * `arith.index_cast(T.i64, x)`. A template argument that is not zero, a real change to an
+ * offset and a cast whose width changed (`T.i32` to `fx.Int64`), in the same functions, are
+ * still reported. */
 TEST(not_drift_respelled) { run_case("not_drift_respelled", "found 3 variant(s) still carrying 4 unit(s)"); }
 
 /* Functions meant to differ: a method now routed through a registered op whose wrapper runs
@@ -177,6 +177,35 @@ TEST(assignment_named_like_if)
  * kernel gained, and gfx950 added to the decode path together with a new condition. */
 TEST(not_drift_own_choice) { run_case("not_drift_own_choice", "found 5 variant(s) still carrying 5 unit(s)"); }
 
+/* A cache policy added to a memory access is the changed kernel's own choice: a non-temporal
+ * template argument on the silu kernel's loads (`GROUP_NT`), `cache_modifier=".cg"` on one
+ * Triton kernel's load and `eviction_policy=` on its store are not asked of their variants.
+ * Still reported: the bound the silu kernel's inner loop gained, a `.cv` load (a coherent
+ * read: what the load sees, not how fast) and a store whose value gained a cast beside its
+ * policy. */
+/* A line that stops reading a local the change bound anew follows that local: the decode
+ * kernel builds its scale descriptor only under a new `if X_SCALE_TDM:`, so its buffer shape
+ * no longer reads the descriptor (aiter#4470's shape). The prefill kernel builds its own
+ * descriptor and is not asked; the persistent kernel is handed its descriptor by its caller
+ * and is. The row offset the decode kernel widened, without touching the local it read
+ * before, is reported on both. */
+TEST(not_drift_follows_rebound_local)
+{
+    run_case("not_drift_follows_rebound_local", "found 2 variant(s) still carrying 3 unit(s)");
+}
+
+/* Code for a toolchain version retired: the v2 reduce kernel drops its `else:` path for
+ * Triton before 3.6 and its `if not TRITON_VERSION_GE_3_6_0:` permute, keeping the other
+ * layout (aiter#2692's shape). The ps kernel, which never had the test, wrote its own layout
+ * and is not asked. Still reported: the old-Triton path of the split-k kernel, which keeps
+ * its version test and widened that path's offset. */
+TEST(not_drift_version_branch_retired)
+{
+    run_case("not_drift_version_branch_retired", "found 1 variant(s) still carrying 1 unit(s)");
+}
+
+TEST(not_drift_cache_policy) { run_case("not_drift_cache_policy", "found 2 variant(s) still carrying 3 unit(s)"); }
+
 /* A kernel body moved into a __device__ function that now takes the block index as a
  * parameter (called through its template arguments, `rows_norm_impl<T, num_rows>(...,
  * blockIdx.x)`): the row offset still runs, through the callee, with the value the kernel
@@ -237,7 +266,7 @@ int main(void)
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
         UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
         UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute), UNIT_CASE(assignment_named_like_if),
-        UNIT_CASE(not_drift_own_choice), UNIT_CASE(not_drift_moved_into_device_fn),
+        UNIT_CASE(not_drift_own_choice), UNIT_CASE(not_drift_cache_policy), UNIT_CASE(not_drift_version_branch_retired), UNIT_CASE(not_drift_follows_rebound_local), UNIT_CASE(not_drift_moved_into_device_fn),
         UNIT_CASE(fake_op_signature_mirrored), UNIT_CASE(not_drift_own_value),
         UNIT_CASE(not_drift_other_call), UNIT_CASE(carried_between_same_bindings),
     };
