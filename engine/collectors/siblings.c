@@ -252,6 +252,12 @@ static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
     for (size_t i = 0; i < nrm; i++)
         folded[i] = sib_fold(rm[i].u->key, wa);
     const sib_unit_list *vu = sib_units_of(h, v);
+    /* units not asked of v: fn's rewrite reads a value only fn computes, or follows a local fn
+     * bound anew that v binds itself (v reads its own value there) */
+    bool *not_asked = xcalloc(nrm ? nrm : 1, sizeof *not_asked);
+    for (size_t k = 0; k < nrm; k++)
+        not_asked[k] = (rm[k].own_value && !fake_impl(v)) ||
+                       (rm[k].follows && sib_list_binds(vu, rm[k].follows, h->d->lang, NULL));
     const syn_func *bf = sib_counterpart(h->fl, fn, b->fl);
     const sib_unit_list *bu = bf ? sib_units_of(b, bf) : NULL;
     size_t nown;
@@ -265,8 +271,8 @@ static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
             continue;
         char *fx = sib_fold(x->key, wb);
         for (size_t k = 0; k < nrm; k++) {
-            if ((rm[k].own_value && !fake_impl(v)) || (rm[k].follows && sib_list_binds(vu, rm[k].follows, h->d->lang, NULL)))
-                continue; /* the variant reads its own value where fn's changed */
+            if (not_asked[k])
+                continue;
             if (strcmp(fx, folded[k]) == 0 &&
                 anchored(&rm[k], prev[i] < 0 ? NULL : &vu->items[prev[i]],
                          next[i] < 0 ? NULL : &vu->items[next[i]], wa, wb, h->d->lang) &&
@@ -287,6 +293,7 @@ static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
     for (size_t i = 0; i < nrm; i++)
         free(folded[i]);
     free(folded);
+    free(not_asked);
     free(wa);
     free(wb);
     return np;
