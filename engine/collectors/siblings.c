@@ -252,12 +252,14 @@ static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
     for (size_t i = 0; i < nrm; i++)
         folded[i] = sib_fold(rm[i].u->key, wa);
     const sib_unit_list *vu = sib_units_of(h, v);
-    /* units not asked of v: fn's rewrite reads a value only fn computes, or follows a local fn
-     * bound anew that v binds itself (v reads its own value there) */
+    /* units not asked of v: fn's rewrite reads a value only fn computes, follows a local fn
+     * bound anew that v binds itself (v reads its own value there), or lays a value out for
+     * callees v does not call */
     bool *not_asked = xcalloc(nrm ? nrm : 1, sizeof *not_asked);
     for (size_t k = 0; k < nrm; k++)
         not_asked[k] = (rm[k].own_value && !fake_impl(v)) ||
-                       (rm[k].follows && sib_list_binds(vu, rm[k].follows, h->d->lang, NULL));
+                       (rm[k].follows && sib_list_binds(vu, rm[k].follows, h->d->lang, NULL)) ||
+                       (rm[k].reshaped && sib_feeds_other_callees(h->d, fn, v, rm[k].u));
     const syn_func *bf = sib_counterpart(h->fl, fn, b->fl);
     const sib_unit_list *bu = bf ? sib_units_of(b, bf) : NULL;
     size_t nown;
@@ -687,6 +689,7 @@ static sib_removed *lost_units(sib_change *fc, sib_side *b, sib_side *h, const s
             free(r->repl);
             r->repl = both;
         }
+        r->reshaped = sib_reshaped_binding(u, hu, edited, first, last, h->d->lang);
         /* a line deleted with nothing in its place followed nothing */
         r->follows = twin || !str_blank_n(r->repl, strlen(r->repl))
                          ? sib_follows_rebound(u, r->repl, twin ? twin->line : r->at, bu, hu, edited, h->d->lang)

@@ -237,6 +237,17 @@ bool sib_reads_new_local(const syntax_doc *base, const sib_unit *twin, const sib
  * stopped reading it). */
 char *sib_follows_rebound(const sib_unit *u, const char *repl, int at, const sib_unit_list *before,
                           const sib_unit_list *after, const bool *after_touched, syn_lang lang);
+/* True when u (a Python binding a function lost) binds locals that edited units of after
+ * (after_touched) within head lines first..last (the lines added in its place) each bind to a
+ * reshaped view (`.view(`, `.reshape(`, `.permute(` ...), which u did not take. */
+bool sib_reshaped_binding(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, int first,
+                          int last, syn_lang lang);
+/* True when the locals u binds are passed whole to calls in both fn and v (functions of d),
+ * and no callee of fn's is one of v's, compared by last name, qualified by the module a
+ * function imports in its own body under the receiver's name (`import aiter as ops` and
+ * `import aiter.ops.triton.rope.rope as ops` call different `ops.f`): a value laid out for
+ * fn's callee says nothing of what v's callees take. */
+bool sib_feeds_other_callees(const syntax_doc *d, const syn_func *fn, const syn_func *v, const sib_unit *u);
 /* True when a unit of l other than skip binds name. */
 bool sib_list_binds(const sib_unit_list *l, const char *name, syn_lang lang, const sib_unit *skip);
 
@@ -321,6 +332,9 @@ typedef struct sib_removed {
     size_t di;                  /* diff index of its first deleted line (f->nlines: none) */
     bool own_value;             /* rewritten to read a value only fn computes (sib_reads_new_local):
                                    not asked of variants, but for a fake op mirroring fn */
+    bool reshaped;              /* rewritten to bind the same locals to a reshaped view
+                                   (sib_reshaped_binding): not asked of a variant feeding them
+                                   to other callees */
     char *follows;              /* a local fn re-bound that the rewrite stopped reading
                                    (sib_follows_rebound): not asked of a variant binding it */
     bool dropped_from_moved;    /* dropped outright (nothing rewrites it) from code the change

@@ -48,6 +48,14 @@
  *   and the function names that version nowhere now, keeping the other path (aiter#2692). The line
  *   served an old Triton or ROCm; a variant that never had the test wrote its own code for
  *   the one toolchain it runs on, and it is no fix left behind.
+ * A tenth is asked of each variant too (sib_reshaped_binding, sib_feeds_other_callees):
+ * - a value reshaped for the function's own callee: the rewrite binds the same locals to a
+ *   view of the same values (`.view(`, `.reshape(`, `.permute(` ...; aiter#2657's
+ *   `cos = self.cos_cache.view(self.cos_cache.shape[0], -1)` for
+ *   `cos, sin = self.cos_cache, self.sin_cache`), and every call of the changed function those
+ *   locals feed is one the variant does not make: the layout served a kernel only the changed
+ *   function calls (the Triton rope op, not the HIP one). A variant feeding one of the same
+ *   callees is still asked.
  * An eighth needs the function around the rewrite too, and is asked of each variant
  * (sib_follows_rebound):
  * - a line that followed a local bound anew: the rewrite stops reading a local whose binding
@@ -724,8 +732,6 @@ bool sib_version_branch_retired(const sib_unit *u, const sib_unit_list *before, 
     return false;
 }
 
-/* --- a line that follows a local bound anew ------------------------------------------------ */
-
 /* True when unit x binds name. */
 static bool binds(const sib_unit *x, const char *name, syn_lang lang)
 {
@@ -736,6 +742,118 @@ static bool binds(const sib_unit *x, const char *name, syn_lang lang)
     sib_names_free(bound);
     return yes;
 }
+
+/* --- a value reshaped for the function's own callee ---------------------------------------- */
+
+/* True when code calls a method that only reshapes a tensor (`.view(`, `.reshape(`,
+ * `.flatten(`, `.unsqueeze(`, `.squeeze(`, `.permute(`, `.transpose(`, `.expand(`): the same
+ * values laid out for a consumer. */
+static bool reshapes(const char *code)
+{
+    static const char *const calls[] = {".view(", ".reshape(", ".flatten(", ".unsqueeze(", ".squeeze(",
+                                        ".permute(", ".transpose(", ".expand(", NULL};
+    for (int i = 0; calls[i]; i++)
+        if (strstr(code, calls[i]))
+            return true;
+    return false;
+}
+
+bool sib_reshaped_binding(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, int first,
+                          int last, syn_lang lang)
+{
+    if (lang != SYN_PYTHON || first <= 0 || last < first || reshapes(u->code))
+        return false;
+    char **names = sib_bound_names(u, lang);
+    bool all = names != NULL;
+    for (size_t k = 0; names && names[k] && all; k++) {
+        bool found = false;
+        for (size_t i = 0; i < after->n && !found; i++) {
+            const sib_unit *a = &after->items[i];
+            found = after_touched[i] && a->line >= first && a->line <= last && reshapes(a->code) &&
+                    binds(a, names[k], lang);
+        }
+        all = found;
+    }
+    sib_names_free(names);
+    return all;
+}
+
+/* The module fn (of d) imports under the name alias in its own body (`import aiter.ops.triton
+ * .rope.rope as ops`), as a new string; NULL when it has no such import. Two functions each
+ * importing a different module as `ops` call different things by the same name. */
+static char *local_module(const syntax_doc *d, const syn_func *fn, const char *alias)
+{
+    size_t na = strlen(alias);
+    for (int l = fn->start_line; l <= fn->end_line; l++) {
+        size_t len;
+        const char *t = syntax_line_text(d, l, &len);
+        while (len > 0 && (*t == ' ' || *t == '\t')) {
+            t++;
+            len--;
+        }
+        while (len > 0 && (t[len - 1] == ' ' || t[len - 1] == '\t' || t[len - 1] == '\r' || t[len - 1] == '\n'))
+            len--;
+        if (len > 7 + 4 + na && strncmp(t, "import ", 7) == 0 && memcmp(t + len - na, alias, na) == 0 &&
+            memcmp(t + len - na - 4, " as ", 4) == 0) {
+            const char *m = t + 7, *e = t + len - na - 4;
+            while (m < e && *m == ' ')
+                m++;
+            return xstrndup(m, (size_t)(e - m));
+        }
+    }
+    return NULL;
+}
+
+/* Add to *out (n of them, cap) every call within fn (of d) passing one of names as a whole
+ * argument, by its last name, qualified with the module its receiver names when fn imports
+ * that module under the receiver's name itself. */
+static void consumers(const syntax_doc *d, const syn_func *fn, char *const *names, char ***out, size_t *n,
+                      size_t *cap)
+{
+    syn_call_list calls = {0};
+    syntax_calls(d, fn->start_line, fn->end_line, &calls);
+    for (size_t c = 0; c < calls.n; c++) {
+        const syn_call *call = &calls.items[c];
+        bool feeds = false;
+        for (size_t a = 0; a < call->nargs && !feeds; a++) {
+            char *arg = str_strip(call->args[a].text);
+            for (size_t k = 0; names[k] && !feeds; k++)
+                feeds = strcmp(arg, names[k]) == 0;
+            free(arg);
+        }
+        if (!feeds || !call->name)
+            continue;
+        char *mod = call->receiver ? local_module(d, fn, call->receiver) : NULL;
+        *ARRAY_PUSH(*out, *n, *cap) = mod ? xasprintf("%s.%s", mod, call->name) : xstrdup(call->name);
+        free(mod);
+    }
+    syn_call_list_free(&calls);
+}
+
+bool sib_feeds_other_callees(const syntax_doc *d, const syn_func *fn, const syn_func *v, const sib_unit *u)
+{
+    char **names = sib_bound_names(u, d->lang);
+    if (!names)
+        return false;
+    char **mine = NULL, **theirs = NULL;
+    size_t nm = 0, cm = 0, nt = 0, ct = 0;
+    consumers(d, fn, names, &mine, &nm, &cm);
+    consumers(d, v, names, &theirs, &nt, &ct);
+    bool apart = nm > 0 && nt > 0;
+    for (size_t i = 0; i < nm && apart; i++)
+        for (size_t k = 0; k < nt && apart; k++)
+            apart = strcmp(mine[i], theirs[k]) != 0;
+    for (size_t i = 0; i < nm; i++)
+        free(mine[i]);
+    for (size_t k = 0; k < nt; k++)
+        free(theirs[k]);
+    free(mine);
+    free(theirs);
+    sib_names_free(names);
+    return apart;
+}
+
+/* --- a line that follows a local bound anew ------------------------------------------------ */
 
 /* True when the last unit of after binding name that starts before head line at was bound
  * anew by the change: edited (after_touched) and either computed another way (no unit of

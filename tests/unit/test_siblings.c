@@ -204,6 +204,15 @@ TEST(not_drift_version_branch_retired)
     run_case("not_drift_version_branch_retired", "found 1 variant(s) still carrying 1 unit(s)");
 }
 
+/* A value reshaped for the changed function's own callee: forward_triton now hands its rope
+ * kernels 2-D views of the cos/sin caches (aiter#2657's shape). forward_hip feeds the same
+ * tables to another module's kernel, imported under the same name `ops` with the same last
+ * name, and is not asked; forward_triton_decode feeds the same Triton kernel and is. */
+TEST(not_drift_reshaped_for_own_callee)
+{
+    run_case("not_drift_reshaped_for_own_callee", "found 1 variant(s) still carrying 1 unit(s)");
+}
+
 TEST(not_drift_cache_policy) { run_case("not_drift_cache_policy", "found 2 variant(s) still carrying 3 unit(s)"); }
 
 /* A kernel body moved into a __device__ function that now takes the block index as a
@@ -266,7 +275,7 @@ int main(void)
         UNIT_CASE(not_drift_routed), UNIT_CASE(renamed_not_rewritten),
         UNIT_CASE(sweep_fix_long_kernel), UNIT_CASE(dead_variant), UNIT_CASE(not_drift_rewrapped),
         UNIT_CASE(not_drift_local_renamed), UNIT_CASE(not_drift_param_optional), UNIT_CASE(dead_private_kernel), UNIT_CASE(not_drift_new_mode), UNIT_CASE(new_mode_variant_accepts), UNIT_CASE(not_drift_branch_attribute), UNIT_CASE(assignment_named_like_if),
-        UNIT_CASE(not_drift_own_choice), UNIT_CASE(not_drift_cache_policy), UNIT_CASE(not_drift_version_branch_retired), UNIT_CASE(not_drift_follows_rebound_local), UNIT_CASE(not_drift_moved_into_device_fn),
+        UNIT_CASE(not_drift_own_choice), UNIT_CASE(not_drift_cache_policy), UNIT_CASE(not_drift_reshaped_for_own_callee), UNIT_CASE(not_drift_version_branch_retired), UNIT_CASE(not_drift_follows_rebound_local), UNIT_CASE(not_drift_moved_into_device_fn),
         UNIT_CASE(fake_op_signature_mirrored), UNIT_CASE(not_drift_own_value),
         UNIT_CASE(not_drift_other_call), UNIT_CASE(carried_between_same_bindings),
     };
