@@ -238,8 +238,9 @@ bool sib_reads_new_local(const syntax_doc *base, const sib_unit *twin, const sib
 char *sib_follows_rebound(const sib_unit *u, const char *repl, int at, const sib_unit_list *before,
                           const sib_unit_list *after, const bool *after_touched, syn_lang lang);
 /* True when u (a Python binding a function lost) binds locals that edited units of after
- * (after_touched) within head lines first..last (the lines added in its place) each bind to a
- * reshaped view (`.view(`, `.reshape(`, `.permute(` ...), which u did not take. */
+ * (after_touched) within head lines first..last (the lines added in its place) each bind to
+ * a value u bound with a reshape called on it (`.view(`, `.reshape(`, `.permute(` ...), and
+ * u reshapes nothing itself. */
 bool sib_reshaped_binding(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, int first,
                           int last, syn_lang lang);
 /* True when the locals u binds are passed whole to calls in both fn and v (functions of d),

@@ -50,9 +50,9 @@
  *   the one toolchain it runs on, and it is no fix left behind.
  * A tenth is asked of each variant too (sib_reshaped_binding, sib_feeds_other_callees):
  * - a value reshaped for the function's own callee: the rewrite binds the same locals to a
- *   view of the same values (`.view(`, `.reshape(`, `.permute(` ...; aiter#2657's
- *   `cos = self.cos_cache.view(self.cos_cache.shape[0], -1)` for
- *   `cos, sin = self.cos_cache, self.sin_cache`), and every call of the changed function those
+ *   view of the same values (a value the old line bound with `.view(`, `.reshape(`,
+ *   `.permute(` ... called on it; aiter#2657's `cos = self.cos_cache.view(self.cos_cache
+ *   .shape[0], -1)` for `cos, sin = self.cos_cache, self.sin_cache`), and every call of the changed function those
  *   locals feed is one the variant does not make: the layout served a kernel only the changed
  *   function calls (the Triton rope op, not the HIP one). A variant feeding one of the same
  *   callees is still asked.
@@ -745,17 +745,46 @@ static bool binds(const sib_unit *x, const char *name, syn_lang lang)
 
 /* --- a value reshaped for the function's own callee ---------------------------------------- */
 
+static const char *const reshape_calls[] = {".view(", ".reshape(", ".flatten(", ".unsqueeze(", ".squeeze(",
+                                            ".permute(", ".transpose(", ".expand(", NULL};
+
 /* True when code calls a method that only reshapes a tensor (`.view(`, `.reshape(`,
  * `.flatten(`, `.unsqueeze(`, `.squeeze(`, `.permute(`, `.transpose(`, `.expand(`): the same
  * values laid out for a consumer. */
 static bool reshapes(const char *code)
 {
-    static const char *const calls[] = {".view(", ".reshape(", ".flatten(", ".unsqueeze(", ".squeeze(",
-                                        ".permute(", ".transpose(", ".expand(", NULL};
-    for (int i = 0; calls[i]; i++)
-        if (strstr(code, calls[i]))
+    for (int i = 0; reshape_calls[i]; i++)
+        if (strstr(code, reshape_calls[i]))
             return true;
     return false;
+}
+
+/* True when the right side of new_key (a key) is one element of old_key's right side (a
+ * comma-separated list, brackets respected) with a reshape called on it: `self.cos_cache
+ * .view(...)` for `self.cos_cache,self.sin_cache`. */
+static bool views_old_value(const char *new_key, const char *old_key)
+{
+    const char *nr = right_side(new_key), *orr = right_side(old_key);
+    if (nr == new_key || orr == old_key)
+        return false;
+    const char *start = orr;
+    int depth = 0;
+    for (const char *p = orr;; p++) {
+        if (*p == '(' || *p == '[' || *p == '{')
+            depth++;
+        else if ((*p == ')' || *p == ']' || *p == '}') && depth > 0)
+            depth--;
+        if (*p && (*p != ',' || depth > 0))
+            continue;
+        size_t n = (size_t)(p - start);
+        if (n > 0 && strncmp(nr, start, n) == 0)
+            for (int i = 0; reshape_calls[i]; i++)
+                if (str_starts(nr + n, reshape_calls[i]))
+                    return true;
+        if (!*p)
+            return false;
+        start = p + 1;
+    }
 }
 
 bool sib_reshaped_binding(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, int first,
@@ -769,7 +798,7 @@ bool sib_reshaped_binding(const sib_unit *u, const sib_unit_list *after, const b
         bool found = false;
         for (size_t i = 0; i < after->n && !found; i++) {
             const sib_unit *a = &after->items[i];
-            found = after_touched[i] && a->line >= first && a->line <= last && reshapes(a->code) &&
+            found = after_touched[i] && a->line >= first && a->line <= last && views_old_value(a->key, u->key) &&
                     binds(a, names[k], lang);
         }
         all = found;
