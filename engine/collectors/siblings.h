@@ -191,7 +191,7 @@ const sib_unit *sib_param_annotated_with(const sib_unit_list *l, char *const *na
 /* The parameter unit of l of this name, NULL when none. */
 const sib_unit *sib_param_named(const sib_unit_list *l, const char *name);
 
-/* --- the changed function's own choices (siblings_choices.c) ------------------------------- */
+/* --- the changed function's own choices (siblings_choices.c, siblings_followed.c) ---------- */
 
 /* True when the run of changed lines holding diff line di (a line of the lost unit) adds a
  * comment calling the rewrite an optimisation (performance, faster, a speed-up): the author's
@@ -211,6 +211,9 @@ bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list
  * that no unit of the head function names: code for a version the change stopped
  * supporting. */
 bool sib_version_branch_retired(const sib_unit *u, const sib_unit_list *before, const sib_unit_list *after);
+/* Where key's right-hand side starts: after its first assignment operator (`=`, `+=`, ...,
+ * not `==`, `<=`, `>=`, `!=`), or key itself when it assigns nothing. */
+const char *sib_right_side(const char *key);
 /* The head units of one function and which of them the change edited. */
 typedef struct sib_edited_units {
     const sib_unit_list *units;

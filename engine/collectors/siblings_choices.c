@@ -18,9 +18,9 @@
  *   it;
  * - a cache policy added: the rewrite only adds (or changes) how a load or store uses the
  *   cache: a non-temporal template argument (`load_vector_nbytes<T, N, 16, GROUP_NT>`,
- *   aiter#3145), Triton's `cache_modifier=` or `eviction_policy=`. That is how fast the data comes, not
- *   which data; `.cv` and `volatile`, which decide what a load sees of another program's
- *   writes, stay rewrites.
+ *   aiter#3145), Triton's `cache_modifier=` or `eviction_policy=`. That is how fast the data
+ *   comes, not which data; `.cv` and `volatile`, which decide what a load sees of another
+ *   program's writes, stay rewrites.
  * A sixth kind needs the function around the rewrite, not only the two units (sib_reads_new_local):
  * - a value the function now computes itself: what the unit was rewritten as (or, when nothing
  *   reads like a rewrite of it, every line added in its place) reads a local
@@ -42,27 +42,14 @@
  *   (aiter#3247: "Optimization (vs. eagerly scaled qk): defer the descale until softmax").
  *   The variant's code was right before the change and still is; taking the optimisation
  *   there too is a choice for its own kernel, not a fix left behind.
- * A ninth is read from the branch around the old line (sib_version_branch_retired):
+ * An eighth is read from the branch around the old line (sib_version_branch_retired):
  * - code for a toolchain version retired: the lost line sat under a test of a toolchain
  *   version (`if TRITON_VERSION_GE_3_6_0:` ... `else:`, `if not TRITON_VERSION_GE_3_6_0:`)
- *   and the function names that version nowhere now, keeping the other path (aiter#2692). The line
- *   served an old Triton or ROCm; a variant that never had the test wrote its own code for
- *   the one toolchain it runs on, and it is no fix left behind.
- * A tenth is asked of each variant too (sib_reshaped_binding, sib_feeds_other_callees):
- * - a value reshaped for the function's own callee: the rewrite binds the same locals to a
- *   view of the same values (a value the old line bound with `.view(`, `.reshape(`,
- *   `.permute(` ... called on it; aiter#2657's `cos = self.cos_cache.view(self.cos_cache
- *   .shape[0], -1)` for `cos, sin = self.cos_cache, self.sin_cache`), and every call of the changed function those
- *   locals feed is one the variant does not make: the layout served a kernel only the changed
- *   function calls (the Triton rope op, not the HIP one). A variant feeding one of the same
- *   callees is still asked.
- * An eighth needs the function around the rewrite too, and is asked of each variant
- * (sib_follows_rebound):
- * - a line that followed a local bound anew: the rewrite stops reading a local whose binding
- *   the change put under a new branch or computed another way (aiter#4470: the scale
- *   descriptor built only `if X_SCALE_TDM:`, so the buffer's shape stopped reading it). A
- *   variant binding that local itself reads its own value there; one handed it by a caller
- *   is still asked. */
+ *   and the function names that version nowhere now, keeping the other path (aiter#2692).
+ *   The line served an old Triton or ROCm; a variant that never had the test wrote its own
+ *   code for the one toolchain it runs on, and it is no fix left behind.
+ * The readings asked of each variant (a local bound anew, a value reshaped for the function's
+ * own callee) are in siblings_followed.c. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,9 +179,7 @@ static bool numbers_rechosen(const char *before, const char *after)
 
 /* --- regrouping ----------------------------------------------------------------------------- */
 
-/* Where key's right-hand side starts: after its first assignment operator (`=`, `+=`, ...,
- * not `==`, `<=`, `>=`, `!=`), or key itself when it assigns nothing. */
-static const char *right_side(const char *key)
+const char *sib_right_side(const char *key)
 {
     for (const char *p = key; *p; p++) {
         if (*p != '=')
@@ -280,7 +265,7 @@ static bool regrouped(const char *before, const char *after)
 {
     if (strcmp(before, after) == 0)
         return false;
-    const char *rb = right_side(before), *ra = right_side(after);
+    const char *rb = sib_right_side(before), *ra = sib_right_side(after);
     if ((size_t)(rb - before) != (size_t)(ra - after) || strncmp(before, after, (size_t)(rb - before)) != 0)
         return false;
     char ob = sole_operator(rb), oa = sole_operator(ra);
@@ -593,11 +578,11 @@ static bool own_name(const own_code *oc, const char *s, size_t len)
  * (`M, K_bytes = x.shape` for `M, K = x.shape`): a local renamed, no new value. */
 static bool renamed_binding(const own_code *oc, const sib_unit *u)
 {
-    const char *rs = right_side(u->key);
+    const char *rs = sib_right_side(u->key);
     if (rs == u->key)
         return false;
     for (size_t i = 0; i < oc->before->n; i++) {
-        const char *key = oc->before->items[i].key, *rb = right_side(key);
+        const char *key = oc->before->items[i].key, *rb = sib_right_side(key);
         if (rb != key && strcmp(rb, rs) == 0)
             return true;
     }
@@ -730,221 +715,6 @@ bool sib_version_branch_retired(const sib_unit *u, const sib_unit_list *before, 
             return true;
     }
     return false;
-}
-
-/* True when unit x binds name. */
-static bool binds(const sib_unit *x, const char *name, syn_lang lang)
-{
-    char **bound = sib_bound_names(x, lang);
-    bool yes = false;
-    for (size_t k = 0; bound && bound[k] && !yes; k++)
-        yes = strcmp(bound[k], name) == 0;
-    sib_names_free(bound);
-    return yes;
-}
-
-/* --- a value reshaped for the function's own callee ---------------------------------------- */
-
-static const char *const reshape_calls[] = {".view(", ".reshape(", ".flatten(", ".unsqueeze(", ".squeeze(",
-                                            ".permute(", ".transpose(", ".expand(", NULL};
-
-/* True when code calls a method that only reshapes a tensor (`.view(`, `.reshape(`,
- * `.flatten(`, `.unsqueeze(`, `.squeeze(`, `.permute(`, `.transpose(`, `.expand(`): the same
- * values laid out for a consumer. */
-static bool reshapes(const char *code)
-{
-    for (int i = 0; reshape_calls[i]; i++)
-        if (strstr(code, reshape_calls[i]))
-            return true;
-    return false;
-}
-
-/* True when the right side of new_key (a key) is one element of old_key's right side (a
- * comma-separated list, brackets respected) with a reshape called on it: `self.cos_cache
- * .view(...)` for `self.cos_cache,self.sin_cache`. */
-static bool views_old_value(const char *new_key, const char *old_key)
-{
-    const char *nr = right_side(new_key), *orr = right_side(old_key);
-    if (nr == new_key || orr == old_key)
-        return false;
-    const char *start = orr;
-    int depth = 0;
-    for (const char *p = orr;; p++) {
-        if (*p == '(' || *p == '[' || *p == '{')
-            depth++;
-        else if ((*p == ')' || *p == ']' || *p == '}') && depth > 0)
-            depth--;
-        if (*p && (*p != ',' || depth > 0))
-            continue;
-        size_t n = (size_t)(p - start);
-        if (n > 0 && strncmp(nr, start, n) == 0)
-            for (int i = 0; reshape_calls[i]; i++)
-                if (str_starts(nr + n, reshape_calls[i]))
-                    return true;
-        if (!*p)
-            return false;
-        start = p + 1;
-    }
-}
-
-bool sib_reshaped_binding(const sib_unit *u, const sib_unit_list *after, const bool *after_touched, int first,
-                          int last, syn_lang lang)
-{
-    if (lang != SYN_PYTHON || first <= 0 || last < first || reshapes(u->code))
-        return false;
-    char **names = sib_bound_names(u, lang);
-    bool all = names != NULL;
-    for (size_t k = 0; names && names[k] && all; k++) {
-        bool found = false;
-        for (size_t i = 0; i < after->n && !found; i++) {
-            const sib_unit *a = &after->items[i];
-            found = after_touched[i] && a->line >= first && a->line <= last && views_old_value(a->key, u->key) &&
-                    binds(a, names[k], lang);
-        }
-        all = found;
-    }
-    sib_names_free(names);
-    return all;
-}
-
-/* The module fn (of d) imports under the name alias in its own body (`import aiter.ops.triton
- * .rope.rope as ops`), as a new string; NULL when it has no such import. Two functions each
- * importing a different module as `ops` call different things by the same name. */
-static char *local_module(const syntax_doc *d, const syn_func *fn, const char *alias)
-{
-    size_t na = strlen(alias);
-    for (int l = fn->start_line; l <= fn->end_line; l++) {
-        size_t len;
-        const char *t = syntax_line_text(d, l, &len);
-        while (len > 0 && (*t == ' ' || *t == '\t')) {
-            t++;
-            len--;
-        }
-        while (len > 0 && (t[len - 1] == ' ' || t[len - 1] == '\t' || t[len - 1] == '\r' || t[len - 1] == '\n'))
-            len--;
-        if (len > 7 + 4 + na && strncmp(t, "import ", 7) == 0 && memcmp(t + len - na, alias, na) == 0 &&
-            memcmp(t + len - na - 4, " as ", 4) == 0) {
-            const char *m = t + 7, *e = t + len - na - 4;
-            while (m < e && *m == ' ')
-                m++;
-            return xstrndup(m, (size_t)(e - m));
-        }
-    }
-    return NULL;
-}
-
-/* Add to *out (n of them, cap) every call within fn (of d) passing one of names as a whole
- * argument, by its last name, qualified with the module its receiver names when fn imports
- * that module under the receiver's name itself. */
-static void consumers(const syntax_doc *d, const syn_func *fn, char *const *names, char ***out, size_t *n,
-                      size_t *cap)
-{
-    syn_call_list calls = {0};
-    syntax_calls(d, fn->start_line, fn->end_line, &calls);
-    for (size_t c = 0; c < calls.n; c++) {
-        const syn_call *call = &calls.items[c];
-        bool feeds = false;
-        for (size_t a = 0; a < call->nargs && !feeds; a++) {
-            char *arg = str_strip(call->args[a].text);
-            for (size_t k = 0; names[k] && !feeds; k++)
-                feeds = strcmp(arg, names[k]) == 0;
-            free(arg);
-        }
-        if (!feeds || !call->name)
-            continue;
-        char *mod = call->receiver ? local_module(d, fn, call->receiver) : NULL;
-        *ARRAY_PUSH(*out, *n, *cap) = mod ? xasprintf("%s.%s", mod, call->name) : xstrdup(call->name);
-        free(mod);
-    }
-    syn_call_list_free(&calls);
-}
-
-bool sib_feeds_other_callees(const syntax_doc *d, const syn_func *fn, const syn_func *v, const sib_unit *u)
-{
-    char **names = sib_bound_names(u, d->lang);
-    if (!names)
-        return false;
-    char **mine = NULL, **theirs = NULL;
-    size_t nm = 0, cm = 0, nt = 0, ct = 0;
-    consumers(d, fn, names, &mine, &nm, &cm);
-    consumers(d, v, names, &theirs, &nt, &ct);
-    bool apart = nm > 0 && nt > 0;
-    for (size_t i = 0; i < nm && apart; i++)
-        for (size_t k = 0; k < nt && apart; k++)
-            apart = strcmp(mine[i], theirs[k]) != 0;
-    for (size_t i = 0; i < nm; i++)
-        free(mine[i]);
-    for (size_t k = 0; k < nt; k++)
-        free(theirs[k]);
-    free(mine);
-    free(theirs);
-    sib_names_free(names);
-    return apart;
-}
-
-/* --- a line that follows a local bound anew ------------------------------------------------ */
-
-/* True when the last unit of after binding name that starts before head line at was bound
- * anew by the change: edited (after_touched) and either computed another way (no unit of
- * before binds it with the same key) or put under a branch or loop the change edited (made
- * conditional). A binding edited only because the diff re-aligned it is neither. */
-static bool bound_anew(const sib_unit_list *before, const sib_unit_list *after, const bool *after_touched,
-                       const char *name, int at, syn_lang lang)
-{
-    const sib_unit *last = NULL;
-    for (size_t i = 0; i < after->n; i++) {
-        const sib_unit *x = &after->items[i];
-        if (x->line < at && (!last || x->line >= last->line) && binds(x, name, lang))
-            last = x;
-    }
-    if (!last || !after_touched[last - after->items])
-        return false;
-    bool same_key = false;
-    for (size_t i = 0; i < before->n && !same_key; i++)
-        same_key = strcmp(before->items[i].key, last->key) == 0 && binds(&before->items[i], name, lang);
-    if (!same_key)
-        return true;
-    for (size_t i = 0; i < after->n; i++) {
-        const sib_unit *s = &after->items[i];
-        if (after_touched[i] && s->kind == SIB_STMT && s->line < last->line && s->block_end >= last->end_line &&
-            sib_controls_block(s->code))
-            return true;
-    }
-    return false;
-}
-
-bool sib_list_binds(const sib_unit_list *l, const char *name, syn_lang lang, const sib_unit *skip)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (&l->items[i] != skip && binds(&l->items[i], name, lang))
-            return true;
-    return false;
-}
-
-char *sib_follows_rebound(const sib_unit *u, const char *repl, int at, const sib_unit_list *before,
-                          const sib_unit_list *after, const bool *after_touched, syn_lang lang)
-{
-    size_t nt;
-    sib_tok *t = sib_tokens(u->code, &nt);
-    char **own = sib_bound_names(u, lang);
-    char *found = NULL;
-    for (size_t k = 0; k < nt && !found; k++) {
-        if (!t[k].ident || (k > 0 && t[k - 1].n == 1 && t[k - 1].s[0] == '.') ||
-            (k + 1 < nt && t[k + 1].n == 1 && t[k + 1].s[0] == '('))
-            continue; /* not a variable read: an attribute, a call */
-        char *name = xstrndup(t[k].s, t[k].n);
-        bool binds_it = false;
-        for (size_t j = 0; own && own[j] && !binds_it; j++)
-            binds_it = strcmp(own[j], name) == 0;
-        if (!binds_it && !sib_has_word(repl, name) && sib_list_binds(before, name, lang, u) &&
-            bound_anew(before, after, after_touched, name, at, lang))
-            found = name;
-        else
-            free(name);
-    }
-    sib_names_free(own);
-    free(t);
-    return found;
 }
 
 bool sib_own_choice(const sib_unit *u, const sib_unit *twin, const sib_unit_list *after,
