@@ -129,7 +129,13 @@ def main(out):
                            b'ret = get_gfx() == "gfx942"\0ret = get_gfx() in ("gfx942", "gfx950")',
                            b'a = arith.index_cast(T.i64, addr)\0a = fx.Int64(addr).ir_value()',
                            b'n = key_cache.shape[0]\0n = key_cache.shape[1]',
-                           b'eps = 1e-6 + 0x1fULL\0eps = 1.0e-6 + 0x2full', b'((((\0))))']):
+                           b'eps = 1e-6 + 0x1fULL\0eps = 1.0e-6 + 0x2full', b'((((\0))))',
+                           # a cache policy first, so the line compared with itself holds one
+                           b'x = tl.load(p, mask=m, cache_modifier=".cg")\0x = tl.load(p, mask=m)',
+                           b'x = load_vector_nbytes<T, 4, 16, GROUP_NT>(b, i);\0'
+                           b'x = load_vector_nbytes<T, 4, 16>(b, i);',
+                           b'tl.store(p, v, eviction_policy="evict_first")\0'
+                           b'tl.store(p, v, cache_modifier=".cv")']):
         write(out, 'fuzz_sibling_keys', 'hand-%d' % i, s)
     for i, line in enumerate([b'D4\nx = 1  # review: ignore[D4]', b'A1\n// review: ignore[A1, B8]',
                               b'*\n# review: ignore[*]', b'HK3\nfoo  # review:ignore[ HK3 ]']):
