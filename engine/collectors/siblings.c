@@ -253,7 +253,7 @@ static pair carried_by(sib_change *fc, sib_side *b, sib_side *h, const syn_func 
         folded[i] = sib_fold(rm[i].u->key, wa);
     const sib_unit_list *vu = sib_units_of(h, v);
     /* units not asked of v: fn's rewrite reads a value only fn computes, follows a local fn
-     * bound anew that v binds itself (v reads its own value there), or lays a value out for
+     * made conditional that v binds itself (v reads its own value there), or lays a value out for
      * callees v does not call */
     bool *not_asked = xcalloc(nrm ? nrm : 1, sizeof *not_asked);
     for (size_t k = 0; k < nrm; k++)

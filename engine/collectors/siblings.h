@@ -233,11 +233,11 @@ bool sib_reads_new_local(const syntax_doc *base, const sib_unit *twin, const sib
 /* The first local that u (a unit a function lost and rewrote; before: the function's units in
  * the base) reads and its rewrite no longer does (repl: the lines added in u's place, the
  * rewrite included), which another unit of before binds and whose last binding above head
- * line at (where u was rewritten) in the head function the change bound anew (after,
- * after_touched): computed another way, or put under a branch or loop the change edited (made
- * conditional). The line followed the local. A new string, NULL when none. A variant binding the same name itself reads its own value there
- * (aiter#4470: `x_scales_desc` built only under a new `if X_SCALE_TDM:`, so the buffer's shape
- * stopped reading it). */
+ * line at (where u was rewritten) in the head function the change put under a branch or loop
+ * it edited (after, after_touched): the local is bound on some paths only now, and the line
+ * followed it. A new string, NULL when none. A variant binding the same name itself reads its
+ * own value there (aiter#4470: `x_scales_desc` built only under a new `if X_SCALE_TDM:`, so
+ * the buffer's shape stopped reading it). */
 char *sib_follows_rebound(const sib_unit *u, const char *repl, int at, const sib_unit_list *before,
                           const sib_unit_list *after, const bool *after_touched, syn_lang lang);
 /* True when u (a Python binding a function lost) binds locals that edited units of after

@@ -2,8 +2,8 @@
  * collector. Unlike the choices in siblings_choices.c, these are asked of each variant: the
  * same rewrite can be drift in one variant and not in another. Two kinds:
  * - a line that followed a local bound anew (sib_follows_rebound): the rewrite stops reading
- *   a local whose binding the change put under a new branch or computed another way
- *   (aiter#4470: the scale descriptor built only `if X_SCALE_TDM:`, so the buffer's shape
+ *   a local whose binding the change put under a branch it edited, so the value exists on
+ *   some paths only (aiter#4470: the scale descriptor built only `if X_SCALE_TDM:`, so the buffer's shape
  *   stopped reading it). A variant binding that local itself reads its own value there; one
  *   handed it by a caller is still asked;
  * - a value reshaped for the function's own callee (sib_reshaped_binding,
@@ -173,12 +173,12 @@ bool sib_feeds_other_callees(const syntax_doc *d, const syn_func *fn, const syn_
 
 /* --- a line that follows a local bound anew ------------------------------------------------ */
 
-/* True when the last unit of after binding name that starts before head line at was bound
- * anew by the change: edited (after_touched) and either computed another way (no unit of
- * before binds it with the same key) or put under a branch or loop the change edited (made
- * conditional). A binding edited only because the diff re-aligned it is neither. */
-static bool bound_anew(const sib_unit_list *before, const sib_unit_list *after, const bool *after_touched,
-                       const char *name, int at, syn_lang lang)
+/* True when the last unit of after binding name that starts before head line at was put under
+ * a branch or loop the change edited: edited itself (after_touched) and inside an edited
+ * `if`/`while`/`for`/`with` (the value is now bound on some paths only). A binding the diff
+ * only re-aligned is not. */
+static bool made_conditional(const sib_unit_list *after, const bool *after_touched, const char *name, int at,
+                             syn_lang lang)
 {
     const sib_unit *last = NULL;
     for (size_t i = 0; i < after->n; i++) {
@@ -188,11 +188,6 @@ static bool bound_anew(const sib_unit_list *before, const sib_unit_list *after, 
     }
     if (!last || !after_touched[last - after->items])
         return false;
-    bool same_key = false;
-    for (size_t i = 0; i < before->n && !same_key; i++)
-        same_key = strcmp(before->items[i].key, last->key) == 0 && binds(&before->items[i], name, lang);
-    if (!same_key)
-        return true;
     for (size_t i = 0; i < after->n; i++) {
         const sib_unit *s = &after->items[i];
         if (after_touched[i] && s->kind == SIB_STMT && s->line < last->line && s->block_end >= last->end_line &&
@@ -226,7 +221,7 @@ char *sib_follows_rebound(const sib_unit *u, const char *repl, int at, const sib
         for (size_t j = 0; own && own[j] && !binds_it; j++)
             binds_it = strcmp(own[j], name) == 0;
         if (!binds_it && !sib_has_word(repl, name) && sib_list_binds(before, name, lang, u) &&
-            bound_anew(before, after, after_touched, name, at, lang))
+            made_conditional(after, after_touched, name, at, lang))
             found = name;
         else
             free(name);
