@@ -470,30 +470,10 @@ static char *without_cache_policy(const char *text, int *n, bool *coherent)
     return sb_detach(&sb);
 }
 
-/* True when a and b are the same text but for white space. */
-static bool same_but_spaces(const char *a, const char *b)
-{
-    for (;;) {
-        while (isspace((unsigned char)*a))
-            a++;
-        while (isspace((unsigned char)*b))
-            b++;
-        if (*a != *b)
-            return false;
-        if (!*a)
-            return true;
-        a++;
-        b++;
-    }
-}
-
 /* True when after is before with only a cache-policy argument added or changed on a memory
- * access (without_cache_policy), none of them asking for a coherent read. The same text is
- * no change at all. */
+ * access (without_cache_policy), none of them asking for a coherent read. */
 static bool cache_policy_chosen(const char *before, const char *after)
 {
-    if (same_but_spaces(before, after))
-        return false;
     int nb = 0, na = 0;
     bool coherent = false;
     char *b = without_cache_policy(before, &nb, &coherent), *a = without_cache_policy(after, &na, &coherent);
@@ -506,6 +486,8 @@ static bool cache_policy_chosen(const char *before, const char *after)
 /* True when a, a unit of the head, is u rewritten by the changed function's own choice. */
 static bool chose(const sib_unit *u, const sib_unit *a)
 {
+    if (strcmp(u->key, a->key) == 0)
+        return false; /* the same code: no rewrite at all, so no choice */
     return numbers_rechosen(u->key, a->key) || regrouped(u->key, a->key) ||
            widening_dropped(u->key, a->key) ||
            (names_kept(u->key, a->key) &&
