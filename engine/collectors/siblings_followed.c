@@ -96,28 +96,17 @@ bool sib_reshaped_binding(const sib_unit *u, const sib_unit_list *after, const b
     return all;
 }
 
-/* The module fn (of d) imports under the name alias in its own body (`import aiter.ops.triton
- * .rope.rope as ops`), as a new string; NULL when it has no such import. Two functions each
+/* What fn (of d) imports in its own body under the name alias (`import aiter.ops.triton.rope
+ * .rope as ops`, `from aiter import ops`), as "module" or "module.name", a new string; NULL
+ * when it imports nothing under that name (ims: the imports of fn's lines). Two functions each
  * importing a different module as `ops` call different things by the same name. */
-static char *local_module(const syntax_doc *d, const syn_func *fn, const char *alias)
+static char *local_module(const syn_import_list *ims, const char *alias)
 {
-    size_t na = strlen(alias);
-    for (int l = fn->start_line; l <= fn->end_line; l++) {
-        size_t len;
-        const char *t = syntax_line_text(d, l, &len);
-        while (len > 0 && (*t == ' ' || *t == '\t')) {
-            t++;
-            len--;
-        }
-        while (len > 0 && (t[len - 1] == ' ' || t[len - 1] == '\t' || t[len - 1] == '\r' || t[len - 1] == '\n'))
-            len--;
-        if (len > 7 + 4 + na && strncmp(t, "import ", 7) == 0 && memcmp(t + len - na, alias, na) == 0 &&
-            memcmp(t + len - na - 4, " as ", 4) == 0) {
-            const char *m = t + 7, *e = t + len - na - 4;
-            while (m < e && *m == ' ')
-                m++;
-            return xstrndup(m, (size_t)(e - m));
-        }
+    for (size_t i = 0; i < ims->n; i++) {
+        const syn_import *im = &ims->items[i];
+        const char *bound = im->alias ? im->alias : im->name;
+        if (!im->is_include && bound && strcmp(bound, alias) == 0)
+            return im->name ? xasprintf("%s.%s", im->module, im->name) : xstrdup(im->module);
     }
     return NULL;
 }
@@ -130,6 +119,9 @@ static void consumers(const syntax_doc *d, const syn_func *fn, char *const *name
 {
     syn_call_list calls = {0};
     syntax_calls(d, fn->start_line, fn->end_line, &calls);
+    syn_import_list ims = {0};
+    line_run body = {fn->start_line, fn->end_line};
+    syntax_imports_touching(d, &body, 1, &ims);
     for (size_t c = 0; c < calls.n; c++) {
         const syn_call *call = &calls.items[c];
         bool feeds = false;
@@ -141,11 +133,12 @@ static void consumers(const syntax_doc *d, const syn_func *fn, char *const *name
         }
         if (!feeds || !call->name)
             continue;
-        char *mod = call->receiver ? local_module(d, fn, call->receiver) : NULL;
+        char *mod = call->receiver ? local_module(&ims, call->receiver) : NULL;
         *ARRAY_PUSH(*out, *n, *cap) = mod ? xasprintf("%s.%s", mod, call->name) : xstrdup(call->name);
         free(mod);
     }
     syn_call_list_free(&calls);
+    syn_import_list_free(&ims);
 }
 
 bool sib_feeds_other_callees(const syntax_doc *d, const syn_func *fn, const syn_func *v, const sib_unit *u)
