@@ -14,10 +14,30 @@
 #include "engine/strset.h"
 #include "engine/util.h"
 
-/* True when some line of d may bind name: an import statement naming it (at any depth: inside
- * a try or an if too), or a line whose first word (after `def ` or `class `) is name followed
- * by `=`, `:`, `(` or `,` (`name = ...`, `name: T = ...`, `def name(`; `a, name =` only when
- * name comes first). Read loosely on purpose: a name taken as bound only keeps a carry out. */
+/* True when an import of ims (any depth: inside a try or an if too) binds name: its alias,
+ * a from-import's name, or the first part of a plain import's module. */
+static bool imported(const syn_import_list *ims, const char *name)
+{
+    for (size_t i = 0; i < ims->n; i++) {
+        const syn_import *im = &ims->items[i];
+        if (im->is_include)
+            continue;
+        if (im->alias || im->name) {
+            if (strcmp(im->alias ? im->alias : im->name, name) == 0)
+                return true;
+            continue;
+        }
+        size_t n = strcspn(im->module, ".");
+        if (strlen(name) == n && strncmp(im->module, name, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* True when some line of d may bind name outside an import: a line whose first word (after
+ * `def ` or `class `) is name followed by `=`, `:`, `(` or `,` (`name = ...`, `name: T = ...`,
+ * `def name(`; `a, name =` only when name comes first). Read loosely on purpose: a name taken
+ * as bound only keeps a carry out. */
 static bool defines(const syntax_doc *d, const char *name)
 {
     size_t nl = strlen(name);
@@ -35,9 +55,6 @@ static bool defines(const syntax_doc *d, const char *name)
             p += 6;
         while (p < e && *p == ' ')
             p++;
-        if ((strncmp(p, "import ", 7) == 0 || strncmp(p, "from ", 5) == 0) &&
-            str_find_word(p, (size_t)(e - p), name))
-            return true; /* imported here, maybe inside a try or an if */
         if ((size_t)(e - p) <= nl || strncmp(p, name, nl) != 0 || str_ident_char(p[nl]))
             continue;
         const char *q = p + nl;
@@ -88,13 +105,22 @@ char **sib_unimported_names(const syntax_doc *base, const syntax_doc *head, cons
     strset before = {0}, after = {0};
     py_toplevel_names(base->text, base->len, &before);
     py_toplevel_names(head->text, head->len, &after);
+    syn_import_list ims = {0};
+    bool read = false; /* the head's imports, read for the first name the outline lost */
     char **out = NULL;
     size_t cap = 0;
     for (size_t i = 0; i < before.n; i++) {
         const char *nm = before.items[i];
-        if (strset_find(&after, nm) < 0 && !defines(head, nm))
+        if (strset_find(&after, nm) >= 0)
+            continue;
+        if (!read) {
+            syntax_imports(head, &ims);
+            read = true;
+        }
+        if (!imported(&ims, nm) && !defines(head, nm))
             *ARRAY_PUSH(out, *n, cap) = xstrdup(nm);
     }
+    syn_import_list_free(&ims);
     strset_free(&before);
     strset_free(&after);
     return out;
