@@ -817,10 +817,8 @@ static void unimported_carries(sib_change *fc, sib_side *b, sib_side *h, const c
         const sib_unit_list *bu = sib_units_of(b, ch[t].bf), *hu = sib_units_of(h, ch[t].hf);
         for (size_t i = 0; i < bu->n; i++) {
             const sib_unit *p = &bu->items[i];
-            const char *gone = NULL;
-            sib_unit_list one = {.items = (sib_unit *)p, .n = 1};
-            if (p->kind != SIB_PARAM || !p->name || !sib_any_marked(fc->deleted, fc->bn, p->line, p->end_line) ||
-                !sib_param_annotated_with(&one, names, nn, &gone))
+            const char *gone = p->name ? sib_annotation_names(p, names, nn) : NULL;
+            if (!gone || !sib_any_marked(fc->deleted, fc->bn, p->line, p->end_line))
                 continue;
             const sib_unit *now = sib_param_named(hu, p->name);
             if (!now || (now->ann && sib_has_word(now->ann, gone)))

@@ -184,10 +184,9 @@ bool sib_kwarg_into_dict(const sib_unit *u, const change_file *f, int first, int
  * then the array); NULL for other languages or when there are none. */
 char **sib_unimported_names(const syntax_doc *base, const syntax_doc *head, const bool *deleted, int bn,
                             size_t *n);
-/* The first parameter unit of l whose annotation names one of names (the name in *which),
- * NULL when none does. */
-const sib_unit *sib_param_annotated_with(const sib_unit_list *l, char *const *names, size_t n,
-                                         const char **which);
+/* The first of names (n of them) that u, a parameter unit, names in its annotation; NULL when
+ * it names none or is no annotated parameter. */
+const char *sib_annotation_names(const sib_unit *u, char *const *names, size_t n);
 /* The parameter unit of l of this name, NULL when none. */
 const sib_unit *sib_param_named(const sib_unit_list *l, const char *name);
 

@@ -126,19 +126,13 @@ char **sib_unimported_names(const syntax_doc *base, const syntax_doc *head, cons
     return out;
 }
 
-const sib_unit *sib_param_annotated_with(const sib_unit_list *l, char *const *names, size_t n,
-                                         const char **which)
+const char *sib_annotation_names(const sib_unit *u, char *const *names, size_t n)
 {
-    for (size_t i = 0; i < l->n; i++) {
-        const sib_unit *u = &l->items[i];
-        if (u->kind != SIB_PARAM || !u->ann)
-            continue;
-        for (size_t k = 0; k < n; k++)
-            if (sib_has_word(u->ann, names[k])) {
-                *which = names[k];
-                return u;
-            }
-    }
+    if (u->kind != SIB_PARAM || !u->ann)
+        return NULL;
+    for (size_t k = 0; k < n; k++)
+        if (sib_has_word(u->ann, names[k]))
+            return names[k];
     return NULL;
 }
 
