@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "engine/collectors/siblings.h"
+#include "engine/strset.h"
 #include "engine/syntax.h"
 #include "engine/util.h"
 
@@ -111,11 +112,10 @@ static char *local_module(const syn_import_list *ims, const char *alias)
     return NULL;
 }
 
-/* Add to *out (n of them, cap) every call within fn (of d) passing one of names as a whole
- * argument, by its last name, qualified with the module its receiver names when fn imports
- * that module under the receiver's name itself. */
-static void consumers(const syntax_doc *d, const syn_func *fn, char *const *names, char ***out, size_t *n,
-                      size_t *cap)
+/* Add to out every call within fn (of d) passing one of names as a whole argument, by its
+ * last name, qualified with the module its receiver names when fn imports that module under
+ * the receiver's name itself. */
+static void consumers(const syntax_doc *d, const syn_func *fn, char *const *names, strset *out)
 {
     syn_call_list calls = {0};
     syntax_calls(d, fn->start_line, fn->end_line, &calls);
@@ -134,7 +134,9 @@ static void consumers(const syntax_doc *d, const syn_func *fn, char *const *name
         if (!feeds || !call->name)
             continue;
         char *mod = call->receiver ? local_module(&ims, call->receiver) : NULL;
-        *ARRAY_PUSH(*out, *n, *cap) = mod ? xasprintf("%s.%s", mod, call->name) : xstrdup(call->name);
+        char *callee = mod ? xasprintf("%s.%s", mod, call->name) : xstrdup(call->name);
+        strset_add(out, callee);
+        free(callee);
         free(mod);
     }
     syn_call_list_free(&calls);
@@ -146,20 +148,14 @@ bool sib_feeds_other_callees(const syntax_doc *d, const syn_func *fn, const syn_
     char **names = sib_bound_names(u, d->lang);
     if (!names)
         return false;
-    char **mine = NULL, **theirs = NULL;
-    size_t nm = 0, cm = 0, nt = 0, ct = 0;
-    consumers(d, fn, names, &mine, &nm, &cm);
-    consumers(d, v, names, &theirs, &nt, &ct);
-    bool apart = nm > 0 && nt > 0;
-    for (size_t i = 0; i < nm && apart; i++)
-        for (size_t k = 0; k < nt && apart; k++)
-            apart = strcmp(mine[i], theirs[k]) != 0;
-    for (size_t i = 0; i < nm; i++)
-        free(mine[i]);
-    for (size_t k = 0; k < nt; k++)
-        free(theirs[k]);
-    free(mine);
-    free(theirs);
+    strset mine = {0}, theirs = {0};
+    consumers(d, fn, names, &mine);
+    consumers(d, v, names, &theirs);
+    bool apart = mine.n > 0 && theirs.n > 0;
+    for (size_t i = 0; i < mine.n && apart; i++)
+        apart = !strset_has(&theirs, strset_at(&mine, i));
+    strset_free(&mine);
+    strset_free(&theirs);
     sib_names_free(names);
     return apart;
 }
